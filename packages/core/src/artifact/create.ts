@@ -1,0 +1,37 @@
+import type { z } from "zod";
+import { checksumOf } from "../checksum.js";
+import type { ServiceContext } from "../context.js";
+import { validationFailed } from "../errors.js";
+import { resolveOwner } from "../identity/owner.js";
+import { normalizeTags } from "../tags.js";
+import { DEFAULT_TTL_DAYS, insertArtifact, provenanceOf, toArtifact } from "./internal.js";
+import type { ArtifactCreateInput, CreatedArtifact } from "./schemas.js";
+
+/** Creates a plain artifact. It takes no metadata: only a schema's own verb writes metadata. */
+export async function createArtifact(
+  ctx: ServiceContext,
+  input: z.output<typeof ArtifactCreateInput>,
+): Promise<CreatedArtifact> {
+  if (input.share_type === "json") {
+    try {
+      JSON.parse(input.body);
+    } catch {
+      throw validationFailed([{ field: "body", reason: "is not valid JSON (share_type is json)" }]);
+    }
+  }
+  const owner = resolveOwner(ctx.principal, input.owner);
+  const now = ctx.now();
+  const row = await insertArtifact(ctx.store, now, DEFAULT_TTL_DAYS, {
+    owner,
+    title: input.title,
+    share_type: input.share_type,
+    body: input.body,
+    checksum: checksumOf(input.body),
+    tags: normalizeTags(input.tags ?? []),
+    metadata: null,
+    provenance: provenanceOf(ctx, input.model),
+    follows: null,
+  });
+  const viewer = { kind: "principal", principal: ctx.principal } as const;
+  return { ...(await toArtifact(ctx.store, ctx.config, viewer, row)), redactions: [] };
+}

@@ -1,0 +1,123 @@
+import type { CairnConfig, ServiceContext } from "../context.js";
+import { authorizeRead, type Viewer } from "../identity/authorize.js";
+import { newId, newShareToken } from "../ids.js";
+import type { Sql } from "../store/port.js";
+import type { Artifact, Provenance } from "./schemas.js";
+
+export interface ArtifactRow {
+  id: string;
+  owner: string;
+  title: string;
+  share_type: Artifact["share_type"];
+  body: string;
+  checksum: string;
+  tags: string[];
+  metadata: Artifact["metadata"];
+  provenance: Provenance;
+  follows: string | null;
+  share_token: string;
+  created_at: Date | string;
+  expires_at: Date | string | null;
+  retained: boolean;
+}
+
+export const ARTIFACT_COLUMNS =
+  "id, owner, title, share_type, body, checksum, tags, metadata, provenance, follows, share_token, created_at, expires_at, retained";
+
+const DAY_MS = 86_400_000;
+export const DEFAULT_TTL_DAYS = 7;
+
+const iso = (v: Date | string) => new Date(v).toISOString();
+
+export const shareUrl = (config: CairnConfig, token: string) => `${config.publicUrl}/s/${token}`;
+
+export function isExpired(row: Pick<ArtifactRow, "expires_at" | "retained">, now: Date): boolean {
+  return !row.retained && row.expires_at !== null && new Date(row.expires_at).getTime() <= now.getTime();
+}
+
+export function provenanceOf(ctx: ServiceContext, model: string | undefined): Provenance {
+  const { token, user } = ctx.principal;
+  return {
+    actor: { id: token.id, name: token.name, kind: token.kind },
+    on_behalf_of: user.name,
+    model: model ?? null,
+    surface: ctx.surface,
+  };
+}
+
+/**
+ * §9: a link is shown only when the linked artifact has the same owner and the viewer
+ * may read it, so a link holder never learns an id they could not open.
+ */
+async function visibleFollows(sql: Sql, viewer: Viewer, row: ArtifactRow): Promise<{ id: string } | null> {
+  if (!row.follows) return null;
+  const [target] = await sql.query<{ id: string; owner: string; share_token: string }>(
+    "select id, owner, share_token from artifacts where id = $1",
+    [row.follows],
+  );
+  if (!target || target.owner !== row.owner || !authorizeRead(viewer, target)) return null;
+  return { id: target.id };
+}
+
+export async function toArtifact(sql: Sql, config: CairnConfig, viewer: Viewer, row: ArtifactRow): Promise<Artifact> {
+  return {
+    id: row.id,
+    title: row.title,
+    share_type: row.share_type,
+    body: row.body,
+    checksum: row.checksum,
+    tags: row.tags,
+    metadata: row.metadata,
+    owner: row.owner,
+    provenance: row.provenance,
+    follows: await visibleFollows(sql, viewer, row),
+    produced_by: [],
+    url: shareUrl(config, row.share_token),
+    created_at: iso(row.created_at),
+    expires_at: row.expires_at === null ? null : iso(row.expires_at),
+    retained: row.retained,
+  };
+}
+
+export interface NewArtifact {
+  owner: string;
+  title: string;
+  share_type: Artifact["share_type"];
+  body: string;
+  checksum: string;
+  tags: string[];
+  metadata: Record<string, unknown> | null;
+  provenance: Provenance;
+  follows: string | null;
+}
+
+export async function insertArtifact(sql: Sql, now: Date, ttlDays: number, a: NewArtifact): Promise<ArtifactRow> {
+  const [row] = await sql.query<ArtifactRow>(
+    `insert into artifacts (id, owner, title, share_type, body, checksum, tags, metadata, provenance, follows,
+                            share_token, created_at, expires_at)
+     values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::json, $9::json, $10, $11, $12, $13)
+     returning ${ARTIFACT_COLUMNS}`,
+    [
+      newId("art", now),
+      a.owner,
+      a.title,
+      a.share_type,
+      a.body,
+      a.checksum,
+      JSON.stringify(a.tags),
+      a.metadata === null ? null : JSON.stringify(a.metadata),
+      JSON.stringify(a.provenance),
+      a.follows,
+      newShareToken(),
+      now.toISOString(),
+      new Date(now.getTime() + ttlDays * DAY_MS).toISOString(),
+    ],
+  );
+  if (!row) throw new Error("insert returned no row");
+  return row;
+}
+
+export async function findArtifact(sql: Sql, id: string): Promise<ArtifactRow | undefined> {
+  const [row] = await sql.query<ArtifactRow>(`select ${ARTIFACT_COLUMNS} from artifacts where id = $1`, [id]);
+  return row;
+}

@@ -1,0 +1,92 @@
+import { z } from "zod";
+import { SURFACES } from "../context.js";
+import { OwnerRef } from "../identity/names.js";
+import { LIMITS } from "../limits.js";
+import { Tags } from "../tags.js";
+import { optionalText, requiredText, titleText } from "../text.js";
+
+export const SHARE_TYPES = ["markdown", "text", "json"] as const;
+export const ShareType = z
+  .enum(SHARE_TYPES)
+  .describe("How the body is viewed: `markdown`, `text` or `json` (a JSON body must parse).");
+
+export const Provenance = z
+  .object({
+    actor: z
+      .object({
+        id: z.string().describe("Id of the token that wrote it."),
+        name: z.string().describe("Name of the token that wrote it, e.g. claude."),
+        kind: z.enum(["human", "agent"]).describe("Whether the token is a person's or an agent's."),
+      })
+      .describe("Server-derived: the token that made the request."),
+    on_behalf_of: z.string().describe("Server-derived: the user the token acts for."),
+    model: z.string().nullable().describe("Client-asserted model name, or null."),
+    surface: z.enum(SURFACES).describe("Which surface the write came through."),
+  })
+  .meta({ id: "Provenance", description: "Who asserted this artifact. Only actor and on_behalf_of are server-derived." });
+export type Provenance = z.infer<typeof Provenance>;
+
+export const Artifact = z
+  .object({
+    id: z.string().describe("Artifact id."),
+    title: z.string().describe("Title."),
+    share_type: ShareType,
+    body: z.string().describe("The body. For a receipt, the server's deterministic rendering of the fields."),
+    checksum: z.string().describe("`sha256:` + hex of the UTF-8 body."),
+    tags: z.array(z.string()).describe("Routing hints, lowercased."),
+    metadata: z
+      .object({ schema: z.string().describe("Registered schema name, e.g. cairn.receipt/v1.") })
+      .catchall(z.unknown())
+      .nullable()
+      .describe("Structured fields of a registered schema (receipts), or null."),
+    owner: z.string().describe("`user:NAME` or `team:NAME`."),
+    provenance: Provenance,
+    follows: z.object({ id: z.string() }).nullable().describe("The earlier receipt this one follows, when you can read it."),
+    produced_by: z.array(z.object({ id: z.string(), name: z.string() })).describe("Runs of the same owner, readable by you, that produced this artifact."),
+    url: z.string().describe("Share link. Anyone holding it can read the artifact."),
+    created_at: z.string().describe("ISO 8601 creation time."),
+    expires_at: z.string().nullable().describe("ISO 8601 expiry time; null once retained."),
+    retained: z.boolean().describe("Whether the artifact is kept permanently."),
+  })
+  .meta({ id: "Artifact", description: "A stored artifact, receipts included." });
+export type Artifact = z.infer<typeof Artifact>;
+
+export const ArtifactCreateInput = z
+  .strictObject({
+    title: titleText(LIMITS.title, "Title, one line."),
+    body: requiredText(LIMITS.artifactBody, "The content."),
+    share_type: ShareType.default("markdown"),
+    tags: Tags.optional(),
+    model: optionalText(LIMITS.model, "The model that wrote it, e.g. opus-5. Shown as a claim."),
+    owner: OwnerRef.optional(),
+  })
+  .meta({ id: "ArtifactCreateInput", description: "A plain artifact. It takes no metadata: structured records use their own verb." });
+
+export const ArtifactReadInput = z.strictObject({ id: z.string().min(1).max(64).describe("Artifact id.") });
+
+export const ArtifactSearchInput = z.strictObject({
+  q: z.string().trim().max(500).optional().describe("Full-text query over title and body (web-search syntax)."),
+  tag: z.string().trim().toLowerCase().max(LIMITS.tag).optional().describe("Only artifacts carrying this tag."),
+  cursor: z.string().max(200).optional().describe("`next_cursor` from the previous page."),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(LIMITS.pageMax)
+    .optional()
+    .describe(`Page size, 1-${LIMITS.pageMax}; default ${LIMITS.pageDefault}.`),
+});
+
+export const ArtifactList = z
+  .object({
+    items: z.array(Artifact),
+    next_cursor: z.string().nullable().describe("Pass as `cursor` for the next page; null on the last page."),
+  })
+  .meta({ id: "ArtifactList", description: "One page of artifacts, newest first." });
+
+export const CreatedArtifact = Artifact.extend({
+  redactions: z
+    .array(z.object({ field: z.string(), rule: z.string() }))
+    .describe("Secrets replaced by [REDACTED:<rule>] before storing, by field."),
+}).meta({ id: "CreatedArtifact", description: "The stored artifact, with what was redacted on the way in." });
+export type CreatedArtifact = z.infer<typeof CreatedArtifact>;

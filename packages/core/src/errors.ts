@@ -1,0 +1,88 @@
+import type { DropSummary } from "./drops/classification.js";
+
+/** One thing wrong with an input: a dotted path, a reason a person can act on, and the limit when one was exceeded. */
+export interface Issue {
+  field: string;
+  reason: string;
+  limit?: number;
+}
+
+/**
+ * The closed set of error codes every surface speaks. Each adapter maps them with an
+ * exhaustive switch, so adding a code fails the build until every surface handles it.
+ */
+export type CairnErrorCode =
+  | "validation_failed"
+  | "unknown_schema"
+  | "duplicate"
+  | "idempotency_mismatch"
+  | "unauthenticated"
+  | "forbidden"
+  | "not_found"
+  | "gone"
+  | "payload_too_large"
+  | "internal";
+
+export interface ExistingArtifactRef {
+  id: string;
+  url: string;
+}
+
+export interface CairnErrorBody {
+  code: CairnErrorCode;
+  message: string;
+  issues?: Issue[];
+  drop?: DropSummary;
+  existing?: ExistingArtifactRef;
+}
+
+export class CairnError extends Error {
+  readonly code: CairnErrorCode;
+  readonly issues?: Issue[];
+  drop?: DropSummary;
+  readonly existing?: ExistingArtifactRef;
+
+  constructor(
+    code: CairnErrorCode,
+    message: string,
+    extra: { issues?: Issue[]; drop?: DropSummary; existing?: ExistingArtifactRef } = {},
+  ) {
+    super(message);
+    this.name = "CairnError";
+    this.code = code;
+    if (extra.issues) this.issues = extra.issues;
+    if (extra.drop) this.drop = extra.drop;
+    if (extra.existing) this.existing = extra.existing;
+  }
+
+  /** The wire shape shared by REST, MCP and the CLI's --json output. Key order is fixed. */
+  toBody(): CairnErrorBody {
+    const body: CairnErrorBody = { code: this.code, message: this.message };
+    if (this.issues) body.issues = this.issues;
+    if (this.drop) body.drop = this.drop;
+    if (this.existing) body.existing = this.existing;
+    return body;
+  }
+}
+
+export const notFound = (what = "artifact") => new CairnError("not_found", `No ${what} with that id is visible to you.`);
+export const forbidden = (message: string) => new CairnError("forbidden", message);
+export const unauthenticated = (message = "A valid bearer token is required.") =>
+  new CairnError("unauthenticated", message);
+
+export function validationFailed(issues: Issue[], message?: string): CairnError {
+  return new CairnError("validation_failed", message ?? describeIssues(issues), { issues });
+}
+
+export function describeIssues(issues: Issue[]): string {
+  const first = issues[0];
+  if (!first) return "The input is not valid.";
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : "";
+  return `${first.field}: ${first.reason}${more}`;
+}
+
+/** Anything that is not a CairnError becomes `internal`; its message never reaches a client. */
+export function toCairnError(err: unknown): CairnError {
+  if (err instanceof CairnError) return err;
+  return new CairnError("internal", "Something went wrong on the server. The error was logged.");
+}

@@ -1,0 +1,27 @@
+import { z } from "zod";
+
+const NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+
+export const UserName = z
+  .string()
+  .regex(NAME_PATTERN, "must be 1-64 characters of a-z, 0-9, '.', '_' or '-', starting with a letter or digit")
+  .describe("A user name: lowercase letters, digits, '.', '_' or '-', at most 64 characters.");
+
+export const TeamName = UserName.describe("A team name: lowercase letters, digits, '.', '_' or '-', at most 64 characters.");
+
+export const OwnerRef = z
+  .string()
+  .regex(/^(user|team):[a-z0-9][a-z0-9._-]{0,63}$/, "must be user:NAME or team:NAME")
+  .describe(
+    "Who owns the artifact: `user:NAME` or `team:NAME`. Defaults to the calling user. Creating for a team requires membership.",
+  );
+export type OwnerRef = z.infer<typeof OwnerRef>;
+
+export type ParsedOwner = { kind: "user" | "team"; name: string };
+
+export function parseOwner(owner: string): ParsedOwner {
+  const [kind, name] = owner.split(":", 2) as ["user" | "team", string];
+  return { kind, name };
+}
+
+export const userOwner = (name: string): OwnerRef => `user:${name}`;

@@ -1,0 +1,51 @@
+import type { Principal, TokenKind } from "../context.js";
+import { hashToken, newApiToken, newId } from "../ids.js";
+import type { Sql } from "../store/port.js";
+import type { CreatedToken } from "./schemas.js";
+
+interface PrincipalRow {
+  user_id: string;
+  user_name: string;
+  is_admin: boolean;
+  token_id: string;
+  token_name: string;
+  kind: TokenKind;
+  teams: string[] | null;
+}
+
+/** Resolves a bearer token to its principal, or null when it is unknown or revoked. */
+export async function authenticate(sql: Sql, bearer: string): Promise<Principal | null> {
+  if (!bearer.startsWith("cairn_") || bearer.length > 200) return null;
+  const [row] = await sql.query<PrincipalRow>(
+    `select u.id as user_id, u.name as user_name, u.is_admin, t.id as token_id, t.name as token_name, t.kind,
+            (select coalesce(jsonb_agg(tm.name order by tm.name), '[]'::jsonb)
+               from team_members m join teams tm on tm.id = m.team_id where m.user_id = u.id) as teams
+       from tokens t join users u on u.id = t.user_id
+      where t.token_hash = $1 and t.revoked_at is null`,
+    [hashToken(bearer)],
+  );
+  if (!row) return null;
+  return {
+    user: { id: row.user_id, name: row.user_name, is_admin: row.is_admin },
+    token: { id: row.token_id, name: row.token_name, kind: row.kind },
+    teams: row.teams ?? [],
+  };
+}
+
+export async function insertToken(
+  sql: Sql,
+  user: { id: string; name: string },
+  name: string,
+  kind: TokenKind,
+): Promise<CreatedToken> {
+  const token = newApiToken();
+  const id = newId("tok");
+  await sql.query("insert into tokens (id, user_id, name, kind, token_hash) values ($1, $2, $3, $4, $5)", [
+    id,
+    user.id,
+    name,
+    kind,
+    hashToken(token),
+  ]);
+  return { id, name, kind, user: user.name, token };
+}

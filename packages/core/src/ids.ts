@@ -1,0 +1,42 @@
+import { createHash, randomBytes } from "node:crypto";
+
+const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
+
+function encodeBase32(bytes: Uint8Array): string {
+  let bits = 0;
+  let value = 0;
+  let out = "";
+  for (const byte of bytes) {
+    value = (value << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      out += CROCKFORD[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  if (bits > 0) out += CROCKFORD[(value << (5 - bits)) & 31];
+  return out;
+}
+
+/**
+ * Time-ordered id: 48-bit millisecond time then 80 random bits, base32. Sorting by id
+ * sorts by creation time, which is what cursor pagination walks.
+ */
+export function newId(prefix: string, now: Date = new Date()): string {
+  const bytes = new Uint8Array(16);
+  let ms = now.getTime();
+  for (let i = 5; i >= 0; i--) {
+    bytes[i] = ms % 256;
+    ms = Math.floor(ms / 256);
+  }
+  bytes.set(randomBytes(10), 6);
+  return `${prefix}_${encodeBase32(bytes)}`;
+}
+
+/** 256 random bits: the share-link capability. */
+export const newShareToken = () => randomBytes(32).toString("base64url");
+
+/** A bearer token as shown once to its holder; only its hash is stored. */
+export const newApiToken = () => `cairn_${randomBytes(32).toString("base64url")}`;
+
+export const hashToken = (token: string) => createHash("sha256").update(token, "utf8").digest("hex");

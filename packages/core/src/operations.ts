@@ -1,0 +1,124 @@
+import { z } from "zod";
+import { createArtifact } from "./artifact/create.js";
+import { readArtifact } from "./artifact/read.js";
+import {
+  Artifact,
+  ArtifactCreateInput,
+  ArtifactList,
+  ArtifactReadInput,
+  ArtifactSearchInput,
+  CreatedArtifact,
+} from "./artifact/schemas.js";
+import { searchArtifacts } from "./artifact/search.js";
+import type { ServiceContext } from "./context.js";
+import { validationFailed } from "./errors.js";
+import { CreatedToken, Me, TokenCreateInput, UserCreateInput, UserCreateOutput } from "./identity/schemas.js";
+import { createToken, createUser, describeMe } from "./identity/users.js";
+import { createReceipt } from "./receipt/create.js";
+import { ReceiptCreateInput } from "./receipt/schemas.js";
+import { parseWith } from "./validation.js";
+
+/**
+ * One entry per verb. REST routes, MCP tools and CLI commands are generated from this
+ * table, so an operation reaches every surface at once and the surfaces cannot drift.
+ */
+export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+  name: string;
+  /** Shown as OpenAPI summary, MCP tool description and CLI help. */
+  description: string;
+  /** The documented input; `invoke` validates raw input against it (receipt_create through its gates). */
+  input: I;
+  output: O;
+  /** Whether the operation changes state (MCP hints, HTTP method defaults). */
+  mutates: boolean;
+  invoke(ctx: ServiceContext, raw: unknown): Promise<z.output<O>>;
+}
+
+function defineOperation<I extends z.ZodType, O extends z.ZodType>(spec: {
+  name: string;
+  description: string;
+  input: I;
+  output: O;
+  mutates: boolean;
+  run(ctx: ServiceContext, input: z.output<I>): Promise<z.output<O>> | z.output<O>;
+}): Operation<I, O> {
+  return {
+    name: spec.name,
+    description: spec.description,
+    input: spec.input,
+    output: spec.output,
+    mutates: spec.mutates,
+    async invoke(ctx, raw) {
+      const parsed = parseWith(spec.input, raw ?? {});
+      if (!parsed.ok) throw validationFailed(parsed.issues);
+      return spec.run(ctx, parsed.value);
+    },
+  };
+}
+
+export const OPERATIONS = {
+  receipt_create: {
+    name: "receipt_create",
+    description:
+      "Leave a structured receipt when you finish work: what changed, who is affected, before and after, evidence, outcome, what a human must do, what remains and what was learned. The server renders the body, checksums it and returns a share link. Receipts expire in 7 days unless retained.",
+    input: ReceiptCreateInput,
+    output: CreatedArtifact,
+    mutates: true,
+    // The receipt gates validate the raw input themselves, so a rejection is classified.
+    invoke: (ctx: ServiceContext, raw: unknown) => createReceipt(ctx, raw),
+  } satisfies Operation<typeof ReceiptCreateInput, typeof CreatedArtifact>,
+  artifact_create: defineOperation({
+    name: "artifact_create",
+    description: "Store a plain artifact (markdown, text or JSON) and get its share link. Takes no metadata.",
+    input: ArtifactCreateInput,
+    output: CreatedArtifact,
+    mutates: true,
+    run: createArtifact,
+  }),
+  artifact_read: defineOperation({
+    name: "artifact_read",
+    description: "Read one artifact by id, if you own it or belong to its owning team.",
+    input: ArtifactReadInput,
+    output: Artifact,
+    mutates: false,
+    run: readArtifact,
+  }),
+  artifact_search: defineOperation({
+    name: "artifact_search",
+    description: "List artifacts you can read, newest first, filtered by tag and full-text query, one page at a time.",
+    input: ArtifactSearchInput,
+    output: ArtifactList,
+    mutates: false,
+    run: searchArtifacts,
+  }),
+  me: defineOperation({
+    name: "me",
+    description: "Who the server thinks you are: user, token and teams.",
+    input: z.strictObject({}),
+    output: Me,
+    mutates: false,
+    run: describeMe,
+  }),
+  user_create: defineOperation({
+    name: "user_create",
+    description: "Create a user and its first human token (administrators only). The token is shown once.",
+    input: UserCreateInput,
+    output: UserCreateOutput,
+    mutates: true,
+    run: createUser,
+  }),
+  token_create: defineOperation({
+    name: "token_create",
+    description: "Mint a bearer token for yourself (or, as an administrator, for another user). Shown once.",
+    input: TokenCreateInput,
+    output: CreatedToken,
+    mutates: true,
+    run: createToken,
+  }),
+} as const;
+
+export type OperationName = keyof typeof OPERATIONS;
+export type OperationInput<N extends OperationName> = z.input<(typeof OPERATIONS)[N]["input"]>;
+export type OperationOutput<N extends OperationName> = z.output<(typeof OPERATIONS)[N]["output"]>;
+
+export const operationNames = () => Object.keys(OPERATIONS) as OperationName[];

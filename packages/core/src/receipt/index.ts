@@ -1,0 +1,6 @@
+export { checksumOf } from "../checksum.js";
+export { prepareReceipt, renderValidReceipt, type PreparedReceipt } from "./prepare.js";
+export { isRegisteredSchema, jsonSchemaOf, registeredSchemaIds, SCHEMA_REGISTRY, type RegisteredSchemaId } from "./registry.js";
+export { RECEIPT_V1_TEMPLATE_VERSION, renderReceiptV1 } from "./render.js";
+export * from "./schemas.js";
+export { RECEIPT_TAG, validateReceiptInput, type Rejection, type ValidReceipt, type ReceiptValidation } from "./validate.js";

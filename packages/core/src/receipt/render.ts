@@ -1,0 +1,71 @@
+import type { ReceiptMetadata } from "./schemas.js";
+
+/**
+ * Template for cairn.receipt/v1. Frozen: identical fields must give identical bytes
+ * forever, so any change to this output is a new schema version (cairn.receipt/v2),
+ * never an edit. Golden files in __tests__/__golden__ guard it.
+ */
+export const RECEIPT_V1_TEMPLATE_VERSION = "cairn.receipt/v1#1";
+
+export interface RenderableReceipt {
+  title: string;
+  metadata: ReceiptMetadata;
+  details?: string | undefined;
+}
+
+const OUTCOME_LABEL = {
+  measured: "Measured",
+  pending: "Pending",
+  not_applicable: "Not applicable",
+} as const;
+
+/** Continuation lines of a list item are indented so multi-line text stays inside the item. */
+function listItem(text: string): string {
+  return `- ${text.replace(/\n/g, "\n  ")}`;
+}
+
+function escapeLinkLabel(label: string): string {
+  return label.replace(/[\\[\]]/g, (c) => `\\${c}`).replace(/\n/g, " ");
+}
+
+/** Angle-bracket destination: only `<`, `>` and whitespace need encoding. */
+function linkDestination(url: string): string {
+  return `<${url.replace(/[<>\s]/g, (c) => encodeURIComponent(c))}>`;
+}
+
+function section(heading: string, ...paragraphs: string[]): string {
+  return [`## ${heading}`, ...paragraphs].join("\n\n");
+}
+
+export function renderReceiptV1({ title, metadata: m, details }: RenderableReceipt): string {
+  const evidence =
+    m.evidence.length === 0
+      ? ["_No evidence linked._"]
+      : [m.evidence.map((e) => listItem(`[${escapeLinkLabel(e.label)}](${linkDestination(e.url)})`)).join("\n")];
+  if (m.evidence_note !== undefined) evidence.push(m.evidence_note);
+
+  const outcome = [`**Status:** ${OUTCOME_LABEL[m.outcome.status]}`];
+  if (m.outcome.measure_at !== undefined) outcome.push(`**Measure at:** ${m.outcome.measure_at}`);
+  if (m.outcome.summary !== undefined) outcome.push(m.outcome.summary);
+
+  const remaining =
+    m.remaining.length === 0
+      ? "_Nothing remains._"
+      : m.remaining.map((r) => listItem(`${r.item} — owner: ${r.owner}`)).join("\n");
+
+  const parts = [
+    `# ${title}`,
+    section("What changed", m.changed),
+    section("Who is affected", m.affected),
+    section("Before", m.before),
+    section("After", m.after),
+    section("Evidence", ...evidence),
+    section("Outcome", ...outcome),
+    section("What a human needs to do", m.human_action),
+    section("What remains", remaining),
+    section("What the system now knows", m.learned),
+  ];
+  if (m.follows !== undefined) parts.push(section("Follows", `Follows receipt \`${m.follows}\`.`));
+  if (details !== undefined) parts.push(section("Details", details));
+  return `${parts.join("\n\n")}\n`;
+}

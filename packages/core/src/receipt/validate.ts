@@ -1,0 +1,150 @@
+import type { Issue } from "../errors.js";
+import type { DropCategory } from "../drops/classification.js";
+import { DERIVED_TITLE_LENGTH, LIMITS } from "../limits.js";
+import { normalizeTags } from "../tags.js";
+import { parseWith, ROOT_FIELD } from "../validation.js";
+import { isRegisteredSchema, registeredSchemaIds } from "./registry.js";
+import {
+  DEFAULT_HUMAN_ACTION,
+  RECEIPT_SCHEMA_ID,
+  ReceiptCreateInput,
+  type ReceiptMetadata,
+} from "./schemas.js";
+
+/** A gate's typed refusal: the category decides the drop classification, the issues say what to fix. */
+export interface Rejection {
+  category: DropCategory;
+  issues: Issue[];
+}
+
+/** A receipt that passed the static gates, in canonical form, ready to render. */
+export interface ValidReceipt {
+  metadata: ReceiptMetadata;
+  title: string;
+  details?: string;
+  tags: string[];
+  model?: string;
+  owner?: string;
+}
+
+export type ReceiptValidation = { ok: true; value: ValidReceipt } | { ok: false; rejection: Rejection };
+
+export const RECEIPT_TAG = "receipt";
+const ALLOWED_PROTOCOLS = new Set(["https:", "http:"]);
+const CAIRN_MCP_PREFIX = "mcp://cairn/";
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** unsafe-link gate: evidence urls must parse, and use an allowed scheme. */
+function linkIssues(evidence: unknown): { invalid: Issue[]; unsafe: Issue[] } {
+  const invalid: Issue[] = [];
+  const unsafe: Issue[] = [];
+  if (!Array.isArray(evidence)) return { invalid, unsafe };
+  evidence.forEach((entry, i) => {
+    const url = isPlainObject(entry) ? entry.url : undefined;
+    if (typeof url !== "string" || url.trim() === "") return;
+    const field = `evidence.${i}.url`;
+    const trimmed = url.trim();
+    let parsed: URL;
+    try {
+      parsed = new URL(trimmed);
+    } catch {
+      invalid.push({ field, reason: "is not a valid URL" });
+      return;
+    }
+    if (!ALLOWED_PROTOCOLS.has(parsed.protocol) && !trimmed.startsWith(CAIRN_MCP_PREFIX)) {
+      unsafe.push({ field, reason: "must use https:, http: or mcp://cairn/" });
+    }
+  });
+  return { invalid, unsafe };
+}
+
+/** too-thin gate: a TL;DR of one or two words tells a reader nothing. */
+function thinnessIssues(changed: unknown): Issue[] {
+  if (typeof changed !== "string" || changed.trim() === "") return [];
+  const words = changed.trim().split(/\s+/).length;
+  return words < LIMITS.minChangedWords
+    ? [{ field: "changed", reason: `has ${words} word${words === 1 ? "" : "s"}; say what changed in at least ${LIMITS.minChangedWords}`, limit: LIMITS.minChangedWords }]
+    : [];
+}
+
+function deriveTitle(changed: string): string {
+  const firstLine = changed.split("\n", 1)[0] ?? changed;
+  return firstLine.length > DERIVED_TITLE_LENGTH ? `${firstLine.slice(0, DERIVED_TITLE_LENGTH - 1).trimEnd()}…` : firstLine;
+}
+
+/**
+ * The static gates, in order: schema, shape, links, thinness. Shape, link and thinness
+ * issues are collected in one pass so a caller can fix everything at once; the
+ * rejection's category is the earliest gate that failed.
+ */
+export function validateReceiptInput(raw: unknown): ReceiptValidation {
+  if (!isPlainObject(raw)) {
+    return { ok: false, rejection: { category: "invalid", issues: [{ field: ROOT_FIELD, reason: "must be a JSON object" }] } };
+  }
+  const schema = raw.schema;
+  if (schema !== undefined && (typeof schema !== "string" || !isRegisteredSchema(schema))) {
+    const known = registeredSchemaIds().join(", ");
+    return {
+      ok: false,
+      rejection: { category: "unknown-schema", issues: [{ field: "schema", reason: `names no registered schema (known: ${known})` }] },
+    };
+  }
+
+  const parsed = parseWith(ReceiptCreateInput, raw);
+  const links = linkIssues(raw.evidence);
+  const thin = thinnessIssues(raw.changed);
+  const invalid = [...(parsed.ok ? [] : parsed.issues), ...links.invalid];
+
+  if (parsed.ok) {
+    const tags = normalizeTags(parsed.value.tags ?? [], [RECEIPT_TAG]);
+    if (tags.length > LIMITS.tags) {
+      invalid.push({ field: "tags", reason: `has more than ${LIMITS.tags} tags once "${RECEIPT_TAG}" is added`, limit: LIMITS.tags });
+    }
+  }
+  const gates: Array<[DropCategory, Issue[]]> = [
+    ["invalid", invalid],
+    ["unsafe-link", links.unsafe],
+    ["too-thin", thin],
+  ];
+  const failed = gates.find(([, issues]) => issues.length > 0);
+  if (failed || !parsed.ok) {
+    return {
+      ok: false,
+      rejection: { category: failed?.[0] ?? "invalid", issues: gates.flatMap(([, issues]) => issues) },
+    };
+  }
+
+  const v = parsed.value;
+  const metadata: ReceiptMetadata = {
+    schema: RECEIPT_SCHEMA_ID,
+    changed: v.changed,
+    affected: v.affected,
+    before: v.before,
+    after: v.after,
+    evidence: v.evidence.map((e) => ({ label: e.label, url: e.url })),
+    ...(v.evidence_note !== undefined && { evidence_note: v.evidence_note }),
+    outcome: {
+      status: v.outcome.status,
+      ...(v.outcome.summary !== undefined && { summary: v.outcome.summary }),
+      ...(v.outcome.measure_at !== undefined && { measure_at: v.outcome.measure_at }),
+    },
+    human_action: v.human_action ?? DEFAULT_HUMAN_ACTION,
+    remaining: v.remaining.map((r) => ({ item: r.item, owner: r.owner })),
+    learned: v.learned,
+    ...(v.follows !== undefined && { follows: v.follows }),
+  };
+  return {
+    ok: true,
+    value: {
+      metadata,
+      title: v.title ?? deriveTitle(v.changed),
+      tags: normalizeTags(v.tags ?? [], [RECEIPT_TAG]),
+      ...(v.details !== undefined && { details: v.details }),
+      ...(v.model !== undefined && { model: v.model }),
+      ...(v.owner !== undefined && { owner: v.owner }),
+    },
+  };
+}

@@ -1,0 +1,31 @@
+import { MIGRATIONS } from "./migrations.js";
+import type { Store } from "./port.js";
+
+/** Arbitrary constant: serialises migration runs of several `cairn serve` processes on one database. */
+const MIGRATION_LOCK = 7_373_001;
+
+export async function migrate(store: Store): Promise<string[]> {
+  return store.transaction(async (tx) => {
+    await tx.query("select pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
+    await tx.query(
+      "create table if not exists schema_migrations (version text primary key, applied_at timestamptz not null default now())",
+    );
+    const done = new Set((await tx.query<{ version: string }>("select version from schema_migrations")).map((r) => r.version));
+    const applied: string[] = [];
+    for (const m of MIGRATIONS) {
+      if (done.has(m.version)) continue;
+      for (const statement of splitStatements(m.sql)) await tx.query(statement);
+      await tx.query("insert into schema_migrations (version) values ($1)", [m.version]);
+      applied.push(m.version);
+    }
+    return applied;
+  });
+}
+
+/** Migrations hold no semicolons inside literals or bodies, so splitting on `;` is exact. */
+function splitStatements(sql: string): string[] {
+  return sql
+    .split(";")
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}

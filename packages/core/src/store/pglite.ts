@@ -1,0 +1,30 @@
+import { PGlite } from "@electric-sql/pglite";
+import type { Sql, Store } from "./port.js";
+
+/** Embedded Postgres (WASM) on a data directory, or in memory when none is given. */
+export async function openPgliteStore(dataDir?: string): Promise<Store> {
+  const db = dataDir ? new PGlite(dataDir) : new PGlite();
+  await db.waitReady;
+
+  const runner = (conn: Pick<PGlite, "query">): Sql => ({
+    async query<T>(text: string, params: unknown[] = []) {
+      const result = await conn.query<T>(text, params);
+      return result.rows;
+    },
+  });
+
+  let closed = false;
+  return {
+    driver: "pglite",
+    ...runner(db),
+    transaction: (fn) => db.transaction((tx) => fn(runner(tx))),
+    async exec(script) {
+      await db.exec(script);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await db.close();
+    },
+  };
+}

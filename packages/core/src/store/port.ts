@@ -1,0 +1,20 @@
+/** The one query interface both drivers implement. Rows come back as plain objects. */
+export interface Sql {
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+}
+
+export interface Store extends Sql {
+  readonly driver: "pg" | "pglite";
+  /** Runs fn in one transaction on one connection; rolls back if it throws. */
+  transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
+  /** Runs a script of several statements (migrations). */
+  exec(script: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  /** Postgres connection string; when absent the embedded store is used. */
+  databaseUrl?: string | undefined;
+  /** Data directory of the embedded store. */
+  dataDir?: string | undefined;
+}

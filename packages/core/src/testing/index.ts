@@ -1,0 +1,3 @@
+export * from "./fixtures.js";
+export * from "./receipts.js";
+export * from "./stores.js";

@@ -1,0 +1,112 @@
+import { randomBytes } from "node:crypto";
+import { cp, mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { migrate } from "../store/migrate.js";
+import type { Store } from "../store/port.js";
+
+export type Driver = "pglite" | "pg";
+export const DRIVERS: readonly Driver[] = ["pglite", "pg"];
+
+/** Admin connection used to create and drop one throwaway database per test file. */
+export const PG_ADMIN_URL = process.env.CAIRN_TEST_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+
+const TEMPLATE_DIR = join(tmpdir(), "cairn-pglite-template-0.5.17");
+const READY = join(TEMPLATE_DIR, ".cairn-ready");
+
+const exists = (p: string) =>
+  stat(p).then(
+    () => true,
+    () => false,
+  );
+
+/**
+ * initdb of an embedded store costs seconds and a lot of memory, so it happens once per
+ * machine into a template directory; each test copies the template (~60 ms).
+ */
+async function pgliteTemplate(): Promise<string> {
+  if (await exists(READY)) return TEMPLATE_DIR;
+  const lock = `${TEMPLATE_DIR}.lock`;
+  try {
+    await mkdir(lock);
+  } catch {
+    for (let i = 0; i < 600 && !(await exists(READY)); i++) await new Promise((r) => setTimeout(r, 100));
+    if (await exists(READY)) return TEMPLATE_DIR;
+    throw new Error(`PGlite template was not ready in time (remove ${lock} if a run crashed)`);
+  }
+  try {
+    const staging = await mkdtemp(join(tmpdir(), "cairn-pglite-staging-"));
+    const { PGlite } = await import("@electric-sql/pglite");
+    const db = new PGlite(staging);
+    await db.waitReady;
+    await db.close();
+    await rm(TEMPLATE_DIR, { recursive: true, force: true });
+    await cp(staging, TEMPLATE_DIR, { recursive: true });
+    await rm(staging, { recursive: true, force: true });
+    await writeFile(READY, "");
+  } finally {
+    await rm(lock, { recursive: true, force: true });
+  }
+  return TEMPLATE_DIR;
+}
+
+/** A fresh embedded data directory (not yet opened), copied from the template. */
+export async function freshPgliteDir(): Promise<string> {
+  const template = await pgliteTemplate();
+  const dir = await mkdtemp(join(tmpdir(), "cairn-test-pglite-"));
+  await cp(template, dir, { recursive: true, filter: (src) => !src.endsWith(".cairn-ready") });
+  return dir;
+}
+
+export interface TestDatabase {
+  driver: Driver;
+  /** Set for pg: the throwaway database's URL. */
+  databaseUrl?: string;
+  /** Set for pglite: the data directory. */
+  dataDir?: string;
+  dispose(): Promise<void>;
+}
+
+/** A throwaway database for one test file: a new Postgres database, or a copied PGlite directory. */
+export async function createTestDatabase(driver: Driver): Promise<TestDatabase> {
+  if (driver === "pglite") {
+    const dataDir = await freshPgliteDir();
+    return { driver, dataDir, dispose: () => rm(dataDir, { recursive: true, force: true }) };
+  }
+  const pg = (await import("pg")).default;
+  const name = `cairn_test_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    driver,
+    databaseUrl: url.toString(),
+    async dispose() {
+      const c = new pg.Client({ connectionString: PG_ADMIN_URL });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+/** Opens a migrated store on a fresh throwaway database; close() also disposes of it. */
+export async function openTestStore(driver: Driver): Promise<Store> {
+  const db = await createTestDatabase(driver);
+  const store =
+    driver === "pg"
+      ? await (await import("../store/pg.js")).openPgStore(db.databaseUrl as string)
+      : await (await import("../store/pglite.js")).openPgliteStore(db.dataDir);
+  await migrate(store);
+  return {
+    ...store,
+    driver: store.driver,
+    async close() {
+      await store.close();
+      await db.dispose();
+    },
+  };
+}
