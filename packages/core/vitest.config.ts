@@ -1,7 +1,8 @@
-import { sharedResolve, sharedTest } from "@cairn/vitest-config";
+import { sharedResolve, sharedSsr, sharedTest } from "@cairn/vitest-config";
 import { defineProject } from "vitest/config";
 
 export default defineProject({
   resolve: sharedResolve,
+  ssr: sharedSsr,
   test: { ...sharedTest, name: "core" },
 });

@@ -11,17 +11,19 @@ export interface Issue {
  * The closed set of error codes every surface speaks. Each adapter maps them with an
  * exhaustive switch, so adding a code fails the build until every surface handles it.
  */
-export type CairnErrorCode =
-  | "validation_failed"
-  | "unknown_schema"
-  | "duplicate"
-  | "idempotency_mismatch"
-  | "unauthenticated"
-  | "forbidden"
-  | "not_found"
-  | "gone"
-  | "payload_too_large"
-  | "internal";
+export const ERROR_CODES = [
+  "validation_failed",
+  "unknown_schema",
+  "duplicate",
+  "idempotency_mismatch",
+  "unauthenticated",
+  "forbidden",
+  "not_found",
+  "gone",
+  "payload_too_large",
+  "internal",
+] as const;
+export type CairnErrorCode = (typeof ERROR_CODES)[number];
 
 export interface ExistingArtifactRef {
   id: string;

@@ -5,6 +5,7 @@ export { checksumOf } from "./checksum.js";
 export * from "./context.js";
 export * from "./drops/classification.js";
 export * from "./errors.js";
+export * from "./error-schema.js";
 export { actsFor, authorizeRead, visibleOwners, type Viewer } from "./identity/authorize.js";
 export * from "./identity/names.js";
 export * from "./identity/schemas.js";

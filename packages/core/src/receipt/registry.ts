@@ -26,9 +26,16 @@ export function isRegisteredSchema(id: string): id is RegisteredSchemaId {
 /** The published JSON Schema (draft 2020-12) of a schema's create input, generated from zod. */
 export function jsonSchemaOf(id: RegisteredSchemaId): Record<string, unknown> {
   const entry = SCHEMA_REGISTRY[id];
+  const generated = z.toJSONSchema(entry.createInput, { io: "input", target: "draft-2020-12" }) as Record<string, unknown>;
+  // The input carries a component id (for OpenAPI), so zod emits a root $ref; publish the object itself.
+  const { $ref, $defs = {}, ...head } = generated as { $ref?: string; $defs?: Record<string, unknown> };
+  const rootName = $ref?.split("/").pop();
+  const { [rootName ?? ""]: root = {}, ...otherDefs } = $defs;
   return {
+    ...head,
     $id: `cairn:${entry.id}`,
     title: entry.id,
-    ...z.toJSONSchema(entry.createInput, { io: "input", target: "draft-2020-12" }),
+    ...(root as Record<string, unknown>),
+    ...(Object.keys(otherDefs).length > 0 && { $defs: otherDefs }),
   };
 }

@@ -1,0 +1,49 @@
+import { DRIVERS } from "@cairn/core/testing";
+import { ReceiptFields } from "@cairn/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openRestHarness, type RestHarness } from "./harness.js";
+
+describe.each(DRIVERS)("published schemas on %s", (driver) => {
+  let h: RestHarness;
+  beforeAll(async () => {
+    h = await openRestHarness(driver);
+  });
+  afterAll(async () => h?.close());
+
+  it("GET /v1/schemas/cairn.receipt/v1 names every receipt field, each described, without a token", async () => {
+    const res = await h.call("GET", "/v1/schemas/cairn.receipt/v1");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("application/schema+json");
+    const schema = res.json;
+    expect(schema.$schema).toContain("2020-12");
+    for (const field of [...Object.keys(ReceiptFields.shape), "title", "details", "tags", "model", "owner", "schema"]) {
+      expect(schema.properties[field], field).toBeDefined();
+      expect(schema.properties[field].description, field).toBeTruthy();
+    }
+    expect(schema.required).toEqual(
+      expect.arrayContaining(["changed", "affected", "before", "after", "evidence", "outcome", "remaining", "learned"]),
+    );
+    expect(schema.required).not.toContain("human_action");
+  });
+
+  it("an unknown schema → 404", async () => {
+    const res = await h.call("GET", "/v1/schemas/cairn.receipt/v7");
+    expect(res.status).toBe(404);
+  });
+
+  it("/openapi.json is OpenAPI 3.1 with every operation and the bearer scheme", async () => {
+    const res = await h.call("GET", "/openapi.json");
+    expect(res.json.openapi).toBe("3.1.0");
+    expect(res.json.paths["/v1/receipts"].post.operationId).toBe("receipt_create");
+    expect(res.json.paths["/v1/artifacts/{id}"].get.operationId).toBe("artifact_read");
+    expect(res.json.components.securitySchemes.bearer.scheme).toBe("bearer");
+  });
+
+  it("/docs is a self-contained HTML page listing the receipt route", async () => {
+    const res = await h.call("GET", "/docs");
+    expect(res.status).toBe(200);
+    expect(res.text).toContain("/v1/receipts");
+    expect(res.text).not.toMatch(/<script/i);
+    expect(res.headers.get("content-security-policy")).toContain("default-src 'none'");
+  });
+});

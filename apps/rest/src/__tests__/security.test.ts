@@ -1,0 +1,73 @@
+import { DRIVERS, minimalReceipt } from "@cairn/core/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openRestHarness, type RestHarness } from "./harness.js";
+
+describe.each(DRIVERS)("REST security on %s", (driver) => {
+  let h: RestHarness;
+  beforeAll(async () => {
+    h = await openRestHarness(driver);
+  });
+  afterAll(async () => h?.close());
+
+  it.each([
+    ["POST", "/v1/receipts"],
+    ["POST", "/v1/artifacts"],
+    ["GET", "/v1/artifacts"],
+    ["GET", "/v1/artifacts/art_00000000000000000000000000"],
+    ["GET", "/v1/me"],
+    ["POST", "/v1/users"],
+    ["POST", "/v1/tokens"],
+  ])("%s %s without a token → 401 envelope", async (method, path) => {
+    const res = await h.call(method, path, method === "GET" ? {} : { body: minimalReceipt() });
+    expect(res.status).toBe(401);
+    expect(res.json.error.code).toBe("unauthenticated");
+    expect(res.headers.get("www-authenticate")).toContain("Bearer");
+  });
+
+  it("a wrong token → 401", async () => {
+    const res = await h.call("GET", "/v1/me", { token: "cairn_wrong" });
+    expect(res.status).toBe(401);
+  });
+
+  it("user B cannot read A's artifact by id: 404 like a missing id", async () => {
+    const a = await h.world.user("a");
+    const b = await h.world.user("b");
+    const created = await h.call("POST", "/v1/receipts", { token: a.token, body: minimalReceipt() });
+    const res = await h.call("GET", `/v1/artifacts/${created.json.id}`, { token: b.token });
+    const missing = await h.call("GET", "/v1/artifacts/art_00000000000000000000000000", { token: b.token });
+    expect(res.status).toBe(404);
+    expect(res.json).toEqual(missing.json);
+  });
+
+  it("a non-admin cannot create users → 403 envelope", async () => {
+    const a = await h.world.user("a");
+    const res = await h.call("POST", "/v1/users", { token: a.token, body: { name: "eve" } });
+    expect(res.status).toBe(403);
+    expect(res.json.error.code).toBe("forbidden");
+  });
+
+  it("unknown routes → 404 envelope", async () => {
+    const res = await h.call("GET", "/v2/nothing");
+    expect(res.status).toBe(404);
+    expect(res.json.error.code).toBe("not_found");
+  });
+
+  it("an internal failure is a bare 500 with no details", async () => {
+    const a = await h.world.user("a");
+    const original = h.store.query;
+    const spy = console.error;
+    console.error = () => {};
+    (h.store as { query: unknown }).query = async () => {
+      throw new Error("SECRET-INTERNAL-DETAIL");
+    };
+    try {
+      const res = await h.call("GET", "/v1/artifacts", { token: a.token });
+      expect(res.status).toBe(500);
+      expect(res.json).toEqual({ error: { code: "internal", message: expect.any(String) } });
+      expect(res.text).not.toContain("SECRET-INTERNAL-DETAIL");
+    } finally {
+      (h.store as { query: unknown }).query = original;
+      console.error = spy;
+    }
+  });
+});
