@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CairnError } from "../errors.js";
+import type { CairnError } from "../errors.js";
 import { authenticate } from "../identity/tokens.js";
 import { bootstrapAdmin } from "../identity/users.js";
 import { createTestWorld, DRIVERS, openTestStore, type TestWorld } from "../testing/index.js";

@@ -1,13 +1,13 @@
-import { z } from "zod";
+import type { z } from "zod";
 import type { ServiceContext } from "../context.js";
 import { CairnError, forbidden, validationFailed } from "../errors.js";
 import { newId } from "../ids.js";
 import type { Sql, Store } from "../store/port.js";
-import {
-  type CreatedToken,
+import type {
+  CreatedToken,
   Me,
   TokenCreateInput,
-  type User,
+  User,
   UserCreateInput,
   UserCreateOutput,
 } from "./schemas.js";

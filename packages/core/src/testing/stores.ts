@@ -6,7 +6,14 @@ import { migrate } from "../store/migrate.js";
 import type { Store } from "../store/port.js";
 
 export type Driver = "pglite" | "pg";
-export const DRIVERS: readonly Driver[] = ["pglite", "pg"];
+/**
+ * Every storage test runs once per driver. CAIRN_TEST_DRIVERS narrows the list (e.g.
+ * `pglite` on a machine without PostgreSQL); CI runs both.
+ */
+export const DRIVERS: readonly Driver[] = (process.env.CAIRN_TEST_DRIVERS ?? "pglite,pg")
+  .split(",")
+  .map((d) => d.trim())
+  .filter((d): d is Driver => d === "pglite" || d === "pg");
 
 /** Admin connection used to create and drop one throwaway database per test file. */
 export const PG_ADMIN_URL = process.env.CAIRN_TEST_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";

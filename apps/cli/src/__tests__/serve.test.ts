@@ -1,0 +1,71 @@
+import { existsSync, mkdtempSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createTestDatabase, type Driver, DRIVERS, freshPgliteDir, minimalReceipt } from "@cairn/core/testing";
+import { describe, expect, it } from "vitest";
+import { spawnServe } from "./serve-process.js";
+
+async function post(url: string, token: string, body: unknown) {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, json: (await res.json()) as any };
+}
+
+/** A CAIRN_HOME whose embedded store starts from the pre-initialised template (fast), or a throwaway Postgres. */
+async function homeFor(driver: Driver): Promise<{ env: Record<string, string>; home: string; dispose(): Promise<void> }> {
+  const home = mkdtempSync(join(tmpdir(), "cairn-home-"));
+  if (driver === "pglite") {
+    const { renameSync } = await import("node:fs");
+    renameSync(await freshPgliteDir(), join(home, "pgdata"));
+    return { env: { CAIRN_HOME: home }, home, dispose: async () => {} };
+  }
+  const db = await createTestDatabase("pg");
+  return { env: { CAIRN_HOME: home, DATABASE_URL: db.databaseUrl as string }, home, dispose: () => db.dispose() };
+}
+
+describe.each(DRIVERS)("cairn serve on %s", (driver) => {
+  it("bootstraps the admin into a 0600 credentials file, never logs the token, and survives a restart", async () => {
+    const { env, home, dispose } = await homeFor(driver);
+    try {
+      const first = await spawnServe(env);
+      const credsPath = join(home, "credentials");
+      const creds = JSON.parse(readFileSync(credsPath, "utf8"));
+      expect(statSync(credsPath).mode & 0o777).toBe(0o600);
+      expect(creds.url).toBe(first.url);
+      expect(first.output()).toContain(credsPath);
+      expect(first.output()).not.toContain(creds.token);
+
+      const created = await post(`${first.url}/v1/receipts`, creds.token, minimalReceipt());
+      expect(created.status).toBe(201);
+      expect(await first.stop("SIGTERM")).toBe(0);
+      expect(first.output()).toContain("Stopped.");
+      expect(existsSync(join(home, "pgdata.pid"))).toBe(false);
+
+      const second = await spawnServe(env);
+      const read = await fetch(`${second.url}/v1/artifacts/${created.json.id}`, {
+        headers: { authorization: `Bearer ${creds.token}` },
+      });
+      expect(read.status).toBe(200);
+      expect(((await read.json()) as { checksum: string }).checksum).toBe(created.json.checksum);
+      expect(second.output()).not.toContain("Created the admin user");
+      expect(await second.stop("SIGINT")).toBe(0);
+    } finally {
+      await dispose();
+    }
+  });
+});
+
+describe("cairn serve on the embedded store", () => {
+  it("refuses to open a data directory another live server holds", async () => {
+    const { env } = await homeFor("pglite");
+    const first = await spawnServe(env);
+    try {
+      await expect(spawnServe(env)).rejects.toThrow(/another cairn serve \(pid \d+\)/);
+    } finally {
+      await first.stop();
+    }
+  });
+});

@@ -1,0 +1,114 @@
+import { mkdir, open, readFile, rm } from "node:fs/promises";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { bootstrapAdmin, type Cairn, openCairn } from "@cairn/core";
+import { readCredentials, type Settings, writeCredentials } from "@cairn/core/local";
+import { createRestApp } from "@cairn/rest";
+import { serve } from "@hono/node-server";
+
+export interface RunningServer {
+  url: string;
+  cairn: Cairn;
+  /** Stops accepting connections, lets in-flight requests finish, then closes the store. */
+  close(): Promise<void>;
+}
+
+export interface ServerLog {
+  info(line: string): void;
+}
+
+/**
+ * The embedded store is a single-writer Postgres in this process: a second `cairn serve`
+ * on the same directory would corrupt it, so the directory is claimed with a pid file.
+ */
+async function claimDataDir(dataDir: string): Promise<() => Promise<void>> {
+  const lock = join(dataDir, "..", "pgdata.pid");
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const handle = await open(lock, "wx", 0o600);
+      await handle.writeFile(`${process.pid}\n`);
+      await handle.close();
+      return () => rm(lock, { force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      const pid = Number((await readFile(lock, "utf8").catch(() => "")).trim());
+      if (pid > 0 && pid !== process.pid && isAlive(pid)) {
+        throw new Error(`another cairn serve (pid ${pid}) is using ${dataDir}; stop it first.`);
+      }
+      await rm(lock, { force: true }); // stale: its process is gone
+    }
+  }
+  throw new Error(`could not claim ${dataDir}`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+export async function startServer(settings: Settings, log: ServerLog, version: string): Promise<RunningServer> {
+  const release = settings.databaseUrl ? async () => {} : await claimDataDir(settings.dataDir);
+  // Bind first so share links carry the real port (PORT=0 picks a free one); until the
+  // store is open, requests get a 503.
+  let handler: (req: Request) => Response | Promise<Response> = () =>
+    Response.json({ error: { code: "internal", message: "Cairn is starting." } }, { status: 503 });
+  const server = serve({ fetch: (req) => handler(req), port: settings.port, hostname: settings.host });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("listening", resolve);
+      server.once("error", reject);
+    });
+  } catch (err) {
+    await release();
+    throw err;
+  }
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${settings.host.includes(":") ? `[${settings.host}]` : settings.host}:${port}`;
+  const publicUrl = process.env.CAIRN_PUBLIC_URL ? settings.publicUrl : url;
+
+  let cairn: Cairn;
+  try {
+    cairn = await openCairn({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir, publicUrl });
+  } catch (err) {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await release();
+    throw err;
+  }
+  const app = createRestApp(cairn, { version, accessLog: process.env.CAIRN_ACCESS_LOG === "1" });
+  handler = app.fetch;
+
+  const admin = await bootstrapAdmin(cairn.store);
+  if (admin) {
+    await writeCredentials(settings.credentialsPath, { url, token: admin.token });
+    log.info(`Created the admin user; its token is in ${settings.credentialsPath} (mode 0600).`);
+  } else {
+    const creds = await readCredentials(settings.credentialsPath).catch(() => null);
+    if (creds && creds.url !== url) await writeCredentials(settings.credentialsPath, { ...creds, url });
+    log.info(
+      creds
+        ? `Credentials: ${settings.credentialsPath}`
+        : `No credentials file at ${settings.credentialsPath}; use a token from your administrator (CAIRN_TOKEN).`,
+    );
+  }
+  log.info(`Cairn ${version} listening on ${url} (${settings.databaseUrl ? "PostgreSQL" : `embedded store in ${settings.dataDir}`})`);
+  log.info(`API docs: ${url}/docs`);
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    cairn,
+    close() {
+      closing ??= (async () => {
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await cairn.close();
+        await release();
+      })();
+      return closing;
+    },
+  };
+}

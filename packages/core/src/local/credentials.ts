@@ -1,0 +1,34 @@
+import { chmod, mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+
+/** `$CAIRN_HOME/credentials` (SPEC §13): JSON `{url, token}`, mode 0600. */
+export interface Credentials {
+  url: string;
+  token: string;
+}
+
+export async function writeCredentials(path: string, credentials: Credentials): Promise<void> {
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  const tmp = `${path}.${process.pid}.tmp`;
+  await writeFile(tmp, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+  await chmod(tmp, 0o600);
+  await rename(tmp, path);
+}
+
+/** Returns null when the file is absent; throws with a clear message when it is unreadable or malformed. */
+export async function readCredentials(path: string): Promise<Credentials | null> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw new Error(`cannot read ${path}: ${(err as Error).message}`);
+  }
+  try {
+    const parsed = JSON.parse(text) as Partial<Credentials>;
+    if (typeof parsed.token === "string" && typeof parsed.url === "string") return { url: parsed.url, token: parsed.token };
+  } catch {
+    // fall through to the shared message
+  }
+  throw new Error(`${path} is not a Cairn credentials file (expected JSON {"url", "token"}).`);
+}

@@ -1,0 +1,40 @@
+import { homedir } from "node:os";
+import { join } from "node:path";
+
+/** Process settings from the environment (SPEC §2). Pure: no file system access. */
+export interface Settings {
+  databaseUrl: string | undefined;
+  home: string;
+  host: string;
+  port: number;
+  publicUrl: string;
+  /** Where the CLI and stdio MCP send requests. */
+  serverUrl: string;
+  token: string | undefined;
+  credentialsPath: string;
+  dataDir: string;
+}
+
+export const DEFAULT_PORT = 7373;
+export const DEFAULT_HOST = "127.0.0.1";
+
+export function resolveSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+  const home = env.CAIRN_HOME && env.CAIRN_HOME.length > 0 ? env.CAIRN_HOME : join(homedir(), ".cairn");
+  const host = env.HOST && env.HOST.length > 0 ? env.HOST : DEFAULT_HOST;
+  const rawPort = env.PORT ? Number(env.PORT) : DEFAULT_PORT;
+  if (!Number.isInteger(rawPort) || rawPort < 0 || rawPort > 65_535) {
+    throw new Error(`PORT must be an integer between 0 and 65535 (got ${JSON.stringify(env.PORT)}).`);
+  }
+  const linkHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host;
+  return {
+    databaseUrl: env.DATABASE_URL && env.DATABASE_URL.length > 0 ? env.DATABASE_URL : undefined,
+    home,
+    host,
+    port: rawPort,
+    publicUrl: (env.CAIRN_PUBLIC_URL || `http://${linkHost}:${rawPort}`).replace(/\/+$/, ""),
+    serverUrl: (env.CAIRN_URL || `http://${DEFAULT_HOST}:${DEFAULT_PORT}`).replace(/\/+$/, ""),
+    token: env.CAIRN_TOKEN && env.CAIRN_TOKEN.length > 0 ? env.CAIRN_TOKEN : undefined,
+    credentialsPath: join(home, "credentials"),
+    dataDir: join(home, "pgdata"),
+  };
+}

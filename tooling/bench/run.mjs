@@ -1,0 +1,52 @@
+// pnpm bench: each Cairn path against its baseline, measured in the same run, reported as a ratio.
+import { fileURLToPath } from "node:url";
+import { openStore } from "@cairn/core";
+import { createTestDatabase, createTestWorld, fullReceipt } from "@cairn/core/testing";
+import { createRestApp } from "@cairn/rest";
+import { Hono } from "hono";
+import { medianMs, medianSpawnMs, printReport, report } from "./lib.mjs";
+
+const CLI = fileURLToPath(new URL("../../apps/cli/dist/bin.js", import.meta.url));
+const drivers = (process.env.CAIRN_BENCH_DRIVERS ?? "pg,pglite").split(",");
+
+/** The baseline: one raw single-row insert of an artifact-sized row, no validation or rendering. */
+async function rawInsert(store, i, body) {
+  await store.query(
+    `insert into bench_raw (id, owner, body, metadata) values ($1, $2, $3, $4::json)`,
+    [`raw_${i}_${Math.random()}`, "user:bench", body, JSON.stringify(fullReceipt({ learned: `raw ${i}` }))],
+  );
+}
+
+for (const driver of drivers) {
+  const db = await createTestDatabase(driver);
+  const store = await openStore(driver === "pg" ? { databaseUrl: db.databaseUrl } : { dataDir: db.dataDir });
+  await store.query("create table bench_raw (id text primary key, owner text, body text, metadata json)");
+  const world = await createTestWorld(store);
+  const sam = await world.user("bench");
+  const body = "x".repeat(1500);
+
+  const raw = await medianMs((i) => rawInsert(store, i, body));
+  const service = await medianMs((i) => world.cairn.invoke("receipt_create", sam.ctx(), fullReceipt({ learned: `svc ${i}` })));
+  report(`receipt_create (core, ${driver})`, service, `raw ${driver} insert`, raw);
+
+  // REST: the full route (auth, parse, gates, render, transaction) against a bare hono JSON handler.
+  const app = createRestApp(world.cairn);
+  const bare = new Hono().post("/x", async (c) => c.json(await c.req.json(), 201));
+  const headers = { authorization: `Bearer ${sam.token}`, "content-type": "application/json" };
+  const bareMs = await medianMs(() => bare.request("/x", { method: "POST", headers, body: JSON.stringify(fullReceipt()) }));
+  const restMs = await medianMs(async (i) => {
+    const res = await app.request("/v1/receipts", { method: "POST", headers, body: JSON.stringify(fullReceipt({ learned: `rest ${i}` })) });
+    if (res.status !== 201) throw new Error(`POST /v1/receipts → ${res.status}`);
+  });
+  report(`POST /v1/receipts (${driver})`, restMs, "bare hono handler", bareMs);
+  report(`POST /v1/receipts (${driver})`, restMs, `raw ${driver} insert`, raw);
+
+  await store.close();
+  await db.dispose();
+}
+
+const nodeMs = medianSpawnMs(["-e", ""]);
+report("cairn --version", medianSpawnMs([CLI, "--version"]), "node -e ''", nodeMs, 3);
+
+const ok = printReport();
+process.exit(ok ? 0 : 1);
