@@ -1,6 +1,6 @@
 import type { CairnConfig, Principal, ServiceContext, Surface } from "./context.js";
 import { authenticate } from "./identity/tokens.js";
-import { OPERATIONS, type OperationName, type OperationOutput } from "./operations.js";
+import { OPERATIONS, type OperationName, type OperationOutput } from "./operations/index.js";
 import { openStore } from "./store/open.js";
 import type { Store, StoreOptions } from "./store/port.js";
 

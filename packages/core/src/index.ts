@@ -12,7 +12,7 @@ export * from "./identity/schemas.js";
 export { authenticate } from "./identity/tokens.js";
 export { bootstrapAdmin } from "./identity/users.js";
 export { LIMITS } from "./limits.js";
-export * from "./operations.js";
+export * from "./operations/index.js";
 export * from "./receipt/index.js";
 export { migrate } from "./store/migrate.js";
 export { openStore } from "./store/open.js";

@@ -1,4 +1,4 @@
-import { MIGRATIONS } from "./migrations.js";
+import { MIGRATIONS } from "./migrations/index.js";
 import type { Store } from "./port.js";
 
 /** Arbitrary constant: serialises migration runs of several `cairn serve` processes on one database. */

@@ -1,16 +1,6 @@
-/**
- * The one ordered list of migrations, valid on PostgreSQL 15 (server) and 18 (PGlite).
- * Append only: an applied migration is never edited.
- */
-export interface Migration {
-  version: string;
-  sql: string;
-}
+import type { Migration } from "./types.js";
 
-// metadata and provenance are `json`, not `jsonb`: json keeps key order, so a receipt reads
-// back with its fields in schema order on every surface. Query them with ::jsonb.
-export const MIGRATIONS: readonly Migration[] = [
-  {
+export const foundation: Migration = {
     version: "0001_foundation",
     sql: `
       create table users (
@@ -69,5 +59,4 @@ export const MIGRATIONS: readonly Migration[] = [
       create index artifacts_owner_checksum_idx on artifacts (owner, checksum, created_at desc);
       create index artifacts_expiry_idx on artifacts (expires_at) where not retained;
     `,
-  },
-];
+  };

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { createArtifact } from "./artifact/create.js";
-import { readArtifact } from "./artifact/read.js";
+import { createArtifact } from "../artifact/create.js";
+import { readArtifact } from "../artifact/read.js";
 import {
   Artifact,
   ArtifactCreateInput,
@@ -8,54 +8,19 @@ import {
   ArtifactReadInput,
   ArtifactSearchInput,
   CreatedArtifact,
-} from "./artifact/schemas.js";
-import { searchArtifacts } from "./artifact/search.js";
-import type { ServiceContext } from "./context.js";
-import { validationFailed } from "./errors.js";
-import { CreatedToken, Me, TokenCreateInput, UserCreateInput, UserCreateOutput } from "./identity/schemas.js";
-import { createToken, createUser, describeMe } from "./identity/users.js";
-import { createReceipt } from "./receipt/create.js";
-import { ReceiptCreateInput } from "./receipt/schemas.js";
-import { parseWith } from "./validation.js";
+} from "../artifact/schemas.js";
+import { searchArtifacts } from "../artifact/search.js";
+import type { ServiceContext } from "../context.js";
+import { defineOperation, type Operation } from "./define.js";
+import { CreatedToken, Me, TokenCreateInput, UserCreateInput, UserCreateOutput } from "../identity/schemas.js";
+import { createToken, createUser, describeMe } from "../identity/users.js";
+import { createReceipt } from "../receipt/create.js";
+import { ReceiptCreateInput } from "../receipt/schemas.js";
 
 /**
- * One entry per verb. REST routes, MCP tools and CLI commands are generated from this
- * table, so an operation reaches every surface at once and the surfaces cannot drift.
+ * Every verb, by name. Areas that grow their own verbs keep them in a module of this
+ * folder and spread them in here.
  */
-export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
-  name: string;
-  /** Shown as OpenAPI summary, MCP tool description and CLI help. */
-  description: string;
-  /** The documented input; `invoke` validates raw input against it (receipt_create through its gates). */
-  input: I;
-  output: O;
-  /** Whether the operation changes state (MCP hints, HTTP method defaults). */
-  mutates: boolean;
-  invoke(ctx: ServiceContext, raw: unknown): Promise<z.output<O>>;
-}
-
-function defineOperation<I extends z.ZodType, O extends z.ZodType>(spec: {
-  name: string;
-  description: string;
-  input: I;
-  output: O;
-  mutates: boolean;
-  run(ctx: ServiceContext, input: z.output<I>): Promise<z.output<O>> | z.output<O>;
-}): Operation<I, O> {
-  return {
-    name: spec.name,
-    description: spec.description,
-    input: spec.input,
-    output: spec.output,
-    mutates: spec.mutates,
-    async invoke(ctx, raw) {
-      const parsed = parseWith(spec.input, raw ?? {});
-      if (!parsed.ok) throw validationFailed(parsed.issues);
-      return spec.run(ctx, parsed.value);
-    },
-  };
-}
-
 export const OPERATIONS = {
   receipt_create: {
     name: "receipt_create",
@@ -122,3 +87,5 @@ export type OperationInput<N extends OperationName> = z.input<(typeof OPERATIONS
 export type OperationOutput<N extends OperationName> = z.output<(typeof OPERATIONS)[N]["output"]>;
 
 export const operationNames = () => Object.keys(OPERATIONS) as OperationName[];
+
+export { defineOperation, type Operation } from "./define.js";

@@ -1,0 +1,10 @@
+import { foundation } from "./0001-foundation.js";
+import type { Migration } from "./types.js";
+
+export type { Migration } from "./types.js";
+
+/**
+ * The one ordered list of migrations, valid on PostgreSQL 15 (server) and 18 (PGlite).
+ * Append only: an applied migration is never edited. One file per migration.
+ */
+export const MIGRATIONS: readonly Migration[] = [foundation];

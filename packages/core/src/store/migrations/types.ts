@@ -1,0 +1,4 @@
+export interface Migration {
+  version: string;
+  sql: string;
+}
