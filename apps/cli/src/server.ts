@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { bootstrapAdmin, type Cairn, openCairn } from "@cairn/core";
 import { readCredentials, type Settings, writeCredentials } from "@cairn/core/local";
 import { createRestApp } from "@cairn/rest";
+import { createWebApp } from "@cairn/web";
 import { serve } from "@hono/node-server";
 
 export interface RunningServer {
@@ -80,6 +81,7 @@ export async function startServer(settings: Settings, log: ServerLog, version: s
     throw err;
   }
   const app = createRestApp(cairn, { version, accessLog: process.env.CAIRN_ACCESS_LOG === "1" });
+  app.route("/", createWebApp(cairn));
   handler = app.fetch;
 
   const admin = await bootstrapAdmin(cairn.store);

@@ -1,4 +1,5 @@
 import { diff, normalize } from "./normalize.js";
+import type { Artifact } from "@cairn/core";
 import type { Actor, Driver, Outcome, Scenario } from "./types.js";
 
 export interface ParityEnv {
@@ -47,6 +48,10 @@ export async function runScenario(env: ParityEnv, drivers: Driver[], scenario: S
 
   const results: SurfaceResult[] = [];
   for (const driver of drivers) {
+    if (driver.verifyArtifact) {
+      results.push(await verifyOn(driver, scenario, reference.outcome));
+      continue;
+    }
     const { outcome, actor } = await runOn(env, driver, scenario);
     if (!outcome) {
       results.push({ surface: driver.name, result: null, problems: [] });
@@ -66,4 +71,16 @@ export async function runScenario(env: ParityEnv, drivers: Driver[], scenario: S
     results.push({ surface: driver.name, result: actual, problems });
   }
   return results;
+}
+
+/** A read-only surface checks what it shows against the artifact the reference produced. */
+async function verifyOn(driver: Driver, scenario: Scenario, reference: Outcome): Promise<SurfaceResult> {
+  const artifact = reference.ok ? (reference.value as Artifact) : null;
+  if (!artifact || typeof artifact.url !== "string" || !artifact.metadata) return { surface: driver.name, result: null, problems: [] };
+  const problems = await (driver.verifyArtifact as NonNullable<Driver["verifyArtifact"]>)(artifact);
+  return {
+    surface: driver.name,
+    result: artifact.id,
+    problems: problems.map((p) => `scenario "${scenario.name}": surface ${driver.name}: ${p}`),
+  };
 }

@@ -1,4 +1,4 @@
-import type { CairnErrorBody, Principal } from "@cairn/core";
+import type { Artifact, CairnErrorBody, Principal } from "@cairn/core";
 
 /** A user every driver acts as; each driver gets its own so duplicates never cross drivers. */
 export interface Actor {
@@ -17,6 +17,8 @@ export interface Driver {
   createReceipt?(actor: Actor, input: unknown): Promise<Outcome>;
   read?(actor: Actor, id: string): Promise<Outcome>;
   search?(actor: Actor, query: { q?: string; tag?: string }): Promise<Outcome>;
+  /** For read-only surfaces: problems found showing this artifact (empty when it agrees). */
+  verifyArtifact?(artifact: Artifact): Promise<string[]>;
   close?(): Promise<void>;
 }
 

@@ -2,6 +2,7 @@ import { DRIVERS } from "@cairn/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { coreDriver } from "../drivers/core.js";
 import { restDriver } from "../drivers/rest.js";
+import { webDriver } from "../drivers/web.js";
 import { type ParityServer, startParityServer } from "../env.js";
 import { EXPECTED_FAILURES, isExpectedFailure } from "../expected-failures.js";
 import { runScenario } from "../run.js";
@@ -13,7 +14,7 @@ describe.each(DRIVERS)("parity on %s", (store) => {
   let drivers: Driver[];
   beforeAll(async () => {
     parity = await startParityServer(store);
-    drivers = [restDriver(parity.server.url)];
+    drivers = [restDriver(parity.server.url), await webDriver()];
   });
   afterAll(async () => {
     for (const d of drivers ?? []) await d.close?.();

@@ -1,0 +1,1 @@
+export { createWebApp } from "./app.js";
