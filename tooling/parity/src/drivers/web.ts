@@ -31,8 +31,12 @@ function expectedFields(a: Artifact): Map<string, string> {
   if (m.evidence_note) shown.set("evidence_note", m.evidence_note);
   if (m.outcome.measure_at) shown.set("outcome.measure_at", m.outcome.measure_at);
   if (m.outcome.summary) shown.set("outcome.summary", m.outcome.summary);
-  m.evidence.forEach((e: { label: string; url: string }, i: number) => shown.set(`evidence.${i}`, `${e.label} → ${e.url}`));
-  m.remaining.forEach((r: { item: string; owner: string }, i: number) => shown.set(`remaining.${i}`, `${r.item} — ${r.owner}`));
+  m.evidence.forEach((e: { label: string; url: string }, i: number) => {
+    shown.set(`evidence.${i}`, `${e.label} → ${e.url}`);
+  });
+  m.remaining.forEach((r: { item: string; owner: string }, i: number) => {
+    shown.set(`remaining.${i}`, `${r.item} — ${r.owner}`);
+  });
   if (a.follows) shown.set("follows", a.follows.id);
   return shown;
 }
