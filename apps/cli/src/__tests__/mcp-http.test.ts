@@ -80,6 +80,7 @@ describe.each(DRIVERS)("MCP over Streamable HTTP on a running server (%s)", (dri
     });
     expect(res.status).toBe(401);
     expect(res.headers.get("www-authenticate")).toMatch(/^Bearer/);
+    expect(res.headers.get("x-request-id")).toBeTruthy();
     expect(await res.json()).toEqual({ error: { code: "unauthenticated", message: "A bearer token is required." } });
     await expect(httpClient(server.url, "cairn_not_a_token")).rejects.toMatchObject({ code: 401 });
   });

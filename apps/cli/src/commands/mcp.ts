@@ -1,4 +1,4 @@
-import { readCredentials, resolveSettings } from "@cairn/core/local";
+import { type Credentials, readCredentials, resolveSettings } from "@cairn/core/local";
 
 export interface McpConnection {
   serverUrl: string;
@@ -12,12 +12,10 @@ export interface McpConnection {
 export async function resolveMcpConnection(env: NodeJS.ProcessEnv = process.env): Promise<McpConnection> {
   const settings = resolveSettings(env);
   const explicitUrl = Boolean(env.CAIRN_URL);
-  // A malformed credentials file only matters when it is the token's source.
-  const creds = settings.token
-    ? explicitUrl
-      ? null
-      : await readCredentials(settings.credentialsPath).catch(() => null)
-    : await readCredentials(settings.credentialsPath);
+  let creds: Credentials | null = null;
+  if (!settings.token) creds = await readCredentials(settings.credentialsPath);
+  // Only the URL is wanted then, so an unreadable file is not the caller's problem.
+  else if (!explicitUrl) creds = await readCredentials(settings.credentialsPath).catch(() => null);
   const token = settings.token ?? creds?.token;
   if (!token) {
     throw new Error(
