@@ -2,6 +2,7 @@
 import { fileURLToPath } from "node:url";
 import { openStore } from "@cairn/core";
 import { createTestDatabase, createTestWorld, fullReceipt } from "@cairn/core/testing";
+import { createMcpHttpHandler } from "@cairn/mcp";
 import { createRestApp } from "@cairn/rest";
 import { Hono } from "hono";
 import { medianMs, medianSpawnMs, printReport, report } from "./lib.mjs";
@@ -30,7 +31,7 @@ for (const driver of drivers) {
   report(`receipt_create (core, ${driver})`, service, `raw ${driver} insert`, raw);
 
   // REST: the full route (auth, parse, gates, render, transaction) against a bare hono JSON handler.
-  const app = createRestApp(world.cairn);
+  const app = createRestApp(world.cairn, { mounts: { "/mcp": createMcpHttpHandler(world.cairn, { version: "bench" }) } });
   const bare = new Hono().post("/x", async (c) => c.json(await c.req.json(), 201));
   const headers = { authorization: `Bearer ${sam.token}`, "content-type": "application/json" };
   const bareMs = await medianMs(() => bare.request("/x", { method: "POST", headers, body: JSON.stringify(fullReceipt()) }));
@@ -40,6 +41,16 @@ for (const driver of drivers) {
   });
   report(`POST /v1/receipts (${driver})`, restMs, "bare hono handler", bareMs);
   report(`POST /v1/receipts (${driver})`, restMs, `raw ${driver} insert`, raw);
+
+  // MCP over Streamable HTTP: a fresh stateless server and transport per request, against the REST route.
+  const mcpHeaders = { ...headers, accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" };
+  const mcpMs = await medianMs(async (i) => {
+    const call = { jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "receipt_create", arguments: fullReceipt({ learned: `mcp ${i}` }) } };
+    const res = await app.request("/mcp", { method: "POST", headers: mcpHeaders, body: JSON.stringify(call) });
+    const answer = await res.json();
+    if (answer.result?.isError !== undefined || !answer.result?.structuredContent) throw new Error(`tools/call → ${JSON.stringify(answer).slice(0, 200)}`);
+  });
+  report(`MCP tools/call receipt_create (${driver})`, mcpMs, "POST /v1/receipts", restMs);
 
   await store.close();
   await db.dispose();

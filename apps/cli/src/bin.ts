@@ -18,6 +18,14 @@ program
     await runServe(version);
   });
 
+program
+  .command("mcp")
+  .description("Serve MCP on stdio for an agent, forwarding to the Cairn server at CAIRN_URL with CAIRN_TOKEN (or $CAIRN_HOME/credentials).")
+  .action(async () => {
+    const { runMcp } = await import("./commands/mcp.js");
+    await runMcp(version);
+  });
+
 program.parseAsync().catch((err: unknown) => {
   console.error(`cairn: ${(err as Error).message}`);
   process.exit(1);

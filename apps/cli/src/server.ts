@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { bootstrapAdmin, type Cairn, openCairn } from "@cairn/core";
 import { readCredentials, type Settings, writeCredentials } from "@cairn/core/local";
+import { createMcpHttpHandler } from "@cairn/mcp";
 import { createRestApp } from "@cairn/rest";
 import { createWebApp } from "@cairn/web";
 import { serve } from "@hono/node-server";
@@ -80,7 +81,11 @@ export async function startServer(settings: Settings, log: ServerLog, version: s
     await release();
     throw err;
   }
-  const app = createRestApp(cairn, { version, accessLog: process.env.CAIRN_ACCESS_LOG === "1" });
+  const app = createRestApp(cairn, {
+    version,
+    accessLog: process.env.CAIRN_ACCESS_LOG === "1",
+    mounts: { "/mcp": createMcpHttpHandler(cairn, { version }) },
+  });
   app.route("/", createWebApp(cairn));
   handler = app.fetch;
 
@@ -99,6 +104,7 @@ export async function startServer(settings: Settings, log: ServerLog, version: s
   }
   log.info(`Cairn ${version} listening on ${url} (${settings.databaseUrl ? "PostgreSQL" : `embedded store in ${settings.dataDir}`})`);
   log.info(`API docs: ${url}/docs`);
+  log.info(`MCP (Streamable HTTP): ${url}/mcp`);
 
   let closing: Promise<void> | undefined;
   return {

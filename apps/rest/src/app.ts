@@ -13,6 +13,12 @@ export interface RestOptions {
   version?: string;
   /** Log one line per request (method, path, status, time) to stdout. Never bodies or tokens. */
   accessLog?: boolean;
+  /**
+   * Other web-standard handlers served by this app, by exact path (e.g. the MCP endpoint
+   * at /mcp). They get the request id and access log, do their own auth, and keep their
+   * protocol's dependencies out of this package.
+   */
+  mounts?: Record<string, (req: Request) => Response | Promise<Response>>;
 }
 
 const errorResponses = {
@@ -100,6 +106,13 @@ export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIH
   }
 
   mountSchemaRoutes(app);
+  for (const [path, handle] of Object.entries(options.mounts ?? {})) {
+    app.all(path, async (c) => {
+      const res = await handle(c.req.raw);
+      res.headers.set("X-Request-Id", c.get("requestId"));
+      return res;
+    });
+  }
 
   app.get("/healthz", async (c) => {
     try {

@@ -11,7 +11,7 @@ const listOf = <T extends z.ZodType>(item: T, description: string) =>
 
 export const EvidenceLink = z
   .strictObject({
-    label: requiredText(LIMITS.text, "What the link shows, e.g. \"CI run 4812 (green)\" or \"dashboard: error rate\"."),
+    label: requiredText(LIMITS.text, "What the link shows, so a reader knows why to open it, e.g. \"CI run 4812 (green)\" or \"dashboard: error rate\"."),
     url: z
       .string()
       .overwrite((s) => s.trim())
@@ -20,7 +20,7 @@ export const EvidenceLink = z
       .describe("Where to see it. Only https:, http: and mcp://cairn/ URLs are accepted; the server never fetches them.")
       .meta({ pattern: "^(https?:|mcp://cairn/)" }),
   })
-  .describe("One piece of evidence that the change is actually active.");
+  .describe("One piece of evidence that the change is actually active: a label and a link.");
 
 export const OUTCOME_STATUSES = ["measured", "pending", "not_applicable"] as const;
 
@@ -37,15 +37,15 @@ export const Outcome = z
     status: z
       .enum(OUTCOME_STATUSES)
       .describe(
-        "`measured` when you checked the result (give `summary`), `pending` when it can only be measured later (give `measure_at`), `not_applicable` when there is nothing to measure.",
+        "`measured` when you checked the result (then give `summary`), `pending` when it can only be measured later (then give `measure_at`), `not_applicable` when there is nothing to measure.",
       ),
-    summary: optionalText(LIMITS.text, "What the measurement showed. Required when status is `measured`."),
+    summary: optionalText(LIMITS.text, "What the measurement showed, with numbers where you have them, e.g. \"error rate fell from 2.1% to 0.3%\". Required when status is `measured`."),
     measure_at: z
       .string()
       .overwrite((s) => s.trim())
       .refine(isIsoDateOrDateTime, "must be an ISO 8601 date (2026-12-01) or date-time with a zone (2026-12-01T09:00:00Z)")
       .optional()
-      .describe("When the outcome will be measured: ISO 8601 date or date-time. Required when status is `pending`."),
+      .describe("When the outcome can be measured: ISO 8601 date (2026-12-01) or date-time with a zone. Required when status is `pending`."),
   })
   .superRefine((outcome, ctx) => {
     if (outcome.status === "measured" && outcome.summary === undefined) {
@@ -55,12 +55,12 @@ export const Outcome = z
       ctx.addIssue({ code: "custom", path: ["measure_at"], message: "is required when status is pending" });
     }
   })
-  .describe("Did it produce the intended outcome, or when will that be measured?");
+  .describe("Did it produce the intended outcome, or when will that be measured? An object with `status` and, depending on it, `summary` or `measure_at`.");
 
 export const RemainingItem = z
   .strictObject({
-    item: requiredText(LIMITS.text, "What is left to do."),
-    owner: requiredText(LIMITS.text, "Who owns it: a person, team or agent name."),
+    item: requiredText(LIMITS.text, "What is left to do, as a task someone can pick up."),
+    owner: requiredText(LIMITS.text, "Who owns it: a person, team or agent name, e.g. \"sam\" or \"platform team\"."),
   })
   .describe("One thing that remains, with its owner.");
 
@@ -70,23 +70,23 @@ export const ReceiptFields = z.strictObject({
     LIMITS.text,
     "What changed? The TL;DR a busy reader sees first, in at least three words, e.g. \"Nightly export now retries failed uploads\".",
   ),
-  affected: requiredText(LIMITS.text, "Who experiences the change? Users, teams, services or systems."),
-  before: requiredText(LIMITS.text, "What happened previously, before the change."),
-  after: requiredText(LIMITS.text, "What happens now, after the change."),
+  affected: requiredText(LIMITS.text, "Who experiences the change? Name the users, teams, services or systems, e.g. \"Finance analysts who read the morning export\"."),
+  before: requiredText(LIMITS.text, "What happened before the change, as those affected saw it, e.g. \"A failed upload left the export empty until someone re-ran it\"."),
+  after: requiredText(LIMITS.text, "What happens now that the change is in place, e.g. \"Failed uploads are retried three times; the export is complete by 06:00\"."),
   evidence: listOf(
     EvidenceLink,
-    "How do we know it is actually active? Links to runs, dashboards, commits or pages. Required; may be empty (the card then warns \"No evidence linked\").",
+    "How do we know it is actually active? Links to runs, dashboards, commits or pages that show it working. Required: send [] when you have none (the card then warns \"No evidence linked\").",
   ),
-  evidence_note: optionalText(LIMITS.text, "Anything the evidence links do not show."),
+  evidence_note: optionalText(LIMITS.text, "Optional: what the evidence links do not show, e.g. how you exercised the change by hand."),
   outcome: Outcome,
   human_action: optionalText(
     LIMITS.text,
-    "What must a human do now? Omit it when nothing is needed: the server stores \"Nothing\".",
+    "What must a human do now? One concrete action, e.g. \"Approve the retry budget in the finance channel\". Omit it when nothing is needed: it defaults to \"Nothing\".",
   ),
-  remaining: listOf(RemainingItem, "What remains, and who owns it. Required; may be empty."),
+  remaining: listOf(RemainingItem, "What is left undone, each item with its owner. Required: send [] when nothing remains."),
   learned: requiredText(
     LIMITS.text,
-    "What does the system now know that it didn't? Always state it; \"nothing new\" is a valid answer.",
+    "What does the system now know that it didn't before, e.g. a cause found or an assumption disproved? Always required: when nothing was learned, say \"nothing new\".",
   ),
   follows: z
     .string()
@@ -104,7 +104,7 @@ export const ReceiptCreateInput = ReceiptFields.extend({
     .optional()
     .describe("The metadata schema. Defaults to cairn.receipt/v1, the only registered receipt schema."),
   title: titleText(LIMITS.title, "Card and list title, one line. Defaults to the first line of `changed`, cut to 120 characters.").optional(),
-  details: optionalText(LIMITS.details, "Free markdown appended to the body under a Details heading."),
+  details: optionalText(LIMITS.details, "Optional free markdown for what the fields do not hold (notes, commands, excerpts), appended to the body under a Details heading."),
   tags: Tags.optional(),
   model: optionalText(LIMITS.model, "The model that wrote the receipt, e.g. opus-5. Shown as a claim, never verified."),
   owner: OwnerRef.optional(),

@@ -1,0 +1,124 @@
+import type { Store } from "@cairn/core";
+import { createTestWorld, DRIVERS, fullReceipt, minimalReceipt, openTestStore, type TestWorld } from "@cairn/core/testing";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { RPC_INTERNAL } from "../rpc.js";
+import { createMcpServer } from "../server.js";
+
+type Json = Record<string, any>;
+
+/** A real SDK client talking to our server over the SDK's in-memory transport, as `principal`. */
+async function connect(world: TestWorld, principal: TestWorld["admin"]["principal"]) {
+  const server = createMcpServer(world.cairn, principal, { version: "test", logError: () => {} });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: "test", version: "1" });
+  await client.connect(clientSide);
+  await client.listTools(); // caches output schemas, so every structuredContent below is validated against them
+  return client;
+}
+
+function errorOf(result: Json): Json {
+  expect(result.isError, JSON.stringify(result)).toBe(true);
+  expect(result.structuredContent).toBeUndefined();
+  return JSON.parse(result.content[0].text).error;
+}
+
+describe.each(DRIVERS)("MCP tools on %s", (driver) => {
+  let store: Store;
+  let world: TestWorld;
+  let sam: Awaited<ReturnType<TestWorld["user"]>>;
+  let client: Client;
+  beforeAll(async () => {
+    store = await openTestStore(driver);
+    world = await createTestWorld(store);
+    sam = await world.user("sam");
+    client = await connect(world, sam.principal);
+  });
+  afterAll(async () => {
+    await client?.close();
+    await store?.close();
+  });
+
+  it("creates a receipt: structuredContent is the artifact, mirrored as JSON text, provenance says mcp", async () => {
+    const result = (await client.callTool({ name: "receipt_create", arguments: fullReceipt({ human_action: undefined }) })) as Json;
+    expect(result.isError).toBeFalsy();
+    const created = result.structuredContent;
+    expect(JSON.parse(result.content[0].text)).toEqual(created);
+    expect(created).toMatchObject({ owner: `user:${sam.name}`, metadata: { human_action: "Nothing" }, redactions: [] });
+    expect(created.checksum).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(created.provenance).toMatchObject({ surface: "mcp", model: "opus-5", on_behalf_of: sam.name });
+    expect(Date.parse(created.expires_at) - Date.parse(created.created_at)).toBe(7 * 86_400_000);
+
+    const read = (await client.callTool({ name: "artifact_read", arguments: { id: created.id } })) as Json;
+    const { redactions: _r, ...stored } = created;
+    expect(read.structuredContent).toEqual(stored);
+  });
+
+  it("refuses a duplicate as a tool error carrying the existing receipt", async () => {
+    const first = (await client.callTool({ name: "receipt_create", arguments: minimalReceipt({ learned: "dup" }) })) as Json;
+    const again = errorOf(await client.callTool({ name: "receipt_create", arguments: minimalReceipt({ learned: "dup" }) }));
+    expect(again.code).toBe("duplicate");
+    expect(again.existing).toEqual({ id: first.structuredContent.id, url: first.structuredContent.url });
+    expect(again.drop).toMatchObject({ category: "duplicate", recoverable: false });
+  });
+
+  it("answers a call without arguments with every missing field", async () => {
+    const error = errorOf(await client.callTool({ name: "receipt_create", arguments: {} }));
+    expect(error.code).toBe("validation_failed");
+    expect(error.issues.map((i: Json) => i.field)).toEqual(["changed", "affected", "before", "after", "evidence", "outcome", "remaining", "learned"]);
+    expect(error.drop.category).toBe("invalid");
+  });
+
+  it("maps forbidden and not_found to tool errors with REST's bodies", async () => {
+    const forbidden = errorOf(await client.callTool({ name: "receipt_create", arguments: minimalReceipt({ owner: "team:nobody" }) }));
+    expect(forbidden).toMatchObject({ code: "forbidden", issues: [{ field: "owner" }] });
+    const other = await world.user("other");
+    const theirs = await world.cairn.invoke("artifact_create", other.ctx(), { title: "theirs", body: "x" });
+    const hidden = errorOf(await client.callTool({ name: "artifact_read", arguments: { id: theirs.id } }));
+    const missing = errorOf(await client.callTool({ name: "artifact_read", arguments: { id: "art_00000000000000000000000000" } }));
+    expect(hidden.code).toBe("not_found");
+    expect(hidden).toEqual(missing);
+  });
+
+  it("stores plain artifacts without metadata and finds them by tag and text", async () => {
+    const made = (await client.callTool({
+      name: "artifact_create",
+      arguments: { title: "Runbook", body: "Restart the quokka service", tags: ["Runbook"], share_type: "text" },
+    })) as Json;
+    expect(made.structuredContent).toMatchObject({ share_type: "text", metadata: null, tags: ["runbook"] });
+    const refused = errorOf(await client.callTool({ name: "artifact_create", arguments: { title: "t", body: "b", metadata: {} } }));
+    expect(refused.issues).toEqual([{ field: "metadata", reason: "is not a known field" }]);
+    const found = (await client.callTool({ name: "artifact_search", arguments: { tag: "runbook", q: "quokka", limit: 5 } })) as Json;
+    expect(found.structuredContent.items.map((a: Json) => a.id)).toEqual([made.structuredContent.id]);
+    expect(found.structuredContent.next_cursor).toBeNull();
+  });
+
+  it("answers an unknown tool with a protocol error", async () => {
+    await expect(client.callTool({ name: "user_create", arguments: { name: "eve" } })).rejects.toMatchObject({ code: -32602 });
+  });
+});
+
+describe.each(DRIVERS)("MCP internal failures on %s", (driver) => {
+  it("are protocol errors without details, logged on the server", async () => {
+    const store = await openTestStore(driver);
+    const world = await createTestWorld(store);
+    const sam = await world.user("sam");
+    const logError = vi.fn();
+    const server = createMcpServer(world.cairn, sam.principal, { version: "test", logError });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: "test", version: "1" });
+    await client.connect(clientSide);
+    await store.close(); // the database goes away under a live server
+    const failure = await client.callTool({ name: "artifact_search", arguments: {} }).then(
+      () => null,
+      (err: Json) => err,
+    );
+    expect(failure).toMatchObject({ code: RPC_INTERNAL, data: { error: { code: "internal" } } });
+    expect(failure?.data.error.message).toBe("Something went wrong on the server. The error was logged.");
+    expect(logError).toHaveBeenCalledOnce();
+    await client.close();
+  });
+});

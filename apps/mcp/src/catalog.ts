@@ -1,0 +1,35 @@
+import { OPERATIONS } from "@cairn/core";
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { toolJsonSchema } from "./json-schema.js";
+import { toolEntries } from "./tools.js";
+
+/** Told to every MCP client at initialisation; models read it before choosing a tool. */
+export const INSTRUCTIONS =
+  "Cairn keeps receipts of finished work. When you finish a task that changed something, call receipt_create once " +
+  "with every field answered (state `learned` even when it is \"nothing new\"); the server renders, checksums and " +
+  "stores it and returns a share url to give the user. A tool error carries JSON {error: {code, message, issues}}: " +
+  "each issue names a field, the reason and the limit, so fix those fields and call again.";
+
+let cached: Tool[] | undefined;
+
+/** The tool list, generated once from the core operations registry and the TOOLS table. */
+export function toolDefinitions(): Tool[] {
+  cached ??= toolEntries().map(([name, spec]) => {
+    const op = OPERATIONS[name];
+    return {
+      name,
+      title: spec.title,
+      description: op.description,
+      inputSchema: toolJsonSchema(op.input, "input"),
+      outputSchema: toolJsonSchema(op.output, "output"),
+      annotations: {
+        title: spec.title,
+        readOnlyHint: !op.mutates,
+        destructiveHint: false,
+        idempotentHint: spec.idempotent,
+        openWorldHint: false,
+      },
+    };
+  });
+  return cached;
+}

@@ -1,0 +1,20 @@
+// No core import here: the stdio proxy loads this without the rest of Cairn.
+
+/** JSON-RPC codes for the failures that are protocol errors rather than tool results. */
+export const RPC_UNAUTHENTICATED = -32010;
+export const RPC_INTERNAL = -32603;
+
+/**
+ * A JSON-RPC error as the SDK sends it: `code`, `message` and `data` are copied to the
+ * wire verbatim (unlike McpError, whose message gains an "MCP error N:" prefix).
+ */
+export class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = "RpcError";
+  }
+}

@@ -1,0 +1,44 @@
+import type { Cairn, Principal } from "@cairn/core";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { toolFailure, toolSuccess } from "./adapter.js";
+import { RpcError } from "./rpc.js";
+import { INSTRUCTIONS, toolDefinitions } from "./catalog.js";
+import { isToolName, toolNames } from "./tools.js";
+
+export interface McpServerOptions {
+  /** Reported as serverInfo.version. */
+  version: string;
+  /** Where unexpected errors are logged (never sent to the client). */
+  logError?: (line: string, err: unknown) => void;
+}
+
+const defaultLogError = (line: string, err: unknown) => console.error(line, err);
+
+/**
+ * An MCP server for one authenticated caller. The low-level Server is used on purpose:
+ * McpServer validates arguments with zod before the handler runs (so the receipt gates,
+ * their classification and their drop would never see a bad call) and turns every thrown
+ * error into a tool result (so "not signed in" and internal faults could not be protocol
+ * errors). Here the core operation validates, exactly as it does for REST.
+ */
+export function createMcpServer(cairn: Cairn, principal: Principal, options: McpServerOptions): Server {
+  const logError = options.logError ?? defaultLogError;
+  const server = new Server(
+    { name: "cairn", title: "Cairn", version: options.version },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolDefinitions() }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const { name, arguments: args } = request.params;
+    if (!isToolName(name)) {
+      throw new RpcError(ErrorCode.InvalidParams, `Unknown tool ${JSON.stringify(name)}; the tools are ${toolNames().join(", ")}.`);
+    }
+    try {
+      return toolSuccess(await cairn.invoke(name, cairn.context(principal, "mcp"), args ?? {}));
+    } catch (err) {
+      return toolFailure(err, (line, e) => logError(`${line} in tool ${name}:`, e));
+    }
+  });
+  return server;
+}

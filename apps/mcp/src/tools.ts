@@ -1,0 +1,37 @@
+import type { OperationName } from "@cairn/core";
+
+/** How one core operation appears as an MCP tool. */
+export interface ToolSpec {
+  /** Short human-facing name shown by MCP clients. */
+  title: string;
+  /** Repeating the same call has no further effect (MCP `idempotentHint`). */
+  idempotent: boolean;
+}
+
+/**
+ * Which core operations are MCP tools. Typed as a total record over OperationName, so an
+ * operation added to core does not compile until MCP decides: a spec makes it a tool,
+ * null keeps it off this surface. Administration (users, tokens, `me`) stays on REST and
+ * the CLI: an agent's token should not be able to mint more tokens through its tool list.
+ */
+export const TOOLS: { readonly [N in OperationName]: ToolSpec | null } = {
+  receipt_create: { title: "Leave a receipt", idempotent: false },
+  artifact_create: { title: "Store an artifact", idempotent: false },
+  artifact_read: { title: "Read an artifact", idempotent: true },
+  artifact_search: { title: "Search artifacts", idempotent: true },
+  me: null,
+  user_create: null,
+  token_create: null,
+};
+
+export type ToolName = { [N in OperationName]: (typeof TOOLS)[N] extends null ? never : N }[OperationName];
+
+export function isToolName(name: string): name is ToolName {
+  return Object.hasOwn(TOOLS, name) && TOOLS[name as OperationName] !== null;
+}
+
+export const toolNames = (): ToolName[] => (Object.keys(TOOLS) as OperationName[]).filter(isToolName);
+
+/** Every tool with its spec, in registry order. */
+export const toolEntries = (): Array<[ToolName, ToolSpec]> =>
+  Object.entries(TOOLS).flatMap(([name, spec]) => (spec ? [[name as ToolName, spec] as [ToolName, ToolSpec]] : []));
