@@ -22,7 +22,8 @@ export async function createTestTeam<U extends TestUser[]>(
 ): Promise<{ name: string; creator: TestUser; members: U }> {
   const name = `team-${randomBytes(4).toString("hex")}`;
   await world.cairn.invoke("team_create", creator.ctx(), { name });
-  for (const m of members) await world.cairn.invoke("team_member_add", creator.ctx(), { name, user: m.name });
-  const fresh = (await Promise.all(members.map((m) => reauthenticate(world, m)))) as U;
-  return { name, creator: await reauthenticate(world, creator), members: fresh };
+  const fresh = await reauthenticate(world, creator);
+  for (const m of members) await world.cairn.invoke("team_member_add", fresh.ctx(), { name, user: m.name });
+  const freshMembers = (await Promise.all(members.map((m) => reauthenticate(world, m)))) as U;
+  return { name, creator: fresh, members: freshMembers };
 }
