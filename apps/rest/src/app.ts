@@ -1,11 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { type Cairn, CairnError, ErrorEnvelope, OPERATIONS, type OperationName, operationNames, unauthenticated } from "@cairn/core";
+import { type Cairn, CairnError, ErrorEnvelope, OPERATIONS, operationNames, unauthenticated } from "@cairn/core";
 import { OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import type { z } from "zod";
 import { bearerOf, errorResponse, type RestEnv } from "./adapter.js";
 import { readJsonBody } from "./body.js";
 import { renderDocsPage } from "./docs.js";
-import { openApiPath, ROUTES } from "./routes.js";
+import { mergeParamsIntoBody } from "./params-body.js";
+import { openApiPath, pathParams, ROUTES, type RouteSpec } from "./routes.js";
 import { mountSchemaRoutes } from "./schemas-routes.js";
 
 export interface RestOptions {
@@ -32,16 +34,38 @@ const errorResponses = {
 };
 
 /** Input documented in OpenAPI; the core operation validates it, so REST and every other surface agree. */
-function documentedRequest(input: z.ZodType, from: (typeof ROUTES)[OperationName]["input"]) {
-  switch (from) {
+function documentedRequest(input: z.ZodType, route: RouteSpec) {
+  const json = (schema: z.ZodType) => ({ required: true, content: { "application/json": { schema } } });
+  switch (route.input) {
     case "body":
-      return { body: { required: true, content: { "application/json": { schema: input } } } };
+      return { body: json(input) };
     case "query":
       return { query: input as z.ZodObject };
     case "params":
       return { params: input as z.ZodObject };
+    case "params+body": {
+      const inPath = Object.fromEntries(pathParams(route.path).map((p) => [p, true] as const)) as Record<string, true> &
+        Record<number, never>;
+      const object = input as z.ZodObject;
+      return { params: object.pick(inPath), body: json(object.omit(inPath)) };
+    }
     case "none":
       return undefined;
+  }
+}
+
+async function rawInput(c: Context<RestEnv>, route: RouteSpec): Promise<unknown> {
+  switch (route.input) {
+    case "body":
+      return readJsonBody(c);
+    case "query":
+      return c.req.query();
+    case "params":
+      return c.req.param();
+    case "params+body":
+      return mergeParamsIntoBody(c.req.param(), await readJsonBody(c));
+    case "none":
+      return {};
   }
 }
 
@@ -85,21 +109,14 @@ export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIH
       summary: op.description,
       tags: [route.tag],
       security: [{ bearer: [] }],
-      request: documentedRequest(op.input, route.input),
+      request: documentedRequest(op.input, route),
       responses: {
         [route.status]: { description: "OK", content: { "application/json": { schema: op.output } } },
         ...errorResponses,
       },
     });
     app.on(route.method.toUpperCase(), route.path, async (c) => {
-      const raw =
-        route.input === "body"
-          ? await readJsonBody(c)
-          : route.input === "query"
-            ? c.req.query()
-            : route.input === "params"
-              ? c.req.param()
-              : {};
+      const raw = await rawInput(c, route);
       const ctx = cairn.context(c.get("principal"), "rest");
       return c.json(await cairn.invoke(name, ctx, raw), route.status);
     });

@@ -5,8 +5,11 @@ export interface RouteSpec {
   /** hono path syntax (`:id`); OpenAPI paths are derived from it. */
   path: string;
   status: 200 | 201;
-  /** Where the operation's input comes from. */
-  input: "body" | "query" | "params" | "none";
+  /**
+   * Where the operation's input comes from. `params+body` merges the path parameters
+   * into the JSON body object (e.g. `run_id` from the path, `spans` from the body).
+   */
+  input: "body" | "query" | "params" | "params+body" | "none";
   tag: string;
 }
 
@@ -22,6 +25,17 @@ export const ROUTES: { readonly [N in OperationName]: RouteSpec } = {
   me: { method: "get", path: "/v1/me", status: 200, input: "none", tag: "Identity" },
   user_create: { method: "post", path: "/v1/users", status: 201, input: "body", tag: "Identity" },
   token_create: { method: "post", path: "/v1/tokens", status: 201, input: "body", tag: "Identity" },
+  team_create: { method: "post", path: "/v1/teams", status: 201, input: "body", tag: "Teams" },
+  team_read: { method: "get", path: "/v1/teams/:name", status: 200, input: "params", tag: "Teams" },
+  team_member_add: { method: "post", path: "/v1/teams/:name/members", status: 200, input: "params+body", tag: "Teams" },
+  team_member_remove: { method: "delete", path: "/v1/teams/:name/members/:user", status: 200, input: "params", tag: "Teams" },
+  run_create: { method: "post", path: "/v1/runs", status: 201, input: "body", tag: "Runs" },
+  run_read: { method: "get", path: "/v1/runs/:run_id", status: 200, input: "params", tag: "Runs" },
+  run_append_spans: { method: "post", path: "/v1/runs/:run_id/spans", status: 200, input: "params+body", tag: "Runs" },
+  run_close: { method: "post", path: "/v1/runs/:run_id/close", status: 200, input: "params", tag: "Runs" },
 };
+
+/** Names of the path parameters of a route, e.g. `run_id` in /v1/runs/:run_id/spans. */
+export const pathParams = (path: string): string[] => [...path.matchAll(/:([a-z_]+)/g)].map((m) => m[1] as string);
 
 export const openApiPath = (path: string) => path.replace(/:([a-z_]+)/g, "{$1}");

@@ -67,7 +67,8 @@ export class CairnError extends Error {
   }
 }
 
-export const notFound = (what = "artifact") => new CairnError("not_found", `No ${what} with that id is visible to you.`);
+export const notFound = (what = "artifact", key = "id") =>
+  new CairnError("not_found", `No ${what} with that ${key} is visible to you.`);
 export const forbidden = (message: string) => new CairnError("forbidden", message);
 export const unauthenticated = (message = "A valid bearer token is required.") =>
   new CairnError("unauthenticated", message);

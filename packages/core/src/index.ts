@@ -1,6 +1,7 @@
 export * from "./artifact/schemas.js";
 export { describeAssertion } from "./artifact/assertion.js";
 export { readArtifactByShareToken } from "./artifact/read.js";
+export { provenanceHeader, provenanceLine, SURFACE_LABELS, type ProvenanceHeader } from "./artifact/provenance-line.js";
 export { createCairn, openCairn, type Cairn } from "./cairn.js";
 export { checksumOf } from "./checksum.js";
 export * from "./context.js";
@@ -15,7 +16,9 @@ export { bootstrapAdmin } from "./identity/users.js";
 export { LIMITS } from "./limits.js";
 export * from "./operations/index.js";
 export * from "./receipt/index.js";
+export * from "./run/schemas.js";
 export { migrate } from "./store/migrate.js";
 export { openStore } from "./store/open.js";
 export type { Sql, Store, StoreOptions } from "./store/port.js";
+export * from "./team/schemas.js";
 export { issuesFromZod, parseWith, ROOT_FIELD } from "./validation.js";

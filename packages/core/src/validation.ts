@@ -64,6 +64,16 @@ export function issuesFromZod(error: z.ZodError, input: unknown): Issue[] {
       case "unrecognized_keys":
         for (const key of zi.keys) issues.push({ field: pathOf([...zi.path, key]), reason: "is not a known field" });
         break;
+      case "invalid_key": {
+        // A record key (e.g. a span attribute name) broke its own rule; say so with the key's limit.
+        const inner = zi.issues[0];
+        if (inner?.code === "too_big") {
+          issues.push({ field, reason: `is a key longer than ${Number(inner.maximum)} characters`, limit: Number(inner.maximum) });
+        } else {
+          issues.push({ field, reason: "is not an allowed key" });
+        }
+        break;
+      }
       case "invalid_format":
         issues.push({ field, reason: zi.message.startsWith("Invalid") ? `has an invalid format (${zi.format})` : zi.message });
         break;

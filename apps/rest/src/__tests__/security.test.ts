@@ -17,6 +17,14 @@ describe.each(DRIVERS)("REST security on %s", (driver) => {
     ["GET", "/v1/me"],
     ["POST", "/v1/users"],
     ["POST", "/v1/tokens"],
+    ["POST", "/v1/teams"],
+    ["GET", "/v1/teams/ops"],
+    ["POST", "/v1/teams/ops/members"],
+    ["DELETE", "/v1/teams/ops/members/sam"],
+    ["POST", "/v1/runs"],
+    ["GET", "/v1/runs/run_00000000000000000000000000"],
+    ["POST", "/v1/runs/run_00000000000000000000000000/spans"],
+    ["POST", "/v1/runs/run_00000000000000000000000000/close"],
   ])("%s %s without a token → 401 envelope", async (method, path) => {
     const res = await h.call(method, path, method === "GET" ? {} : { body: minimalReceipt() });
     expect(res.status).toBe(401);

@@ -1,7 +1,8 @@
 import type { CairnConfig, ServiceContext } from "../context.js";
-import { authorizeRead, type Viewer } from "../identity/authorize.js";
+import type { Viewer } from "../identity/authorize.js";
 import { newId, newShareToken } from "../ids.js";
 import type { Sql } from "../store/port.js";
+import { visibleLinks } from "./links.js";
 import type { Artifact, Provenance } from "./schemas.js";
 
 export interface ArtifactRow {
@@ -45,22 +46,10 @@ export function provenanceOf(ctx: ServiceContext, model: string | undefined): Pr
   };
 }
 
-/**
- * §9: a link is shown only when the linked artifact has the same owner and the viewer
- * may read it, so a link holder never learns an id they could not open.
- */
-async function visibleFollows(sql: Sql, viewer: Viewer, row: ArtifactRow): Promise<{ id: string } | null> {
-  if (!row.follows) return null;
-  const [target] = await sql.query<{ id: string; owner: string; share_token: string }>(
-    "select id, owner, share_token from artifacts where id = $1",
-    [row.follows],
-  );
-  if (!target || target.owner !== row.owner || !authorizeRead(viewer, target)) return null;
-  return { id: target.id };
-}
-
-export async function toArtifact(sql: Sql, config: CairnConfig, viewer: Viewer, row: ArtifactRow): Promise<Artifact> {
-  return {
+/** Maps stored rows to the artifact object, with §9's links filtered for this viewer. */
+export async function toArtifacts(sql: Sql, config: CairnConfig, viewer: Viewer, rows: readonly ArtifactRow[]): Promise<Artifact[]> {
+  const links = await visibleLinks(sql, viewer, rows);
+  return rows.map((row, i) => ({
     id: row.id,
     title: row.title,
     share_type: row.share_type,
@@ -70,13 +59,19 @@ export async function toArtifact(sql: Sql, config: CairnConfig, viewer: Viewer, 
     metadata: row.metadata,
     owner: row.owner,
     provenance: row.provenance,
-    follows: await visibleFollows(sql, viewer, row),
-    produced_by: [],
+    follows: links[i]?.follows ?? null,
+    produced_by: links[i]?.produced_by ?? [],
     url: shareUrl(config, row.share_token),
     created_at: iso(row.created_at),
     expires_at: row.expires_at === null ? null : iso(row.expires_at),
     retained: row.retained,
-  };
+  }));
+}
+
+export async function toArtifact(sql: Sql, config: CairnConfig, viewer: Viewer, row: ArtifactRow): Promise<Artifact> {
+  const [artifact] = await toArtifacts(sql, config, viewer, [row]);
+  if (!artifact) throw new Error("mapping returned no artifact");
+  return artifact;
 }
 
 export interface NewArtifact {

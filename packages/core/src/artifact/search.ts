@@ -3,7 +3,7 @@ import type { ServiceContext } from "../context.js";
 import { validationFailed } from "../errors.js";
 import { visibleOwners } from "../identity/authorize.js";
 import { LIMITS } from "../limits.js";
-import { ARTIFACT_COLUMNS, type ArtifactRow, toArtifact } from "./internal.js";
+import { ARTIFACT_COLUMNS, type ArtifactRow, toArtifacts } from "./internal.js";
 import type { ArtifactList, ArtifactSearchInput } from "./schemas.js";
 
 const encodeCursor = (id: string) => Buffer.from(id, "utf8").toString("base64url");
@@ -39,7 +39,7 @@ export async function searchArtifacts(
   );
   const page = rows.slice(0, limit);
   const viewer = { kind: "principal", principal: ctx.principal } as const;
-  const items = await Promise.all(page.map((row) => toArtifact(ctx.store, ctx.config, viewer, row)));
+  const items = await toArtifacts(ctx.store, ctx.config, viewer, page);
   const last = page.at(-1);
   return { items, next_cursor: rows.length > limit && last ? encodeCursor(last.id) : null };
 }

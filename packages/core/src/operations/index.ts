@@ -16,6 +16,8 @@ import { CreatedToken, Me, TokenCreateInput, UserCreateInput, UserCreateOutput }
 import { createToken, createUser, describeMe } from "../identity/users.js";
 import { createReceipt } from "../receipt/create.js";
 import { ReceiptCreateInput } from "../receipt/schemas.js";
+import { RUN_OPERATIONS } from "./runs.js";
+import { TEAM_OPERATIONS } from "./teams.js";
 
 /**
  * Every verb, by name. Areas that grow their own verbs keep them in a module of this
@@ -80,6 +82,8 @@ export const OPERATIONS = {
     mutates: true,
     run: createToken,
   }),
+  ...TEAM_OPERATIONS,
+  ...RUN_OPERATIONS,
 } as const;
 
 export type OperationName = keyof typeof OPERATIONS;

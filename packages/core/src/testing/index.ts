@@ -1,3 +1,6 @@
 export * from "./fixtures.js";
 export * from "./receipts.js";
 export * from "./stores.js";
+export * from "./teams.js";
+export * from "./link-scenario.js";
+export * from "./link-tables.js";

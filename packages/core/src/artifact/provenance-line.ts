@@ -1,0 +1,43 @@
+import type { Surface } from "../context.js";
+import type { Provenance } from "./schemas.js";
+
+/** How each surface is named in the card header. The web is read-only, so it rarely appears. */
+export const SURFACE_LABELS: { readonly [S in Surface]: string } = {
+  rest: "REST",
+  mcp: "MCP",
+  cli: "CLI",
+  web: "the web",
+};
+
+/** The parts of the card header, for a surface that styles them separately (e.g. an agent badge). */
+export interface ProvenanceHeader {
+  /** The whole line, e.g. "Receipt asserted by claude · opus-5 for sam, via MCP". */
+  text: string;
+  actor: string;
+  actor_kind: Provenance["actor"]["kind"];
+  model: string | null;
+  on_behalf_of: string;
+  surface: string;
+}
+
+/**
+ * The card header says whose claim this is, from server-derived provenance (SPEC §13):
+ * `{subject} asserted by {actor} · {model} for {user}, via {surface}`. With no model the
+ * "· model" part is left out rather than shown as unknown. Pure, so every surface shows
+ * the same words; it never says "verified".
+ */
+export function provenanceHeader(provenance: Provenance, subject = "Receipt"): ProvenanceHeader {
+  const { actor, model, on_behalf_of } = provenance;
+  const surface = SURFACE_LABELS[provenance.surface];
+  const claim = model ? `${actor.name} · ${model}` : actor.name;
+  return {
+    text: `${subject} asserted by ${claim} for ${on_behalf_of}, via ${surface}`,
+    actor: actor.name,
+    actor_kind: actor.kind,
+    model: model || null,
+    on_behalf_of,
+    surface,
+  };
+}
+
+export const provenanceLine = (provenance: Provenance, subject?: string) => provenanceHeader(provenance, subject).text;

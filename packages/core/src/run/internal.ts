@@ -1,0 +1,69 @@
+import type { Provenance } from "../artifact/schemas.js";
+import type { Principal } from "../context.js";
+import { notFound } from "../errors.js";
+import { authorizeRead } from "../identity/authorize.js";
+import type { Sql } from "../store/port.js";
+import type { Run, Span } from "./schemas.js";
+
+export interface RunRow {
+  id: string;
+  owner: string;
+  name: string;
+  provenance: Provenance;
+  created_at: Date | string;
+  closed_at: Date | string | null;
+}
+
+export interface SpanRow {
+  span_id: string;
+  parent_span_id: string | null;
+  name: string;
+  start_time: Date | string;
+  end_time: Date | string | null;
+  attributes: Record<string, unknown>;
+  produced_artifact_id: string | null;
+}
+
+export const RUN_COLUMNS = "id, owner, name, provenance, created_at, closed_at";
+export const SPAN_COLUMNS = "span_id, parent_span_id, name, start_time, end_time, attributes, produced_artifact_id";
+
+const iso = (v: Date | string) => new Date(v).toISOString();
+
+/**
+ * A run the caller may read, or the same 404 as a missing id. Runs have no share links,
+ * so reading one means acting for its owner; appending and closing need nothing more.
+ * `lock` takes the row for the rest of the transaction, so a close cannot slip between
+ * an append's open-check and its inserts.
+ */
+export async function requireRun(sql: Sql, principal: Principal, id: string, lock = false): Promise<RunRow> {
+  const [row] = await sql.query<RunRow>(`select ${RUN_COLUMNS} from runs where id = $1${lock ? " for update" : ""}`, [id]);
+  if (!row || !authorizeRead({ kind: "principal", principal }, row)) throw notFound("run");
+  return row;
+}
+
+export const toSpan = (r: SpanRow): Span => ({
+  span_id: r.span_id,
+  parent_span_id: r.parent_span_id,
+  name: r.name,
+  start_time: iso(r.start_time),
+  end_time: r.end_time === null ? null : iso(r.end_time),
+  attributes: r.attributes,
+  produced_artifact_id: r.produced_artifact_id,
+});
+
+export async function toRun(sql: Sql, row: RunRow): Promise<Run> {
+  const spans = await sql.query<SpanRow>(
+    `select ${SPAN_COLUMNS} from spans where run_id = $1 order by start_time, span_id`,
+    [row.id],
+  );
+  return {
+    id: row.id,
+    name: row.name,
+    owner: row.owner,
+    status: row.closed_at === null ? "open" : "closed",
+    provenance: row.provenance,
+    created_at: iso(row.created_at),
+    closed_at: row.closed_at === null ? null : iso(row.closed_at),
+    spans: spans.map(toSpan),
+  };
+}

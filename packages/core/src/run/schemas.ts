@@ -1,0 +1,131 @@
+import { z } from "zod";
+import { Provenance } from "../artifact/schemas.js";
+import { OwnerRef } from "../identity/names.js";
+import { LIMITS } from "../limits.js";
+import { titleText } from "../text.js";
+
+/** Limits of the trace model, documented in the schemas and enforced with the field named. */
+export const RUN_LIMITS = {
+  spansPerAppend: 500,
+  spansPerRun: 10_000,
+  spanId: 64,
+  attributes: 64,
+  attributeKey: 128,
+  attributeValue: 4_000,
+  attributeList: 50,
+} as const;
+
+const SPAN_ID_PATTERN = /^[A-Za-z0-9._:-]+$/;
+
+export const SpanId = z
+  .string()
+  .min(1)
+  .max(RUN_LIMITS.spanId)
+  .regex(SPAN_ID_PATTERN, "may contain only letters, digits, '.', '_', ':' and '-'")
+  .describe(`Span id, unique within its run, e.g. an OpenTelemetry span id (16 hex digits). At most ${RUN_LIMITS.spanId} characters.`);
+
+/** Both stores accept this range; year 0 and beyond 9999 would fail in the database instead of here. */
+const EARLIEST = Date.parse("1970-01-01T00:00:00Z");
+const LATEST = Date.parse("9999-12-31T23:59:59.999Z");
+
+const IsoDateTime = (description: string) =>
+  z.iso
+    .datetime({ offset: true, error: "must be an ISO 8601 date-time with a zone, e.g. 2026-11-01T10:00:00Z" })
+    .refine((s) => {
+      const t = Date.parse(s);
+      return t >= EARLIEST && t <= LATEST;
+    }, "must be between 1970-01-01 and 9999-12-31")
+    .describe(`${description} ISO 8601 date-time with a zone; stored in UTC to the millisecond.`);
+
+const Scalar = z.union([z.string().max(RUN_LIMITS.attributeValue), z.number(), z.boolean()]);
+const AttributeValue = z.union([Scalar, z.array(Scalar).max(RUN_LIMITS.attributeList)], {
+  error: "must be a string, number, boolean or a list of those",
+});
+
+export const SpanAttributes = z
+  .record(z.string().min(1).max(RUN_LIMITS.attributeKey), AttributeValue)
+  .describe(
+    `Key/value attributes as in OpenTelemetry: each value a string, number, boolean or a list of those. At most ${RUN_LIMITS.attributes} keys.`,
+  );
+
+export const SpanInput = z
+  .strictObject({
+    span_id: SpanId,
+    parent_span_id: SpanId.nullable()
+      .optional()
+      .describe("The parent span's id, or null/omitted for a root span. The parent may arrive in a later append."),
+    name: titleText(LIMITS.title, "What the span did, e.g. write-receipt."),
+    start_time: IsoDateTime("When the span started."),
+    end_time: IsoDateTime("When the span ended; omit for a span still in progress.").optional(),
+    attributes: SpanAttributes.optional(),
+    produced_artifact_id: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .describe(
+        "Id of the artifact this span produced. It must already exist and have the run's owner: create the receipt first, then append the span that names it.",
+      ),
+  })
+  .describe("One span of a run (OpenTelemetry-inspired).");
+export type SpanInput = z.output<typeof SpanInput>;
+
+export const Span = z
+  .object({
+    span_id: z.string().describe("Span id, unique within its run."),
+    parent_span_id: z.string().nullable().describe("Parent span id, or null for a root span."),
+    name: z.string().describe("What the span did."),
+    start_time: z.string().describe("ISO 8601 start time (UTC)."),
+    end_time: z.string().nullable().describe("ISO 8601 end time (UTC), or null while in progress."),
+    attributes: z.record(z.string(), z.unknown()).describe("Key/value attributes."),
+    produced_artifact_id: z.string().nullable().describe("Id of the artifact this span produced, or null."),
+  })
+  .meta({ id: "Span", description: "A stored span." });
+export type Span = z.infer<typeof Span>;
+
+export const RunId = z.string().min(1).max(64).describe("Run id (run_…).");
+
+export const Run = z
+  .object({
+    id: RunId,
+    name: z.string().describe("What the run is, e.g. nightly-export."),
+    owner: z.string().describe("`user:NAME` or `team:NAME`. Only the owner user or members of the owner team can see the run."),
+    status: z.enum(["open", "closed"]).describe("`open` accepts spans; `closed` does not."),
+    provenance: Provenance,
+    created_at: z.string().describe("ISO 8601 creation time."),
+    closed_at: z.string().nullable().describe("ISO 8601 time the run was closed, or null while open."),
+    spans: z.array(Span).describe("Every span appended so far, ordered by start time."),
+  })
+  .meta({ id: "Run", description: "A run: an owner, a name and its spans. Runs have no share links." });
+export type Run = z.infer<typeof Run>;
+
+export const RunCreateInput = z
+  .strictObject({
+    name: titleText(LIMITS.title, "What the run is, e.g. nightly-export. One line."),
+    owner: OwnerRef.optional().describe(
+      "Who owns the run: `user:NAME` or `team:NAME`. Defaults to the caller. A run records only artifacts of its own owner.",
+    ),
+  })
+  .meta({ id: "RunCreateInput", description: "A new run." });
+
+export const RunRef = z.strictObject({ run_id: RunId });
+
+export const RunAppendSpansInput = z
+  .strictObject({
+    run_id: RunId,
+    spans: z
+      .array(SpanInput)
+      .min(1)
+      .max(RUN_LIMITS.spansPerAppend)
+      .describe(`Spans to append, 1-${RUN_LIMITS.spansPerAppend} per call. Re-sending an identical span is a no-op, so a retry is safe.`),
+  })
+  .meta({ id: "RunAppendSpansInput", description: "A batch of spans for an open run; all are stored or none." });
+
+export const RunAppendSpansOutput = z
+  .object({
+    run_id: RunId,
+    appended: z.number().int().describe("Spans stored by this call."),
+    unchanged: z.number().int().describe("Spans identical to ones already stored (a retried batch)."),
+    span_count: z.number().int().describe("Spans in the run after this call."),
+  })
+  .meta({ id: "RunSpansAppended", description: "What an append stored." });
