@@ -19,9 +19,18 @@ export const TOOLS: { readonly [N in OperationName]: ToolSpec | null } = {
   artifact_create: { title: "Store an artifact", idempotent: false },
   artifact_read: { title: "Read an artifact", idempotent: true },
   artifact_search: { title: "Search artifacts", idempotent: true },
+  run_create: { title: "Start a run", idempotent: false },
+  run_append_spans: { title: "Append spans to a run", idempotent: true },
+  run_close: { title: "Close a run", idempotent: true },
+  run_read: { title: "Read a run", idempotent: true },
   me: null,
   user_create: null,
   token_create: null,
+  // Team membership changes who can read what: kept for people, on REST and the CLI.
+  team_create: null,
+  team_read: null,
+  team_member_add: null,
+  team_member_remove: null,
 };
 
 export type ToolName = { [N in OperationName]: (typeof TOOLS)[N] extends null ? never : N }[OperationName];

@@ -1,5 +1,4 @@
 export * from "./artifact/schemas.js";
-export { describeAssertion } from "./artifact/assertion.js";
 export { readArtifactByShareToken } from "./artifact/read.js";
 export { provenanceHeader, provenanceLine, SURFACE_LABELS, type ProvenanceHeader } from "./artifact/provenance-line.js";
 export { createCairn, openCairn, type Cairn } from "./cairn.js";

@@ -24,8 +24,17 @@ function properties(schema: Json, prefix = ""): Array<[string, Json]> {
 describe("MCP tool catalog", () => {
   it("offers exactly the operations the TOOLS table names, and no administration", () => {
     expect(Object.keys(TOOLS).sort()).toEqual(operationNames().sort());
-    expect(toolDefinitions().map((t) => t.name)).toEqual(["receipt_create", "artifact_create", "artifact_read", "artifact_search"]);
-    for (const admin of ["user_create", "token_create", "me"]) expect(tool(admin)).toBeUndefined();
+    expect(toolDefinitions().map((t) => t.name)).toEqual([
+      "receipt_create",
+      "artifact_create",
+      "artifact_read",
+      "artifact_search",
+      "run_create",
+      "run_append_spans",
+      "run_close",
+      "run_read",
+    ]);
+    for (const admin of ["user_create", "token_create", "me", "team_create", "team_member_add"]) expect(tool(admin)).toBeUndefined();
   });
 
   it("describes every receipt field, nested ones included, in receipt_create's input schema", () => {

@@ -1,4 +1,4 @@
-import { type Artifact, describeAssertion, RECEIPT_SCHEMA_ID } from "@cairn/core";
+import { type Artifact, provenanceLine, RECEIPT_SCHEMA_ID } from "@cairn/core";
 import { html, raw } from "hono/html";
 import { renderMarkdown } from "../markdown.js";
 import { receiptCard } from "./card.js";
@@ -15,7 +15,7 @@ export function artifactPage(artifact: Artifact) {
   const expires = artifact.expires_at ? `expires ${artifact.expires_at.slice(0, 10)}` : "retained";
   return layout(
     artifact.title,
-    html`<header class="assertion" data-field="assertion">${describeAssertion(artifact.provenance, isReceipt ? "Receipt" : "Artifact")}</header>
+    html`<header class="assertion" data-field="assertion">${provenanceLine(artifact.provenance, isReceipt ? "Receipt" : "Artifact")}</header>
 <h1 data-field="title">${artifact.title}</h1>
 ${isReceipt ? receiptCard(artifact) : ""}
 ${
