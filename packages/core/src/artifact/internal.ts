@@ -46,6 +46,16 @@ export function provenanceOf(ctx: ServiceContext, model: string | undefined): Pr
   };
 }
 
+/**
+ * The metadata's own `follows` answer is held to the same rule as the `follows` link: a
+ * viewer who may not read the followed receipt does not learn its id from metadata either.
+ */
+function visibleMetadata(row: ArtifactRow, visible: Artifact["follows"]): Artifact["metadata"] {
+  if (!row.metadata || row.metadata.follows === undefined || visible !== null) return row.metadata;
+  const { follows: _hidden, ...rest } = row.metadata;
+  return rest as Artifact["metadata"];
+}
+
 /** Maps stored rows to the artifact object, with §9's links filtered for this viewer. */
 export async function toArtifacts(sql: Sql, config: CairnConfig, viewer: Viewer, rows: readonly ArtifactRow[]): Promise<Artifact[]> {
   const links = await visibleLinks(sql, viewer, rows);
@@ -56,7 +66,7 @@ export async function toArtifacts(sql: Sql, config: CairnConfig, viewer: Viewer,
     body: row.body,
     checksum: row.checksum,
     tags: row.tags,
-    metadata: row.metadata,
+    metadata: visibleMetadata(row, links[i]?.follows ?? null),
     owner: row.owner,
     provenance: row.provenance,
     follows: links[i]?.follows ?? null,

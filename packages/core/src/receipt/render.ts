@@ -4,6 +4,10 @@ import type { ReceiptMetadata } from "./schemas.js";
  * Template for cairn.receipt/v1. Frozen: identical fields must give identical bytes
  * forever, so any change to this output is a new schema version (cairn.receipt/v2),
  * never an edit. Golden files in __tests__/__golden__ guard it.
+ *
+ * `follows` is deliberately not rendered: the body is readable by every share-link
+ * holder, and the id of the followed receipt may be shown only to viewers who can read
+ * it (SPEC §9). The artifact's `follows` link carries it, filtered per viewer.
  */
 export const RECEIPT_V1_TEMPLATE_VERSION = "cairn.receipt/v1#1";
 
@@ -65,7 +69,6 @@ export function renderReceiptV1({ title, metadata: m, details }: RenderableRecei
     section("What remains", remaining),
     section("What the system now knows", m.learned),
   ];
-  if (m.follows !== undefined) parts.push(section("Follows", `Follows receipt \`${m.follows}\`.`));
   if (details !== undefined) parts.push(section("Details", details));
   return `${parts.join("\n\n")}\n`;
 }

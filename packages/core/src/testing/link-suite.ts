@@ -65,6 +65,8 @@ export function runLinkRuleSuite(label: string, open: () => Promise<LinkSuiteTar
       }
       if (!got.ok) throw new Error(JSON.stringify(got.error));
       expect(got.value.follows).toEqual(expected === "shown" ? { id: s.receipts[receipt].id } : null);
+      // A hidden follows id appears nowhere in the answer: not in the body, not in the metadata.
+      if (expected !== "shown") expect(JSON.stringify(got.value)).not.toContain(s.receipts[receipt].id);
     });
 
     it.each(RUN_ACCESS_TABLE)("%s opening the %s: %s", async (viewer, run, expected) => {

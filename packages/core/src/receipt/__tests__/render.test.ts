@@ -44,6 +44,12 @@ describe("renderReceiptV1", () => {
     expect(body.endsWith("## Details\n\nLine one\n\nLine two\n")).toBe(true);
   });
 
+  it("never writes the followed receipt's id into the body, which every link holder can read", () => {
+    const body = bodyOf(minimalReceipt({ follows: "art_06h2jeqn58n673q9dnm2fan51g" })).body;
+    expect(body).not.toContain("art_06h2jeqn58n673q9dnm2fan51g");
+    expect(body).toBe(bodyOf(minimalReceipt()).body);
+  });
+
   it("keeps a hostile evidence label and url inside the link", () => {
     const body = bodyOf(minimalReceipt({ evidence: [{ label: "a](https://evil.x) [b", url: "https://ok.x/a b>c" }] })).body;
     expect(body).toContain("- [a\\](https://evil.x) \\[b](<https://ok.x/a%20b%3Ec>)");
