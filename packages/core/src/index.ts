@@ -1,4 +1,5 @@
 export * from "./artifact/schemas.js";
+export { EXPORT_PAGE_SIZE } from "./artifact/export.js";
 export { readArtifactByShareToken } from "./artifact/read.js";
 export { createCairn, openCairn, type Cairn } from "./cairn.js";
 export { checksumOf } from "./checksum.js";
