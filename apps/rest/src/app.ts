@@ -1,12 +1,24 @@
 import { randomUUID } from "node:crypto";
-import { type Cairn, CairnError, ErrorEnvelope, OPERATIONS, type OperationName, operationNames, unauthenticated } from "@cairn/core";
+import {
+  type Cairn,
+  CairnError,
+  ErrorEnvelope,
+  OPERATIONS,
+  type OperationName,
+  operationNames,
+  type PagedOperationName,
+  pagesOf,
+  unauthenticated,
+} from "@cairn/core";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { z } from "zod";
 import { bearerOf, errorResponse, type RestEnv } from "./adapter.js";
 import { readJsonBody } from "./body.js";
 import { renderDocsPage } from "./docs.js";
-import { openApiPath, ROUTES } from "./routes.js";
+import { NDJSON, ndjsonResponse } from "./ndjson.js";
+import { openApiPath, ROUTES, type RouteSpec } from "./routes.js";
 import { mountSchemaRoutes } from "./schemas-routes.js";
+import { SurfaceHeaders, surfaceOf } from "./surface.js";
 
 export interface RestOptions {
   /** Version shown in the OpenAPI document. */
@@ -26,17 +38,25 @@ const errorResponses = {
 };
 
 /** Input documented in OpenAPI; the core operation validates it, so REST and every other surface agree. */
-function documentedRequest(input: z.ZodType, from: (typeof ROUTES)[OperationName]["input"]) {
+function documentedRequest(input: z.ZodType, from: RouteSpec["input"]) {
+  const headers = SurfaceHeaders;
   switch (from) {
     case "body":
-      return { body: { required: true, content: { "application/json": { schema: input } } } };
+      return { headers, body: { required: true, content: { "application/json": { schema: input } } } };
     case "query":
-      return { query: input as z.ZodObject };
+      return { headers, query: input as z.ZodObject };
     case "params":
-      return { params: input as z.ZodObject };
+      return { headers, params: input as z.ZodObject };
     case "none":
-      return undefined;
+      return { headers };
   }
+}
+
+/** A streamed route documents the type of one line: the element of the page's `items`. */
+function documentedResponse(output: z.ZodType, route: RouteSpec) {
+  if (route.response !== "ndjson") return { description: "OK", content: { "application/json": { schema: output } } };
+  const item = ((output as z.ZodObject).shape.items as z.ZodArray).element;
+  return { description: "Every page, one JSON object per line (NDJSON), newest first.", content: { [NDJSON]: { schema: item } } };
 }
 
 export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIHono<RestEnv> {
@@ -71,7 +91,7 @@ export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIH
 
   for (const name of operationNames()) {
     const op = OPERATIONS[name];
-    const route = ROUTES[name];
+    const route: RouteSpec = ROUTES[name];
     app.openAPIRegistry.registerPath({
       method: route.method,
       path: openApiPath(route.path),
@@ -81,7 +101,7 @@ export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIH
       security: [{ bearer: [] }],
       request: documentedRequest(op.input, route.input),
       responses: {
-        [route.status]: { description: "OK", content: { "application/json": { schema: op.output } } },
+        [route.status]: documentedResponse(op.output, route),
         ...errorResponses,
       },
     });
@@ -94,7 +114,11 @@ export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIH
             : route.input === "params"
               ? c.req.param()
               : {};
-      const ctx = cairn.context(c.get("principal"), "rest");
+      const ctx = cairn.context(c.get("principal"), surfaceOf(c.req.header("x-cairn-surface")));
+      if (route.response === "ndjson") {
+        // ROUTES only lets paged operations stream (see RouteOf).
+        return ndjsonResponse(c, pagesOf(cairn, name as PagedOperationName, ctx, raw as Record<string, unknown>));
+      }
       return c.json(await cairn.invoke(name, ctx, raw), route.status);
     });
   }
