@@ -4,7 +4,6 @@ import {
   CairnError,
   ErrorEnvelope,
   OPERATIONS,
-  type OperationName,
   operationNames,
   type PagedOperationName,
   pagesOf,
