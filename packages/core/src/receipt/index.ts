@@ -1,4 +1,5 @@
 export { checksumOf } from "../checksum.js";
+export { LIMITS } from "../limits.js";
 export { rejectionError } from "./create.js";
 export { prepareReceipt, renderValidReceipt, type PreparedReceipt } from "./prepare.js";
 export { isRegisteredSchema, jsonSchemaOf, registeredSchemaIds, SCHEMA_REGISTRY, type RegisteredSchemaId } from "./registry.js";
