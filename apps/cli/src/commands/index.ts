@@ -1,3 +1,4 @@
+import type { OperationName } from "@cairn/core";
 import type { Command } from "commander";
 import { CLI_COMMANDS, GROUPS } from "./catalog.js";
 import type { CliCommand } from "./define.js";
@@ -18,7 +19,7 @@ function parentFor(program: Command, words: readonly string[]): Command {
  * them all.
  */
 export async function registerClientCommands(program: Command, argv: readonly string[], ctx: CommandContext): Promise<void> {
-  const all = Object.values(CLI_COMMANDS).filter((c): c is CliCommand<never> => c !== null) as CliCommand<never>[];
+  const all = Object.values(CLI_COMMANDS).filter((c): c is CliCommand<OperationName> => c !== null);
   const first = argv.find((a) => !a.startsWith("-"));
   const named = all.filter((c) => c.words[0] === first);
   for (const command of named.length > 0 ? named : all) {
