@@ -8,6 +8,7 @@ import { Hono } from "hono";
 import { medianMs, medianSpawnMs, printReport, report } from "./lib.mjs";
 
 const CLI = fileURLToPath(new URL("../../apps/cli/dist/bin.js", import.meta.url));
+const EXAMPLE = fileURLToPath(new URL("../../examples/receipt.json", import.meta.url));
 const drivers = (process.env.CAIRN_BENCH_DRIVERS ?? "pg,pglite").split(",");
 
 /** The baseline: one raw single-row insert of an artifact-sized row, no validation or rendering. */
@@ -58,6 +59,8 @@ for (const driver of drivers) {
 
 const nodeMs = medianSpawnMs(["-e", ""]);
 report("cairn --version", medianSpawnMs([CLI, "--version"]), "node -e ''", nodeMs, 3);
+// The offline path scripts use to check a receipt: core's validator and renderer, no server.
+report("cairn receipt --dry-run (JSON file)", medianSpawnMs([CLI, "receipt", "--dry-run", "--from", EXAMPLE]), "node -e ''", nodeMs, 3);
 
 const ok = printReport();
 process.exit(ok ? 0 : 1);

@@ -19,6 +19,9 @@ export const TOOLS: { readonly [N in OperationName]: ToolSpec | null } = {
   artifact_create: { title: "Store an artifact", idempotent: false },
   artifact_read: { title: "Read an artifact", idempotent: true },
   artifact_search: { title: "Search artifacts", idempotent: true },
+  // Keeping a record forever is a person's decision; an export stream is not a tool call.
+  artifact_retain: null,
+  artifact_export: null,
   run_create: { title: "Start a run", idempotent: false },
   run_append_spans: { title: "Append spans to a run", idempotent: true },
   run_close: { title: "Close a run", idempotent: true },

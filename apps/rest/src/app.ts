@@ -1,14 +1,25 @@
 import { randomUUID } from "node:crypto";
-import { type Cairn, CairnError, ErrorEnvelope, OPERATIONS, operationNames, unauthenticated } from "@cairn/core";
+import {
+  type Cairn,
+  CairnError,
+  ErrorEnvelope,
+  OPERATIONS,
+  operationNames,
+  type PagedOperationName,
+  pagesOf,
+  unauthenticated,
+} from "@cairn/core";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { z } from "zod";
 import { bearerOf, errorResponse, type RestEnv } from "./adapter.js";
 import { readJsonBody } from "./body.js";
 import { renderDocsPage } from "./docs.js";
+import { NDJSON, ndjsonResponse } from "./ndjson.js";
 import { mergeParamsIntoBody } from "./params-body.js";
 import { openApiPath, pathParams, ROUTES, type RouteSpec } from "./routes.js";
 import { mountSchemaRoutes } from "./schemas-routes.js";
+import { SurfaceHeaders, surfaceOf } from "./surface.js";
 
 export interface RestOptions {
   /** Version shown in the OpenAPI document. */
@@ -35,22 +46,23 @@ const errorResponses = {
 
 /** Input documented in OpenAPI; the core operation validates it, so REST and every other surface agree. */
 function documentedRequest(input: z.ZodType, route: RouteSpec) {
+  const headers = SurfaceHeaders;
   const json = (schema: z.ZodType) => ({ required: true, content: { "application/json": { schema } } });
   switch (route.input) {
     case "body":
-      return { body: json(input) };
+      return { headers, body: json(input) };
     case "query":
-      return { query: input as z.ZodObject };
+      return { headers, query: input as z.ZodObject };
     case "params":
-      return { params: input as z.ZodObject };
+      return { headers, params: input as z.ZodObject };
     case "params+body": {
       const inPath = Object.fromEntries(pathParams(route.path).map((p) => [p, true] as const)) as Record<string, true> &
         Record<number, never>;
       const object = input as z.ZodObject;
-      return { params: object.pick(inPath), body: json(object.omit(inPath)) };
+      return { headers, params: object.pick(inPath), body: json(object.omit(inPath)) };
     }
     case "none":
-      return undefined;
+      return { headers };
   }
 }
 
@@ -67,6 +79,13 @@ async function rawInput(c: Context<RestEnv>, route: RouteSpec): Promise<unknown>
     case "none":
       return {};
   }
+}
+
+/** A streamed route documents the type of one line: the element of the page's `items`. */
+function documentedResponse(output: z.ZodType, route: RouteSpec) {
+  if (route.response !== "ndjson") return { description: "OK", content: { "application/json": { schema: output } } };
+  const item = ((output as z.ZodObject).shape.items as z.ZodArray).element;
+  return { description: "Every page, one JSON object per line (NDJSON), newest first.", content: { [NDJSON]: { schema: item } } };
 }
 
 export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIHono<RestEnv> {
@@ -101,7 +120,7 @@ export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIH
 
   for (const name of operationNames()) {
     const op = OPERATIONS[name];
-    const route = ROUTES[name];
+    const route: RouteSpec = ROUTES[name];
     app.openAPIRegistry.registerPath({
       method: route.method,
       path: openApiPath(route.path),
@@ -111,13 +130,17 @@ export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIH
       security: [{ bearer: [] }],
       request: documentedRequest(op.input, route),
       responses: {
-        [route.status]: { description: "OK", content: { "application/json": { schema: op.output } } },
+        [route.status]: documentedResponse(op.output, route),
         ...errorResponses,
       },
     });
     app.on(route.method.toUpperCase(), route.path, async (c) => {
       const raw = await rawInput(c, route);
-      const ctx = cairn.context(c.get("principal"), "rest");
+      const ctx = cairn.context(c.get("principal"), surfaceOf(c.req.header("x-cairn-surface")));
+      if (route.response === "ndjson") {
+        // ROUTES only lets paged operations stream (see RouteOf).
+        return ndjsonResponse(c, pagesOf(cairn, name as PagedOperationName, ctx, raw as Record<string, unknown>));
+      }
       return c.json(await cairn.invoke(name, ctx, raw), route.status);
     });
   }

@@ -1,4 +1,4 @@
-import type { OperationName } from "@cairn/core";
+import type { OperationName, PagedOperationName } from "@cairn/core";
 
 export interface RouteSpec {
   method: "get" | "post" | "put" | "delete";
@@ -11,17 +11,28 @@ export interface RouteSpec {
    */
   input: "body" | "query" | "params" | "params+body" | "none";
   tag: string;
+  /**
+   * How the answer is sent: one JSON document (the default), or `ndjson`: every page of a
+   * paged operation streamed as one JSON object per line, so an export never has to fit
+   * in memory or in one response body.
+   */
+  response?: "json" | "ndjson";
 }
+
+/** Only paged operations (`{items, next_cursor}` answers) may stream. */
+type RouteOf<N extends OperationName> = N extends PagedOperationName ? RouteSpec : RouteSpec & { response?: "json" };
 
 /**
  * Where each core operation lives over HTTP. Typed as a total record, so an operation
  * added to core does not compile until it has a route here.
  */
-export const ROUTES: { readonly [N in OperationName]: RouteSpec } = {
+export const ROUTES: { readonly [N in OperationName]: RouteOf<N> } = {
   receipt_create: { method: "post", path: "/v1/receipts", status: 201, input: "body", tag: "Receipts" },
   artifact_create: { method: "post", path: "/v1/artifacts", status: 201, input: "body", tag: "Artifacts" },
   artifact_read: { method: "get", path: "/v1/artifacts/:id", status: 200, input: "params", tag: "Artifacts" },
   artifact_search: { method: "get", path: "/v1/artifacts", status: 200, input: "query", tag: "Artifacts" },
+  artifact_export: { method: "get", path: "/v1/export", status: 200, input: "query", tag: "Artifacts", response: "ndjson" },
+  artifact_retain: { method: "post", path: "/v1/artifacts/:id/retain", status: 200, input: "params", tag: "Artifacts" },
   me: { method: "get", path: "/v1/me", status: 200, input: "none", tag: "Identity" },
   user_create: { method: "post", path: "/v1/users", status: 201, input: "body", tag: "Identity" },
   token_create: { method: "post", path: "/v1/tokens", status: 201, input: "body", tag: "Identity" },

@@ -1,9 +1,8 @@
-import { existsSync, mkdtempSync, readFileSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { createTestDatabase, type Driver, DRIVERS, freshPgliteDir, minimalReceipt } from "@cairn/core/testing";
+import { DRIVERS, minimalReceipt } from "@cairn/core/testing";
 import { describe, expect, it } from "vitest";
-import { spawnServe } from "./serve-process.js";
+import { homeFor, spawnServe } from "./serve-process.js";
 
 async function post(url: string, token: string, body: unknown) {
   const res = await fetch(url, {
@@ -12,18 +11,6 @@ async function post(url: string, token: string, body: unknown) {
     body: JSON.stringify(body),
   });
   return { status: res.status, json: (await res.json()) as any };
-}
-
-/** A CAIRN_HOME whose embedded store starts from the pre-initialised template (fast), or a throwaway Postgres. */
-async function homeFor(driver: Driver): Promise<{ env: Record<string, string>; home: string; dispose(): Promise<void> }> {
-  const home = mkdtempSync(join(tmpdir(), "cairn-home-"));
-  if (driver === "pglite") {
-    const { renameSync } = await import("node:fs");
-    renameSync(await freshPgliteDir(), join(home, "pgdata"));
-    return { env: { CAIRN_HOME: home }, home, dispose: async () => {} };
-  }
-  const db = await createTestDatabase("pg");
-  return { env: { CAIRN_HOME: home, DATABASE_URL: db.databaseUrl as string }, home, dispose: () => db.dispose() };
 }
 
 describe.each(DRIVERS)("cairn serve on %s", (driver) => {

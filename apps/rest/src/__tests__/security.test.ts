@@ -14,6 +14,8 @@ describe.each(DRIVERS)("REST security on %s", (driver) => {
     ["POST", "/v1/artifacts"],
     ["GET", "/v1/artifacts"],
     ["GET", "/v1/artifacts/art_00000000000000000000000000"],
+    ["GET", "/v1/export"],
+    ["POST", "/v1/artifacts/art_00000000000000000000000000/retain"],
     ["GET", "/v1/me"],
     ["POST", "/v1/users"],
     ["POST", "/v1/tokens"],

@@ -134,7 +134,10 @@ describe.each(DRIVERS)("REST teams and runs on %s", (driver) => {
     const doc = (await h.call("GET", "/openapi.json")).json;
     const append = doc.paths["/v1/runs/{run_id}/spans"].post;
     expect(append.operationId).toBe("run_append_spans");
-    expect(append.parameters.map((p: { name: string; in: string }) => [p.name, p.in])).toEqual([["run_id", "path"]]);
+    expect(append.parameters.map((p: { name: string; in: string }) => [p.name, p.in])).toEqual([
+      ["run_id", "path"],
+      ["x-cairn-surface", "header"],
+    ]);
     const bodySchema = append.requestBody.content["application/json"].schema;
     expect(Object.keys(bodySchema.properties ?? doc.components.schemas[bodySchema.$ref?.split("/").pop()]?.properties)).toEqual(["spans"]);
     expect(doc.paths["/v1/teams/{name}/members/{user}"].delete.operationId).toBe("team_member_remove");

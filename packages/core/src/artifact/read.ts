@@ -5,7 +5,7 @@ import type { Store } from "../store/port.js";
 import { findArtifact, isExpired, toArtifact } from "./internal.js";
 import type { Artifact } from "./schemas.js";
 
-const gone = () => new CairnError("gone", "This artifact has expired. Retain artifacts you want to keep.");
+export const gone = () => new CairnError("gone", "This artifact has expired. Retain artifacts you want to keep.");
 
 /** Reads by id. Someone who may not read it gets the same 404 as for a missing id: no existence leak. */
 export async function readArtifact(ctx: ServiceContext, input: { id: string }): Promise<Artifact> {

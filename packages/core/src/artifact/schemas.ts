@@ -77,6 +77,9 @@ export const ArtifactSearchInput = z.strictObject({
     .describe(`Page size, 1-${LIMITS.pageMax}; default ${LIMITS.pageDefault}.`),
 });
 
+/** Export walks every page of what search would list, without a full-text query: one tag, or everything. */
+export const ArtifactExportInput = ArtifactSearchInput.pick({ tag: true, cursor: true });
+
 export const ArtifactList = z
   .object({
     items: z.array(Artifact),

@@ -12,6 +12,7 @@ import {
 import { searchArtifacts } from "../artifact/search.js";
 import type { ServiceContext } from "../context.js";
 import { defineOperation, type Operation } from "./define.js";
+import { EXPORT_RETAIN_OPERATIONS } from "./export-retain.js";
 import { CreatedToken, Me, TokenCreateInput, UserCreateInput, UserCreateOutput } from "../identity/schemas.js";
 import { createToken, createUser, describeMe } from "../identity/users.js";
 import { createReceipt } from "../receipt/create.js";
@@ -58,6 +59,7 @@ export const OPERATIONS = {
     mutates: false,
     run: searchArtifacts,
   }),
+  ...EXPORT_RETAIN_OPERATIONS,
   me: defineOperation({
     name: "me",
     description: "Who the server thinks you are: user, token and teams.",
@@ -93,3 +95,4 @@ export type OperationOutput<N extends OperationName> = z.output<(typeof OPERATIO
 export const operationNames = () => Object.keys(OPERATIONS) as OperationName[];
 
 export { defineOperation, type Operation } from "./define.js";
+export { pagesOf, type PagedOperationName } from "./paging.js";

@@ -1,4 +1,6 @@
 export { checksumOf } from "../checksum.js";
+export { LIMITS } from "../limits.js";
+export { rejectionError } from "./create.js";
 export { prepareReceipt, renderValidReceipt, type PreparedReceipt } from "./prepare.js";
 export { isRegisteredSchema, jsonSchemaOf, registeredSchemaIds, SCHEMA_REGISTRY, type RegisteredSchemaId } from "./registry.js";
 export { RECEIPT_V1_TEMPLATE_VERSION, renderReceiptV1 } from "./render.js";

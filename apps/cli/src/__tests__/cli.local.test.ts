@@ -1,0 +1,120 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+import { detectFormat, parseDocument } from "../input/parse-document.js";
+import { applyReceiptFlags } from "../input/receipt-flags.js";
+import { EXAMPLE_JSON, EXAMPLE_YAML, REPO_ROOT, runCli } from "./cli-process.js";
+
+const noHome = () => ({ CAIRN_HOME: mkdtempSync(join(tmpdir(), "cairn-nohome-")) });
+
+/**
+ * A module hook that records every module the CLI loads, so a test can see what a path
+ * costs. It appends synchronously to a file: the hook runs on its own thread, and output
+ * it wrote asynchronously could be lost when the CLI exits.
+ */
+function traced(): { nodeArgs: string[]; loaded(): string[] } {
+  const dir = mkdtempSync(join(tmpdir(), "cairn-trace-"));
+  const log = join(dir, "loaded.txt");
+  writeFileSync(log, "");
+  writeFileSync(
+    join(dir, "hooks.mjs"),
+    `import { appendFileSync } from "node:fs";\nexport async function resolve(s, c, next) { const r = await next(s, c); appendFileSync(${JSON.stringify(log)}, r.url + "\\n"); return r; }\n`,
+  );
+  writeFileSync(join(dir, "register.mjs"), `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(join(dir, "hooks.mjs")).href)});\n`);
+  return {
+    nodeArgs: ["--import", pathToFileURL(join(dir, "register.mjs")).href],
+    loaded: () => readFileSync(log, "utf8").split("\n").filter(Boolean),
+  };
+}
+
+describe("cairn without a server", () => {
+  it("--version prints the package version; --help documents commands, environment and exit codes", async () => {
+    const { version } = JSON.parse(readFileSync(join(REPO_ROOT, "apps/cli/package.json"), "utf8"));
+    const v = await runCli(["--version"]);
+    expect(v.code).toBe(0);
+    expect(v.stdout.trim()).toBe(version);
+    const help = await runCli(["--help"]);
+    expect(help.code).toBe(0);
+    for (const word of ["receipt", "read", "search", "export", "retain", "whoami", "user", "token", "CAIRN_TOKEN", "Exit codes"]) {
+      expect(help.stdout).toContain(word);
+    }
+    expect(help.stdout).toMatch(/3 {2}server unreachable/);
+    const receiptHelp = await runCli(["receipt", "--help"]);
+    // Flag help is the schema's own description (the same text as OpenAPI and the JSON Schema).
+    expect(receiptHelp.stdout).toContain("The model that wrote the receipt, e.g. opus-5.");
+  });
+
+  it("usage errors exit 2: unknown command, unknown option, bad CAIRN_URL", async () => {
+    expect((await runCli(["frobnicate"])).code).toBe(2);
+    expect((await runCli(["read", "x", "--nope"])).code).toBe(2);
+    const badUrl = await runCli(["whoami"], { env: { ...noHome(), CAIRN_URL: "not a url", CAIRN_TOKEN: "cairn_x" } });
+    expect(badUrl.code).toBe(2);
+    expect(badUrl.stderr).toContain("CAIRN_URL must be an http(s) URL");
+  });
+
+  it("no token anywhere exits 4 and says how to get one", async () => {
+    const r = await runCli(["whoami"], { env: noHome() });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain("no token: set CAIRN_TOKEN");
+  });
+
+  it("--dry-run loads core's receipt module but no storage, HTTP or YAML code for a JSON file", async () => {
+    const jsonTrace = traced();
+    const json = await runCli(["receipt", "--dry-run", "--from", EXAMPLE_JSON], { env: noHome(), nodeArgs: jsonTrace.nodeArgs });
+    expect(json.code, json.stderr).toBe(0);
+    const modules = jsonTrace.loaded();
+    expect(modules.some((m) => m.includes("/core/dist/receipt/"))).toBe(true);
+    expect(modules.filter((m) => /\/(pg|pg-[a-z]+|@electric-sql|hono|@hono)[@/]|\/store\/(pg|pglite|open)\.js|\/yaml[@/]/.test(m))).toEqual([]);
+    const yamlTrace = traced();
+    await runCli(["receipt", "--dry-run", "--from", EXAMPLE_YAML], { env: noHome(), nodeArgs: yamlTrace.nodeArgs });
+    expect(yamlTrace.loaded().some((m) => /\/yaml[@/]/.test(m))).toBe(true);
+  });
+
+  it("reads standard input, with or without a byte-order mark, to the same checksum as the file", async () => {
+    const file = await runCli(["receipt", "--dry-run", "--json", "--from", EXAMPLE_JSON], { env: noHome() });
+    const bom = await runCli(["receipt", "--dry-run", "--json", "--from", "-"], { env: noHome(), input: `\uFEFF${readFileSync(EXAMPLE_JSON, "utf8")}` });
+    expect(bom.code, bom.stderr).toBe(0);
+    expect(bom.json.checksum).toBe(file.json.checksum);
+  });
+});
+
+describe("reading a receipt document", () => {
+  it("detects the format from the content, not the name", async () => {
+    expect(detectFormat('\n  {"changed": "x"}')).toBe("json");
+    expect(detectFormat("# notes\n{changed: x}")).toBe("json");
+    expect(detectFormat("changed: x\n")).toBe("yaml");
+    const json = readFileSync(EXAMPLE_JSON, "utf8");
+    const yaml = readFileSync(EXAMPLE_YAML, "utf8");
+    expect(await parseDocument(yaml, "receipt.json.txt")).toEqual(await parseDocument(json, "-"));
+    expect(await parseDocument("{changed: a b c, learned: yes}", "-")).toEqual({ changed: "a b c", learned: "yes" });
+  });
+
+  it("refuses empty, multi-document and duplicate-key input with the reason, never the content", async () => {
+    for (const [text, reason] of [
+      ["   \n", /is empty/],
+      ["# nothing\n", /is empty/],
+      ["a: 1\n---\nb: 2\n", /multiple documents/],
+      ["a: 1\na: 2\n", /unique/],
+      ['{"a": "sekrit-value", }', /^is not valid JSON/],
+    ] as const) {
+      const err: any = await parseDocument(text, "x.json").catch((e: unknown) => e);
+      expect(err.error.issues[0].field).toBe("(input)");
+      expect(err.error.issues[0].reason).toMatch(reason);
+      expect(JSON.stringify(err.error)).not.toContain("sekrit");
+    }
+  });
+
+  it("flags override the file and --tag adds to its tags, leaving a wrong shape for validation to name", () => {
+    const doc = { changed: "a b c", tags: ["x"], title: "file title" };
+    expect(applyReceiptFlags(doc, { tags: ["y"], title: "flag title", details: "notes" })).toEqual({
+      changed: "a b c",
+      tags: ["x", "y"],
+      title: "flag title",
+      details: "notes",
+    });
+    expect(applyReceiptFlags({ tags: "oops" }, { tags: ["y"] })).toEqual({ tags: "oops" });
+    expect(applyReceiptFlags([1, 2], { tags: ["y"] })).toEqual([1, 2]);
+  });
+});

@@ -1,0 +1,137 @@
+import type { CairnErrorBody, OperationName, OperationOutput } from "@cairn/core";
+import { ROUTES } from "@cairn/rest/routes";
+import { EXIT, exitCodeOf } from "../exit-codes.js";
+import { CliFailure } from "../failure.js";
+import type { Connection } from "./connection.js";
+
+export interface Answer<T> {
+  data: T;
+  /** The response body exactly as the server sent it (what --json prints). */
+  text: string;
+}
+
+const TIMEOUT_MS = 30_000;
+
+/** Why fetch threw, in words: it never got an HTTP answer. */
+export function unreachable(err: unknown, base: string): CliFailure {
+  const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  const code = e.cause?.code;
+  const reason =
+    e.name === "TimeoutError"
+      ? `no answer within ${TIMEOUT_MS / 1000} s`
+      : code === "ECONNREFUSED"
+        ? "connection refused"
+        : code === "ENOTFOUND" || code === "EAI_AGAIN"
+          ? "host not found"
+          : code === "ECONNRESET" || code === "UND_ERR_SOCKET"
+            ? "connection dropped"
+            : (e.cause?.message ?? e.message ?? "network error");
+  return new CliFailure(
+    EXIT.unreachable,
+    `cannot reach Cairn at ${base} (${reason}). Is \`cairn serve\` running? The CLI talks to CAIRN_URL, else the url in $CAIRN_HOME/credentials.`,
+  );
+}
+
+function isErrorBody(value: unknown): value is { error: CairnErrorBody } {
+  const error = (value as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+  return typeof error?.code === "string" && typeof error.message === "string";
+}
+
+/** Turns a non-success answer into a failure: Cairn's error envelope when there is one. */
+export async function failureOf(res: Response, connection: Connection): Promise<CliFailure> {
+  const base = connection.url;
+  const text = await res.text().catch(() => "");
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  const envelope = isErrorBody(parsed) ? parsed.error : undefined;
+  if (res.status === 502 || res.status === 503 || res.status === 504) {
+    const said = envelope ? `: ${envelope.message}` : "";
+    return new CliFailure(EXIT.unreachable, `Cairn at ${base} is unavailable (HTTP ${res.status})${said} Try again shortly.`);
+  }
+  if (!envelope) {
+    return new CliFailure(EXIT.server, `unexpected answer from ${base}: HTTP ${res.status}, not a Cairn error. Is CAIRN_URL right?`);
+  }
+  const hint =
+    envelope.code === "unauthenticated"
+      ? `the token from ${connection.tokenSource} was refused by ${base}; set CAIRN_TOKEN to a valid token.`
+      : undefined;
+  return new CliFailure(exitCodeOf(envelope.code) ?? EXIT.server, envelope.message, {
+    error: envelope,
+    raw: text,
+    ...(hint && { hint }),
+  });
+}
+
+/**
+ * Calls core operations over REST. Paths, methods and where input goes come from the
+ * REST surface's own route table, so the CLI cannot drift from the server.
+ */
+export class CairnClient {
+  constructor(
+    readonly connection: Connection,
+    private readonly version: string,
+  ) {}
+
+  private request(name: OperationName, input: Record<string, unknown>): { url: string; init: RequestInit } {
+    const route = ROUTES[name];
+    const fields = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+    const path = route.path.replace(/:([a-z_]+)/g, (_, key: string) => {
+      const value = fields[key];
+      delete fields[key];
+      return encodeURIComponent(String(value ?? ""));
+    });
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.connection.token}`,
+      "x-cairn-surface": "cli",
+      "user-agent": `cairn-cli/${this.version}`,
+    };
+    let url = `${this.connection.url}${path}`;
+    let body: string | undefined;
+    if (route.input === "query") {
+      const query = new URLSearchParams(Object.entries(fields).map(([k, v]): [string, string] => [k, String(v)])).toString();
+      if (query) url += `?${query}`;
+    } else if (route.input === "body" || route.input === "params+body") {
+      headers["content-type"] = "application/json";
+      body = JSON.stringify(fields);
+    }
+    return { url, init: { method: route.method.toUpperCase(), headers, ...(body !== undefined && { body }) } };
+  }
+
+  /** One request, one JSON answer. */
+  async call<N extends OperationName>(name: N, input: Record<string, unknown>): Promise<Answer<OperationOutput<N>>> {
+    const res = await this.open(name, input);
+    const text = await res.text().catch((err: unknown) => {
+      throw unreachable(err, this.connection.url);
+    });
+    try {
+      return { data: JSON.parse(text) as OperationOutput<N>, text };
+    } catch {
+      throw new CliFailure(EXIT.server, `unexpected answer from ${this.connection.url}: the response is not JSON.`);
+    }
+  }
+
+  /**
+   * Sends the request and returns a successful response unread, so a stream can be
+   * consumed as it arrives. The timeout covers waiting for the answer to start, never
+   * the length of a long export.
+   */
+  async open(name: OperationName, input: Record<string, unknown>): Promise<Response> {
+    const { url, init } = this.request(name, input);
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new DOMException("no answer", "TimeoutError")), TIMEOUT_MS);
+    let res: Response;
+    try {
+      res = await fetch(url, { ...init, signal: controller.signal });
+    } catch (err) {
+      throw unreachable(err, this.connection.url);
+    } finally {
+      clearTimeout(timer);
+    }
+    if (!res.ok) throw await failureOf(res, this.connection);
+    return res;
+  }
+}

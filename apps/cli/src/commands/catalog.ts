@@ -1,0 +1,46 @@
+import type { OperationName } from "@cairn/core";
+import type { CliCommand } from "./define.js";
+import { exportCommand } from "./export.js";
+import { readCommand } from "./read.js";
+import { receiptCommand } from "./receipt.js";
+import { retainCommand } from "./retain.js";
+import { runCloseCommand, runShowCommand, runSpansCommand, runStartCommand } from "./runs.js";
+import { searchCommand } from "./search.js";
+import { teamAddCommand, teamCreateCommand, teamRemoveCommand, teamShowCommand } from "./teams.js";
+import { tokenCreateCommand } from "./token.js";
+import { userCreateCommand } from "./user.js";
+import { whoamiCommand } from "./whoami.js";
+
+/**
+ * The CLI's decision for every core operation: its command, or null where the CLI offers
+ * none. A total record, so a new operation does not compile until the CLI decides.
+ * Order here is the order of `cairn --help`.
+ */
+export const CLI_COMMANDS: { readonly [N in OperationName]: CliCommand<N> | null } = {
+  receipt_create: receiptCommand,
+  artifact_read: readCommand,
+  artifact_search: searchCommand,
+  artifact_export: exportCommand,
+  artifact_retain: retainCommand,
+  // Plain artifacts are for programs that speak REST or MCP; the CLI leaves receipts.
+  artifact_create: null,
+  run_create: runStartCommand,
+  run_append_spans: runSpansCommand,
+  run_close: runCloseCommand,
+  run_read: runShowCommand,
+  me: whoamiCommand,
+  user_create: userCreateCommand,
+  token_create: tokenCreateCommand,
+  team_create: teamCreateCommand,
+  team_read: teamShowCommand,
+  team_member_add: teamAddCommand,
+  team_member_remove: teamRemoveCommand,
+};
+
+/** Descriptions of the command groups (`cairn user …`). */
+export const GROUPS: Readonly<Record<string, string>> = {
+  user: "Manage users (administrators).",
+  token: "Mint bearer tokens for people and agents.",
+  run: "Record runs and their spans; a span can name the receipt it produced.",
+  team: "Teams own artifacts and runs together; members manage membership.",
+};

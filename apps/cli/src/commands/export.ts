@@ -1,0 +1,96 @@
+import { once } from "node:events";
+import type { Command } from "commander";
+import { EXIT } from "../exit-codes.js";
+import { CliFailure } from "../failure.js";
+import type { Printer } from "../output.js";
+import type { CliCommand } from "./define.js";
+import { examplesHelp } from "./define.js";
+import { optionFor } from "./fields.js";
+import { runWithClient } from "./run.js";
+
+const EXAMPLES = [
+  "cairn export --tag receipt > receipts.ndjson",
+  "cairn export | jq -r 'select(.metadata.human_action != \"Nothing\") | .url'",
+];
+
+/** Progress for people: a live counter on a terminal, a line per thousand in a log. */
+function progressReporter(printer: Printer): { tick(count: number): void; done(count: number): void } {
+  const tty = process.stderr.isTTY === true;
+  let last = 0;
+  return {
+    tick(count) {
+      if (tty && Date.now() - last > 200) {
+        last = Date.now();
+        process.stderr.write(`\rExported ${count}…`);
+      } else if (!tty && count % 1000 === 0) {
+        printer.err(`Exported ${count}…`);
+      }
+    },
+    done(count) {
+      if (tty) process.stderr.write("\r");
+      printer.err(`Exported ${count} artifact${count === 1 ? "" : "s"}.`);
+    },
+  };
+}
+
+async function write(text: string): Promise<void> {
+  if (!process.stdout.write(text)) await once(process.stdout, "drain");
+}
+
+/**
+ * Copies the NDJSON stream to stdout line by line, each line exactly as the server sent
+ * it. A transfer that breaks off is a failure: the output is incomplete, and says so.
+ */
+async function copyLines(body: ReadableStream<Uint8Array>, progress: ReturnType<typeof progressReporter>): Promise<number> {
+  const decoder = new TextDecoder();
+  let pending = "";
+  let count = 0;
+  try {
+    for await (const chunk of body) {
+      pending += decoder.decode(chunk, { stream: true });
+      const end = pending.lastIndexOf("\n");
+      if (end < 0) continue;
+      const complete = pending.slice(0, end + 1);
+      pending = pending.slice(end + 1);
+      await write(complete);
+      for (let i = complete.indexOf("\n"); i >= 0; i = complete.indexOf("\n", i + 1)) progress.tick(++count);
+    }
+  } catch {
+    throw new CliFailure(
+      EXIT.unreachable,
+      `the export broke off after ${count} artifact${count === 1 ? "" : "s"}: the connection to the server was lost. The output is incomplete.`,
+    );
+  }
+  pending += decoder.decode();
+  if (pending.length > 0) {
+    await write(`${pending}\n`);
+    progress.tick(++count);
+  }
+  return count;
+}
+
+/** `cairn export`: every artifact you can read, as NDJSON on stdout, straight from the stream. */
+export const exportCommand: CliCommand<"artifact_export"> = {
+  operation: "artifact_export",
+  words: ["export"],
+  async register(parent: Command, ctx) {
+    const { OPERATIONS } = await import("@cairn/core");
+    const op = OPERATIONS.artifact_export;
+    parent
+      .command("export")
+      .description(
+        "Write every artifact you can read (optionally one tag), newest first, to stdout as NDJSON: one REST artifact object per line. Progress goes to stderr.",
+      )
+      .addOption(optionFor(op.input, "tag", "--tag <tag>"))
+      .option("--json", "Accepted for symmetry (the output is always NDJSON); on failure, the REST error object on stdout.")
+      .addHelpText("after", examplesHelp(EXAMPLES))
+      .action(async (opts: { tag?: string; json?: boolean }) => {
+        await runWithClient(ctx, opts.json === true, async (client, printer) => {
+          const res = await client.open("artifact_export", { tag: opts.tag });
+          const progress = progressReporter(printer);
+          const count = res.body ? await copyLines(res.body, progress) : 0;
+          progress.done(count);
+        });
+      });
+  },
+};

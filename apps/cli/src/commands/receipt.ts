@@ -1,0 +1,102 @@
+import type { Command } from "commander";
+import { CliFailure } from "../failure.js";
+import { expiryLine, fieldLines } from "../format.js";
+import { parseDocument } from "../input/parse-document.js";
+import { readSource } from "../input/read-source.js";
+import { applyReceiptFlags } from "../input/receipt-flags.js";
+import { reportFailure, stdio } from "../output.js";
+import type { CliCommand } from "./define.js";
+import { examplesHelp } from "./define.js";
+import { printDryRun } from "./dry-run.js";
+import { optionFor } from "./fields.js";
+import { JSON_HELP, runWithClient } from "./run.js";
+
+const EXAMPLES = [
+  "cairn receipt --from receipt.json",
+  "cairn receipt --from receipt.yaml --details notes.md --tag nightly --model opus-5",
+  "generate-receipt | cairn receipt --from - --json",
+  "cairn receipt --dry-run --from receipt.yaml   # validate and render locally; nothing is sent",
+];
+
+interface ReceiptOptions {
+  from: string;
+  details?: string;
+  title?: string;
+  tag?: string[];
+  model?: string;
+  owner?: string;
+  dryRun?: boolean;
+  json?: boolean;
+}
+
+const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
+
+/** `cairn receipt --from FILE|-`: how scripts and scheduled runs leave receipts. */
+export const receiptCommand: CliCommand<"receipt_create"> = {
+  operation: "receipt_create",
+  words: ["receipt"],
+  async register(parent: Command, ctx) {
+    // The receipt module alone (zod; no storage, no HTTP), so --dry-run starts quickly.
+    const receipt = await import("@cairn/core/receipt");
+    const input = receipt.ReceiptCreateInput;
+    const cmd = parent
+      .command("receipt")
+      .description(`Leave a receipt from a JSON or YAML file. ${receipt.SCHEMA_REGISTRY["cairn.receipt/v1"].description}`)
+      .requiredOption(
+        "--from <file>",
+        "The receipt: a JSON or YAML file with the fields of cairn.receipt/v1 (GET /v1/schemas/cairn.receipt/v1), or - for standard input. The format is read from the content.",
+      )
+      .addOption(optionFor(input, "details", "--details <file>", " Read from this markdown file (- for standard input); replaces `details` in the file."))
+      .addOption(optionFor(input, "title", "--title <title>", " Overrides the file's title."))
+      .addOption(optionFor(input, "tags", "--tag <tag>", " Repeat for more; added to the file's tags.").argParser(collect))
+      .addOption(optionFor(input, "model", "--model <model>", " Overrides the file's model."))
+      .addOption(optionFor(input, "owner", "--owner <owner>", " Overrides the file's owner."))
+      .option(
+        "--dry-run",
+        "Validate and render locally and print the body and checksum the server would store; nothing is sent. Checks the fields only: the server also checks owner, follows and duplicates.",
+      )
+      .option("--json", `${JSON_HELP} With --dry-run: the prepared receipt.`)
+      .addHelpText("after", examplesHelp(EXAMPLES));
+
+    cmd.action(async (opts: ReceiptOptions) => {
+      const json = opts.json === true;
+      let raw: unknown;
+      try {
+        if (opts.from === "-" && opts.details === "-") throw CliFailure.usage("--from and --details cannot both read standard input.");
+        const limit = receipt.LIMITS.requestBytes;
+        const doc = await parseDocument(await readSource(opts.from, "--from", limit), opts.from);
+        const details = opts.details === undefined ? undefined : await readSource(opts.details, "--details", limit);
+        raw = applyReceiptFlags(doc, {
+          tags: opts.tag ?? [],
+          ...(opts.title !== undefined && { title: opts.title }),
+          ...(opts.model !== undefined && { model: opts.model }),
+          ...(opts.owner !== undefined && { owner: opts.owner }),
+          ...(details !== undefined && { details }),
+        });
+        if (opts.dryRun) {
+          const prepared = receipt.prepareReceipt(raw);
+          if (!prepared.ok) throw CliFailure.fromError(receipt.rejectionError(prepared.rejection).toBody());
+          printDryRun(prepared.value, json, stdio);
+          return;
+        }
+      } catch (err) {
+        process.exitCode = reportFailure(err, json);
+        return;
+      }
+      await runWithClient(ctx, json, async (client, printer) => {
+        const answer = await client.call("receipt_create", raw as Record<string, unknown>);
+        if (json) return printer.out(answer.text);
+        const a = answer.data;
+        printer.out(`Receipt stored: ${a.title}`);
+        const pairs: Array<[string, string]> = [
+          ["url", a.url],
+          ["id", a.id],
+          ["checksum", a.checksum],
+        ];
+        if (a.redactions.length > 0) pairs.push(["redacted", a.redactions.map((r) => `${r.field} (${r.rule})`).join(", ")]);
+        for (const line of fieldLines(pairs)) printer.out(line);
+        printer.out(expiryLine(a));
+      });
+    });
+  },
+};

@@ -1,0 +1,11 @@
+import { operationCommand } from "./define.js";
+
+export const retainCommand = operationCommand("artifact_retain", {
+  words: ["retain"],
+  args: [{ field: "id", name: "ID" }],
+  examples: ["cairn retain art_06h2k3m4n5p6q7r8s9t0v1w2x3"],
+  human(a, printer) {
+    printer.out(`Retained ${a.id}: it will not expire.`);
+    printer.out(a.url);
+  },
+});

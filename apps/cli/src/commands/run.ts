@@ -1,0 +1,29 @@
+import type { CairnClient } from "../client/http.js";
+import { EXIT } from "../exit-codes.js";
+import { type Printer, reportFailure, stdio } from "../output.js";
+
+export interface CommandContext {
+  /** The CLI's version, sent as the User-Agent. */
+  version: string;
+}
+
+/** Connects (CAIRN_URL/CAIRN_TOKEN or the credentials file), runs, and turns any failure into output and an exit code. */
+export async function runWithClient(
+  ctx: CommandContext,
+  json: boolean,
+  body: (client: CairnClient, printer: Printer) => Promise<void>,
+): Promise<void> {
+  try {
+    const [{ resolveConnection }, { CairnClient }] = await Promise.all([
+      import("../client/connection.js"),
+      import("../client/http.js"),
+    ]);
+    const client = new CairnClient(await resolveConnection(), ctx.version);
+    await body(client, stdio);
+    process.exitCode = EXIT.ok;
+  } catch (err) {
+    process.exitCode = reportFailure(err, json);
+  }
+}
+
+export const JSON_HELP = "Print the REST answer as JSON on stdout; on failure, the REST error object.";

@@ -1,0 +1,82 @@
+import type { Run } from "@cairn/core";
+import type { Command } from "commander";
+import { CliFailure } from "../failure.js";
+import { parseDocument } from "../input/parse-document.js";
+import { readSource } from "../input/read-source.js";
+import type { Printer } from "../output.js";
+import { reportFailure } from "../output.js";
+import { type CliCommand, examplesHelp, operationCommand } from "./define.js";
+import { JSON_HELP, runWithClient } from "./run.js";
+
+function printRun(run: Run, printer: Printer): void {
+  printer.out(`${run.id}  ${run.name}  (${run.status}, ${run.owner}, ${run.spans.length} span${run.spans.length === 1 ? "" : "s"})`);
+  for (const span of run.spans) {
+    const produced = span.produced_artifact_id ? `  → ${span.produced_artifact_id}` : "";
+    printer.out(`  ${span.span_id}  ${span.name}  ${span.start_time}${produced}`);
+  }
+}
+
+export const runStartCommand = operationCommand("run_create", {
+  words: ["run", "start"],
+  args: [{ field: "name", name: "NAME" }],
+  options: [{ field: "owner", flags: "--owner <owner>" }],
+  examples: ["RUN=$(cairn run start nightly-export)   # the run id alone is on stdout", "cairn run start deploy --owner team:platform"],
+  // The id alone on stdout, so `$(cairn run start …)` captures it.
+  human(run, printer) {
+    printer.err(`Run "${run.name}" started for ${run.owner}:`);
+    printer.out(run.id);
+  },
+});
+
+export const runShowCommand = operationCommand("run_read", {
+  words: ["run", "show"],
+  args: [{ field: "run_id", name: "RUN_ID" }],
+  examples: ["cairn run show run_06h2k3m4n5p6q7r8s9t0v1w2x3"],
+  human: printRun,
+});
+
+export const runCloseCommand = operationCommand("run_close", {
+  words: ["run", "close"],
+  args: [{ field: "run_id", name: "RUN_ID" }],
+  examples: ["cairn run close $RUN"],
+  human: printRun,
+});
+
+const SPANS_EXAMPLES = [
+  "cairn run spans $RUN --from spans.json     # [{span_id, name, start_time, end_time?, produced_artifact_id?, ...}]",
+  "cairn run spans $RUN --from spans.yaml     # or {spans: [...]}",
+];
+
+/** `cairn run spans RUN_ID --from FILE|-`: a batch of spans from a JSON or YAML file. */
+export const runSpansCommand: CliCommand<"run_append_spans"> = {
+  operation: "run_append_spans",
+  words: ["run", "spans"],
+  async register(parent: Command, ctx) {
+    const { OPERATIONS, LIMITS } = await import("@cairn/core");
+    const cmd = parent
+      .command("spans")
+      .description(OPERATIONS.run_append_spans.description)
+      .argument("<RUN_ID>", "Run id (run_…).")
+      .requiredOption("--from <file>", "The spans: a JSON or YAML list, or an object with a `spans` list; - for standard input.")
+      .option("--json", JSON_HELP)
+      .addHelpText("after", examplesHelp(SPANS_EXAMPLES));
+    cmd.action(async (runId: string, opts: { from: string; json?: boolean }) => {
+      const json = opts.json === true;
+      let spans: unknown;
+      try {
+        const doc = await parseDocument(await readSource(opts.from, "--from", LIMITS.requestBytes), opts.from);
+        spans = Array.isArray(doc) ? doc : (doc as { spans?: unknown } | null)?.spans;
+        if (spans === undefined) throw CliFailure.usage("--from must hold a list of spans, or an object with a `spans` list.");
+      } catch (err) {
+        process.exitCode = reportFailure(err, json);
+        return;
+      }
+      await runWithClient(ctx, json, async (client, printer) => {
+        const answer = await client.call("run_append_spans", { run_id: runId, spans });
+        if (json) return printer.out(answer.text);
+        const a = answer.data;
+        printer.out(`Appended ${a.appended} span${a.appended === 1 ? "" : "s"} to ${a.run_id} (${a.unchanged} already there; ${a.span_count} in all).`);
+      });
+    });
+  },
+};

@@ -1,0 +1,47 @@
+import type { Artifact } from "@cairn/core";
+import type { Printer } from "./output.js";
+
+const DAY_MS = 86_400_000;
+
+/** The reminder every stored receipt prints: it goes away unless someone keeps it. */
+export function expiryLine(a: Pick<Artifact, "id" | "expires_at" | "retained">, now = Date.now()): string {
+  if (a.retained || a.expires_at === null) return "Retained: it does not expire.";
+  const days = Math.max(0, Math.round((Date.parse(a.expires_at) - now) / DAY_MS));
+  return `Expires in ${days} day${days === 1 ? "" : "s"} (${a.expires_at.slice(0, 10)}) unless retained: cairn retain ${a.id}`;
+}
+
+export function fieldLines(pairs: ReadonlyArray<readonly [string, string]>): string[] {
+  const width = Math.max(...pairs.map(([k]) => k.length));
+  return pairs.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`);
+}
+
+export function assertedBy(a: Pick<Artifact, "provenance">): string {
+  const p = a.provenance;
+  const model = p.model ? ` · ${p.model}` : "";
+  return `${p.actor.name} (${p.actor.kind})${model} for ${p.on_behalf_of}, via ${p.surface}`;
+}
+
+/** `cairn read`: the facts, then the body as stored. */
+export function printArtifact(a: Artifact, printer: Printer): void {
+  printer.out(a.title);
+  for (const line of fieldLines([
+    ["id", a.id],
+    ["url", a.url],
+    ["owner", a.owner],
+    ["asserted", assertedBy(a)],
+    ["tags", a.tags.join(", ") || "-"],
+    ["created", a.created_at],
+    ["expires", a.retained || a.expires_at === null ? "never (retained)" : a.expires_at],
+    ["checksum", a.checksum],
+  ])) {
+    printer.out(line);
+  }
+  printer.out("");
+  printer.out(a.body);
+}
+
+/** One line per artifact in a list. */
+export function listLine(a: Artifact): string {
+  const tags = a.tags.length > 0 ? `  [${a.tags.join(", ")}]` : "";
+  return `${a.id}  ${a.created_at.slice(0, 10)}  ${a.title}${tags}`;
+}
