@@ -1,9 +1,14 @@
 export * from "./artifact/schemas.js";
 export { readArtifactByShareToken } from "./artifact/read.js";
-export { createCairn, openCairn, type Cairn } from "./cairn.js";
+export { createCairn, openCairn, type Cairn, type CairnOptions } from "./cairn.js";
 export { checksumOf } from "./checksum.js";
 export * from "./context.js";
 export * from "./drops/classification.js";
+export * from "./drops/schemas.js";
+export * from "./health/schemas.js";
+export * from "./policy/schemas.js";
+export { containsSecret, DEFAULT_SCAN_SETTINGS, findSecrets, redactText, type ScanSettings, type SecretFinding } from "./secrets/scan.js";
+export { preloadSecretScanner } from "./secrets/secretlint.js";
 export * from "./errors.js";
 export * from "./error-schema.js";
 export { actsFor, authorizeRead, visibleOwners, type Viewer } from "./identity/authorize.js";
