@@ -1,10 +1,20 @@
 import { randomUUID } from "node:crypto";
-import { type Cairn, CairnError, ErrorEnvelope, OPERATIONS, type OperationName, operationNames, unauthenticated } from "@cairn/core";
+import {
+  type Cairn,
+  CairnError,
+  ErrorEnvelope,
+  IdempotencyKey,
+  OPERATIONS,
+  type OperationName,
+  OwnerRef,
+  operationNames,
+  unauthenticated,
+} from "@cairn/core";
 import { OpenAPIHono } from "@hono/zod-openapi";
-import type { z } from "zod";
+import { z } from "zod";
 import { bearerOf, errorResponse, type RestEnv } from "./adapter.js";
-import { readJsonBody } from "./body.js";
 import { renderDocsPage } from "./docs.js";
+import { readInput, requestContext } from "./request.js";
 import { openApiPath, ROUTES } from "./routes.js";
 import { mountSchemaRoutes } from "./schemas-routes.js";
 
@@ -20,16 +30,34 @@ const errorResponses = {
   403: { description: "Not allowed for this caller.", content: { "application/json": { schema: ErrorEnvelope } } },
   404: { description: "Not found, or not visible to this caller.", content: { "application/json": { schema: ErrorEnvelope } } },
   422: {
-    description: "Input failed validation: the issues name each field, the reason and the limit.",
+    description: "Input failed validation: the issues name each field, the reason and the limit. A refused receipt carries its drop receipt.",
     content: { "application/json": { schema: ErrorEnvelope } },
   },
 };
+
+const receiptResponses = {
+  409: {
+    description: "An identical receipt from the same owner was stored in the last 24 hours: `existing` names it; the drop is `duplicate`.",
+    content: { "application/json": { schema: ErrorEnvelope } },
+  },
+};
+
+const idempotencyHeader = z.object({
+  "idempotency-key": IdempotencyKey.optional().describe(
+    "Retry safely: the same key and body within 24 hours replays the first response (status and body); the same key with another body is 422 idempotency_mismatch. Scoped to your user.",
+  ),
+});
 
 /** Input documented in OpenAPI; the core operation validates it, so REST and every other surface agree. */
 function documentedRequest(input: z.ZodType, from: (typeof ROUTES)[OperationName]["input"]) {
   switch (from) {
     case "body":
       return { body: { required: true, content: { "application/json": { schema: input } } } };
+    case "body+query":
+      return {
+        body: { required: true, content: { "application/json": { schema: input } } },
+        query: z.object({ owner: OwnerRef.optional() }),
+      };
     case "query":
       return { query: input as z.ZodObject };
     case "params":
@@ -79,23 +107,19 @@ export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIH
       summary: op.description,
       tags: [route.tag],
       security: [{ bearer: [] }],
-      request: documentedRequest(op.input, route.input),
+      request: {
+        ...documentedRequest(op.input, route.input),
+        ...(name === "receipt_create" && { headers: idempotencyHeader }),
+      },
       responses: {
         [route.status]: { description: "OK", content: { "application/json": { schema: op.output } } },
         ...errorResponses,
+        ...(name === "receipt_create" && receiptResponses),
       },
     });
     app.on(route.method.toUpperCase(), route.path, async (c) => {
-      const raw =
-        route.input === "body"
-          ? await readJsonBody(c)
-          : route.input === "query"
-            ? c.req.query()
-            : route.input === "params"
-              ? c.req.param()
-              : {};
-      const ctx = cairn.context(c.get("principal"), "rest");
-      return c.json(await cairn.invoke(name, ctx, raw), route.status);
+      const raw = await readInput(cairn, c, name, route);
+      return c.json(await cairn.invoke(name, requestContext(cairn, c), raw), route.status);
     });
   }
 

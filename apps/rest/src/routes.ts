@@ -5,8 +5,8 @@ export interface RouteSpec {
   /** hono path syntax (`:id`); OpenAPI paths are derived from it. */
   path: string;
   status: 200 | 201;
-  /** Where the operation's input comes from. */
-  input: "body" | "query" | "params" | "none";
+  /** Where the operation's input comes from; `body+query` merges query parameters (e.g. `?owner=`) into the body. */
+  input: "body" | "query" | "params" | "none" | "body+query";
   tag: string;
 }
 
@@ -22,6 +22,11 @@ export const ROUTES: { readonly [N in OperationName]: RouteSpec } = {
   me: { method: "get", path: "/v1/me", status: 200, input: "none", tag: "Identity" },
   user_create: { method: "post", path: "/v1/users", status: 201, input: "body", tag: "Identity" },
   token_create: { method: "post", path: "/v1/tokens", status: 201, input: "body", tag: "Identity" },
+  drops_list: { method: "get", path: "/v1/drops", status: 200, input: "query", tag: "Drops" },
+  doctor: { method: "get", path: "/v1/doctor", status: 200, input: "none", tag: "Drops" },
+  status: { method: "get", path: "/v1/status", status: 200, input: "none", tag: "Drops" },
+  policy_get: { method: "get", path: "/v1/policy", status: 200, input: "query", tag: "Policy" },
+  policy_set: { method: "put", path: "/v1/policy", status: 200, input: "body+query", tag: "Policy" },
 };
 
 export const openApiPath = (path: string) => path.replace(/:([a-z_]+)/g, "{$1}");

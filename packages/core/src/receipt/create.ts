@@ -16,7 +16,7 @@ import {
 import { insertReceipt } from "./insert.js";
 import { renderValidReceipt } from "./prepare.js";
 import type { Rejection } from "./validate.js";
-import { ROOT_FIELD } from "../validation.js";
+import { issuesFromZod, ROOT_FIELD } from "../validation.js";
 
 function errorCodeOf(rejection: Rejection) {
   if (rejection.code) return rejection.code;
@@ -65,7 +65,7 @@ export async function createReceipt(ctx: ServiceContext, raw: unknown): Promise<
   let claim: IdempotencyClaim | null = null;
   if (ctx.idempotencyKey !== undefined) {
     const key = IdempotencyKey.safeParse(ctx.idempotencyKey);
-    if (!key.success) throw await refuse(ctx, raw, invalidKey(key.error.issues[0]?.message ?? "is not valid"), null);
+    if (!key.success) throw await refuse(ctx, raw, invalidKey(issuesFromZod(key.error, ctx.idempotencyKey)), null);
     claim = { userId: ctx.principal.user.id, key: key.data, fingerprint: fingerprintOf(raw) };
     const seen = await findOutcome(ctx.store, claim, ctx.now());
     if (seen?.fingerprint === claim.fingerprint) return replayOutcome(seen.outcome);

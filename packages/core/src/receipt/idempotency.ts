@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { CreatedArtifact } from "../artifact/schemas.js";
-import { CairnError, type CairnErrorBody } from "../errors.js";
+import { CairnError, type CairnErrorBody, type Issue } from "../errors.js";
 import type { Sql } from "../store/port.js";
 import type { Rejection } from "./validate.js";
 
@@ -39,8 +39,9 @@ function stableJson(value: unknown): string {
 
 export const fingerprintOf = (raw: unknown) => createHash("sha256").update(stableJson(raw), "utf8").digest("hex");
 
-export function invalidKey(reason: string): Rejection {
-  return { category: "invalid", issues: [{ field: IDEMPOTENCY_FIELD, reason }] };
+/** A malformed key: the key's issues, named by the key's field. */
+export function invalidKey(issues: readonly Issue[]): Rejection {
+  return { category: "invalid", issues: issues.map((i) => ({ ...i, field: IDEMPOTENCY_FIELD })) };
 }
 
 export const keyMismatch = (): Rejection => ({

@@ -11,6 +11,14 @@ const PURE_HEX = /^(?:[0-9a-f]+|[0-9A-F]+)$/;
 const MIN_BITS_PER_CHAR = 3.5;
 /** Random strings switch between lower, upper and digit most of the time; words and identifiers rarely do. */
 const MIN_CLASS_SWITCH_RATIO = 0.3;
+/** CamelCase identifiers are mostly runs of 4+ lowercase letters; random text almost never is (0.42^4 ≈ 3%). */
+const MAX_WORDY_FRACTION = 0.4;
+
+function wordyFraction(s: string): number {
+  let wordy = 0;
+  for (const run of s.matchAll(/[a-z]{4,}/g)) wordy += run[0].length;
+  return wordy / s.length;
+}
 
 function shannonBits(s: string): number {
   const counts = new Map<string, number>();
@@ -43,7 +51,12 @@ export function looksRandom(token: string): boolean {
   const core = token.replace(/=+$/, "");
   if (core.length < 20 || PURE_HEX.test(core)) return false;
   const { ratio, classes } = classSwitchRatio(core);
-  return classes >= 2 && ratio >= MIN_CLASS_SWITCH_RATIO && shannonBits(core) >= MIN_BITS_PER_CHAR;
+  return (
+    classes >= 2 &&
+    ratio >= MIN_CLASS_SWITCH_RATIO &&
+    wordyFraction(core) < MAX_WORDY_FRACTION &&
+    shannonBits(core) >= MIN_BITS_PER_CHAR
+  );
 }
 
 /** The high-entropy tokens in a text, each once. */
