@@ -2,6 +2,7 @@ import type { CairnConfig, CairnHooks, Principal, RequestOptions, ServiceContext
 import type { CairnError } from "./errors.js";
 import { authenticate } from "./identity/tokens.js";
 import { OPERATIONS, type OperationName, type OperationOutput } from "./operations/index.js";
+import { preloadSecretScanner } from "./secrets/secretlint.js";
 import { openStore } from "./store/open.js";
 import type { Store, StoreOptions } from "./store/port.js";
 
@@ -52,5 +53,7 @@ export function createCairn(store: Store, config: CairnConfig, options: CairnOpt
 export async function openCairn(options: StoreOptions & CairnConfig & CairnHooks): Promise<Cairn> {
   const { databaseUrl, dataDir, publicUrl, ...hooks } = options;
   const store = await openStore({ databaseUrl, dataDir });
+  // Load the secret scanner now rather than on the first receipt (~80 ms of imports).
+  await preloadSecretScanner();
   return createCairn(store, { publicUrl: publicUrl.replace(/\/+$/, "") }, hooks);
 }

@@ -17,6 +17,11 @@ describe.each(DRIVERS)("REST security on %s", (driver) => {
     ["GET", "/v1/me"],
     ["POST", "/v1/users"],
     ["POST", "/v1/tokens"],
+    ["GET", "/v1/drops"],
+    ["GET", "/v1/doctor"],
+    ["GET", "/v1/status"],
+    ["GET", "/v1/policy"],
+    ["PUT", "/v1/policy"],
   ])("%s %s without a token → 401 envelope", async (method, path) => {
     const res = await h.call(method, path, method === "GET" ? {} : { body: minimalReceipt() });
     expect(res.status).toBe(401);
