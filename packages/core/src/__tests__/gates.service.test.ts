@@ -111,6 +111,13 @@ describe.each(DRIVERS)("receipt gates and drop receipts on %s", (driver) => {
     expect(on.drop).toMatchObject({ title: WITHHELD_TITLE, title_withheld: true });
   });
 
+  it("an unknown field whose name is a secret is withheld from the drop's paths", async () => {
+    const sam = await world.user("sam");
+    const err = await rejectionOf(world.cairn.invoke("receipt_create", sam.ctx(), { ...minimalReceipt(), [PLANTED.ghp]: 1 }));
+    expect(err.drop?.fields).toEqual(["(withheld field name)"]);
+    expect(JSON.stringify(await world.cairn.invoke("drops_list", sam.ctx(), {}))).not.toContain(PLANTED.ghp);
+  });
+
   it("a title that is itself a failing field is not kept", async () => {
     const sam = await world.user("sam");
     const err = await rejectionOf(world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ title: `${MARKER}${"t".repeat(200)}` })));

@@ -6,7 +6,7 @@ import { LIMITS } from "../limits.js";
 import { loadPolicy } from "../policy/store.js";
 import type { Rejection } from "../receipt/validate.js";
 import { deriveTitle } from "../receipt/validate.js";
-import { containsSecret, type ScanSettings } from "../secrets/scan.js";
+import { containsSecret, findSecrets, type ScanSettings } from "../secrets/scan.js";
 import { canonicalText } from "../text.js";
 import { classifyDrop } from "./classification.js";
 import { DROPS_HIGH_WATER, DROPS_KEPT, type DropReceipt, WITHHELD_TITLE } from "./schemas.js";
@@ -41,6 +41,16 @@ function modelOf(raw: unknown, failing: ReadonlySet<string>): string | null {
 /** A scanner failure withholds: a diagnostic must never be the place a secret leaks. */
 const flagged = (text: string, settings: ScanSettings) => containsSecret(text, settings).catch(() => true);
 
+export const WITHHELD_FIELD = "(withheld field name)";
+
+/** Paths are kept, but an unknown key is the caller's own text: one the scanner flags is withheld too. */
+async function safePaths(paths: string[], settings: ScanSettings): Promise<string[]> {
+  const hits = await findSecrets(paths.map((value, i) => ({ field: String(i), value })), settings).catch(() => null);
+  if (hits === null) return paths.map(() => WITHHELD_FIELD);
+  const bad = new Set(hits.map((h) => Number(h.field)));
+  return [...new Set(paths.map((p, i) => (bad.has(i) ? WITHHELD_FIELD : p)))];
+}
+
 /** Builds the drop receipt for a decided rejection: classification, paths, and only text the scanner clears. */
 async function buildDrop(ctx: ServiceContext, raw: unknown, rejection: Rejection): Promise<DropReceipt> {
   const now = ctx.now();
@@ -60,7 +70,7 @@ async function buildDrop(ctx: ServiceContext, raw: unknown, rejection: Rejection
     id: (ctx.newId ?? newId)("drp", now),
     owner,
     ...classifyDrop(rejection.category),
-    fields,
+    fields: await safePaths(fields, settings),
     title: withheld ? WITHHELD_TITLE : title,
     title_withheld: withheld,
     surface: ctx.surface,
