@@ -30,6 +30,23 @@ for (const driver of drivers) {
   const raw = await medianMs((i) => rawInsert(store, i, body));
   const service = await medianMs((i) => world.cairn.invoke("receipt_create", sam.ctx(), fullReceipt({ learned: `svc ${i}` })));
   report(`receipt_create (core, ${driver})`, service, `raw ${driver} insert`, raw);
+  // The gates' own cost: a receipt whose secret is found and redacted, and a refusal (its drop receipt written).
+  const ghp = ["ghp_", "A1b2C3d4E5f6G7h8I9j0", "K1l2M3n4O5p6Q7r8"].join("");
+  const redacted = await medianMs((i) =>
+    world.cairn.invoke("receipt_create", sam.ctx(), fullReceipt({ learned: `red ${i}`, before: `token ${ghp}` })),
+  );
+  report(`receipt_create, secret redacted (${driver})`, redacted, `raw ${driver} insert`, raw);
+  const refused = await medianMs((i) =>
+    world.cairn.invoke("receipt_create", sam.ctx(), fullReceipt({ learned: `drop ${i}`, changed: "Too thin" })).then(
+      () => {
+        throw new Error("expected a refusal");
+      },
+      (err) => {
+        if (!err.drop?.id) throw err;
+      },
+    ),
+  );
+  report(`refused receipt + drop write (${driver})`, refused, `raw ${driver} insert`, raw);
 
   // REST: the full route (auth, parse, gates, render, transaction) against a bare hono JSON handler.
   const app = createRestApp(world.cairn, { mounts: { "/mcp": createMcpHttpHandler(world.cairn, { version: "bench" }) } });

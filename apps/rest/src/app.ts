@@ -3,23 +3,23 @@ import {
   type Cairn,
   CairnError,
   ErrorEnvelope,
+  IdempotencyKey,
   OPERATIONS,
+  OwnerRef,
   operationNames,
   type PagedOperationName,
   pagesOf,
   unauthenticated,
 } from "@cairn/core";
 import { OpenAPIHono } from "@hono/zod-openapi";
-import type { Context } from "hono";
-import type { z } from "zod";
+import { z } from "zod";
 import { bearerOf, errorResponse, type RestEnv } from "./adapter.js";
-import { readJsonBody } from "./body.js";
 import { renderDocsPage } from "./docs.js";
 import { NDJSON, ndjsonResponse } from "./ndjson.js";
-import { mergeParamsIntoBody } from "./params-body.js";
+import { readInput, requestContext } from "./request.js";
 import { openApiPath, pathParams, ROUTES, type RouteSpec } from "./routes.js";
 import { mountSchemaRoutes } from "./schemas-routes.js";
-import { SurfaceHeaders, surfaceOf } from "./surface.js";
+import { SurfaceHeaders } from "./surface.js";
 
 export interface RestOptions {
   /** Version shown in the OpenAPI document. */
@@ -39,10 +39,23 @@ const errorResponses = {
   403: { description: "Not allowed for this caller.", content: { "application/json": { schema: ErrorEnvelope } } },
   404: { description: "Not found, or not visible to this caller.", content: { "application/json": { schema: ErrorEnvelope } } },
   422: {
-    description: "Input failed validation: the issues name each field, the reason and the limit.",
+    description: "Input failed validation: the issues name each field, the reason and the limit. A refused receipt carries its drop receipt.",
     content: { "application/json": { schema: ErrorEnvelope } },
   },
 };
+
+const receiptResponses = {
+  409: {
+    description: "An identical receipt from the same owner was stored in the last 24 hours: `existing` names it; the drop is `duplicate`.",
+    content: { "application/json": { schema: ErrorEnvelope } },
+  },
+};
+
+const idempotencyHeader = z.object({
+  "idempotency-key": IdempotencyKey.optional().describe(
+    "Retry safely: the same key and body within 24 hours replays the first response (status and body); the same key with another body is 422 idempotency_mismatch. Scoped to your user.",
+  ),
+});
 
 /** Input documented in OpenAPI; the core operation validates it, so REST and every other surface agree. */
 function documentedRequest(input: z.ZodType, route: RouteSpec) {
@@ -51,6 +64,8 @@ function documentedRequest(input: z.ZodType, route: RouteSpec) {
   switch (route.input) {
     case "body":
       return { headers, body: json(input) };
+    case "body+query":
+      return { headers, body: json(input), query: z.object({ owner: OwnerRef.optional() }) };
     case "query":
       return { headers, query: input as z.ZodObject };
     case "params":
@@ -63,21 +78,6 @@ function documentedRequest(input: z.ZodType, route: RouteSpec) {
     }
     case "none":
       return { headers };
-  }
-}
-
-async function rawInput(c: Context<RestEnv>, route: RouteSpec): Promise<unknown> {
-  switch (route.input) {
-    case "body":
-      return readJsonBody(c);
-    case "query":
-      return c.req.query();
-    case "params":
-      return c.req.param();
-    case "params+body":
-      return mergeParamsIntoBody(c.req.param(), await readJsonBody(c));
-    case "none":
-      return {};
   }
 }
 
@@ -128,15 +128,19 @@ export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIH
       summary: op.description,
       tags: [route.tag],
       security: [{ bearer: [] }],
-      request: documentedRequest(op.input, route),
+      request: {
+        ...documentedRequest(op.input, route),
+        ...(name === "receipt_create" && { headers: SurfaceHeaders.extend(idempotencyHeader.shape) }),
+      },
       responses: {
         [route.status]: documentedResponse(op.output, route),
         ...errorResponses,
+        ...(name === "receipt_create" && receiptResponses),
       },
     });
     app.on(route.method.toUpperCase(), route.path, async (c) => {
-      const raw = await rawInput(c, route);
-      const ctx = cairn.context(c.get("principal"), surfaceOf(c.req.header("x-cairn-surface")));
+      const raw = await readInput(cairn, c, name, route);
+      const ctx = requestContext(cairn, c);
       if (route.response === "ndjson") {
         // ROUTES only lets paged operations stream (see RouteOf).
         return ndjsonResponse(c, pagesOf(cairn, name as PagedOperationName, ctx, raw as Record<string, unknown>));

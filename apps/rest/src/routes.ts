@@ -7,9 +7,10 @@ export interface RouteSpec {
   status: 200 | 201;
   /**
    * Where the operation's input comes from. `params+body` merges the path parameters
-   * into the JSON body object (e.g. `run_id` from the path, `spans` from the body).
+   * into the JSON body object (e.g. `run_id` from the path, `spans` from the body);
+   * `body+query` merges query parameters (e.g. `?owner=`) into the body.
    */
-  input: "body" | "query" | "params" | "params+body" | "none";
+  input: "body" | "query" | "params" | "params+body" | "body+query" | "none";
   tag: string;
   /**
    * How the answer is sent: one JSON document (the default), or `ndjson`: every page of a
@@ -44,6 +45,11 @@ export const ROUTES: { readonly [N in OperationName]: RouteOf<N> } = {
   run_read: { method: "get", path: "/v1/runs/:run_id", status: 200, input: "params", tag: "Runs" },
   run_append_spans: { method: "post", path: "/v1/runs/:run_id/spans", status: 200, input: "params+body", tag: "Runs" },
   run_close: { method: "post", path: "/v1/runs/:run_id/close", status: 200, input: "params", tag: "Runs" },
+  drops_list: { method: "get", path: "/v1/drops", status: 200, input: "query", tag: "Drops" },
+  doctor: { method: "get", path: "/v1/doctor", status: 200, input: "none", tag: "Drops" },
+  status: { method: "get", path: "/v1/status", status: 200, input: "none", tag: "Drops" },
+  policy_get: { method: "get", path: "/v1/policy", status: 200, input: "query", tag: "Policy" },
+  policy_set: { method: "put", path: "/v1/policy", status: 200, input: "body+query", tag: "Policy" },
 };
 
 /** Names of the path parameters of a route, e.g. `run_id` in /v1/runs/:run_id/spans. */

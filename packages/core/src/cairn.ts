@@ -1,6 +1,8 @@
-import type { CairnConfig, Principal, ServiceContext, Surface } from "./context.js";
+import type { CairnConfig, CairnHooks, Principal, RequestOptions, ServiceContext, Surface } from "./context.js";
+import type { CairnError } from "./errors.js";
 import { authenticate } from "./identity/tokens.js";
 import { OPERATIONS, type OperationName, type OperationOutput } from "./operations/index.js";
+import { preloadSecretScanner } from "./secrets/secretlint.js";
 import { openStore } from "./store/open.js";
 import type { Store, StoreOptions } from "./store/port.js";
 
@@ -9,23 +11,49 @@ export interface Cairn {
   readonly store: Store;
   readonly config: CairnConfig;
   authenticate(bearer: string): Promise<Principal | null>;
-  context(principal: Principal, surface: Surface): ServiceContext;
+  context(principal: Principal, surface: Surface, request?: RequestOptions): ServiceContext;
   invoke<N extends OperationName>(name: N, ctx: ServiceContext, raw: unknown): Promise<OperationOutput<N>>;
+  /**
+   * For input a surface could not even read (malformed JSON, a body over the limit): lets
+   * the operation record the refusal (receipt_create leaves a drop receipt) and returns
+   * the error to send, with its drop attached.
+   */
+  refuseUnreadable(name: OperationName, ctx: ServiceContext, error: CairnError): Promise<CairnError>;
   close(): Promise<void>;
 }
 
-export function createCairn(store: Store, config: CairnConfig, now: () => Date = () => new Date()): Cairn {
+export interface CairnOptions extends CairnHooks {
+  now?: () => Date;
+}
+
+export function createCairn(store: Store, config: CairnConfig, options: CairnOptions | (() => Date) = {}): Cairn {
+  const { now = () => new Date(), ...hooks } = typeof options === "function" ? { now: options } : options;
   return {
     store,
     config,
     authenticate: (bearer) => authenticate(store, bearer),
-    context: (principal, surface) => ({ store, config, principal, surface, now }),
+    context: (principal, surface, request = {}) => ({
+      store,
+      config,
+      principal,
+      surface,
+      now,
+      ...hooks,
+      ...(request.idempotencyKey !== undefined && { idempotencyKey: request.idempotencyKey }),
+    }),
     invoke: (name, ctx, raw) => OPERATIONS[name].invoke(ctx, raw) as never,
+    refuseUnreadable: async (name, ctx, error) => {
+      const op: { refuseUnreadable?: (ctx: ServiceContext, error: CairnError) => Promise<CairnError> } = OPERATIONS[name];
+      return op.refuseUnreadable ? op.refuseUnreadable(ctx, error) : error;
+    },
     close: () => store.close(),
   };
 }
 
-export async function openCairn(options: StoreOptions & CairnConfig): Promise<Cairn> {
-  const store = await openStore(options);
-  return createCairn(store, { publicUrl: options.publicUrl.replace(/\/+$/, "") });
+export async function openCairn(options: StoreOptions & CairnConfig & CairnHooks): Promise<Cairn> {
+  const { databaseUrl, dataDir, publicUrl, ...hooks } = options;
+  const store = await openStore({ databaseUrl, dataDir });
+  // Load the secret scanner now rather than on the first receipt (~80 ms of imports).
+  await preloadSecretScanner();
+  return createCairn(store, { publicUrl: publicUrl.replace(/\/+$/, "") }, hooks);
 }

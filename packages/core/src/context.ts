@@ -1,3 +1,4 @@
+import type { ReceiptGate } from "./receipt/custom-gate.js";
 import type { Store } from "./store/port.js";
 
 export const SURFACES = ["rest", "mcp", "cli", "web"] as const;
@@ -18,7 +19,26 @@ export interface CairnConfig {
   publicUrl: string;
 }
 
-export interface ServiceContext {
+/** Per-request options a surface passes along with the principal. */
+export interface RequestOptions {
+  /**
+   * The client's retry key (REST: the `Idempotency-Key` header). receipt_create replays
+   * the original outcome for the same key and input within 24 h, per user.
+   */
+  idempotencyKey?: string | undefined;
+}
+
+/** Process-wide hooks an operator or a test sets once, on createCairn/openCairn. */
+export interface CairnHooks {
+  /** Operator gates run after the built-in content gates, before the duplicate check. */
+  gates?: readonly ReceiptGate[];
+  /** Where core reports failures it swallows (never with submitted values). Default: console.error. */
+  log?: (line: string) => void;
+  /** Id source for drop receipts (tests pin it to compare responses byte for byte). */
+  newId?: (prefix: string, now: Date) => string;
+}
+
+export interface ServiceContext extends RequestOptions, CairnHooks {
   store: Store;
   config: CairnConfig;
   principal: Principal;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DROP_CATEGORIES } from "./drops/classification.js";
+import { DropReceipt } from "./drops/schemas.js";
 import { ERROR_CODES } from "./errors.js";
 
 export const IssueSchema = z
@@ -10,16 +10,8 @@ export const IssueSchema = z
   })
   .meta({ id: "Issue" });
 
-export const DropSchema = z
-  .object({
-    id: z.string().optional().describe("Id of the persisted drop receipt."),
-    category: z.enum(DROP_CATEGORIES).describe("Why the submission was dropped."),
-    recoverable: z.boolean().describe("Whether the caller can change the outcome."),
-    cause: z.string().describe("Plain-language cause."),
-    next_action: z.string().describe("What to do about it."),
-    fields: z.array(z.string()).describe("Failing field paths (never their values)."),
-  })
-  .meta({ id: "Drop", description: "The classification of a refused receipt submission." });
+/** The error's `drop` is the persisted drop receipt itself (the same object GET /v1/drops lists). */
+export const DropSchema = DropReceipt;
 
 export const ErrorEnvelope = z
   .object({

@@ -1,4 +1,4 @@
-import type { DropSummary } from "./drops/classification.js";
+import type { DropReceipt } from "./drops/schemas.js";
 
 /** One thing wrong with an input: a dotted path, a reason a person can act on, and the limit when one was exceeded. */
 export interface Issue {
@@ -34,20 +34,20 @@ export interface CairnErrorBody {
   code: CairnErrorCode;
   message: string;
   issues?: Issue[];
-  drop?: DropSummary;
+  drop?: DropReceipt;
   existing?: ExistingArtifactRef;
 }
 
 export class CairnError extends Error {
   readonly code: CairnErrorCode;
   readonly issues?: Issue[];
-  drop?: DropSummary;
+  drop?: DropReceipt;
   readonly existing?: ExistingArtifactRef;
 
   constructor(
     code: CairnErrorCode,
     message: string,
-    extra: { issues?: Issue[]; drop?: DropSummary; existing?: ExistingArtifactRef } = {},
+    extra: { issues?: Issue[]; drop?: DropReceipt; existing?: ExistingArtifactRef } = {},
   ) {
     super(message);
     this.name = "CairnError";

@@ -94,7 +94,7 @@ export class CairnClient {
     if (route.input === "query") {
       const query = new URLSearchParams(Object.entries(fields).map(([k, v]): [string, string] => [k, String(v)])).toString();
       if (query) url += `?${query}`;
-    } else if (route.input === "body" || route.input === "params+body") {
+    } else if (route.input !== "params" && route.input !== "none") {
       headers["content-type"] = "application/json";
       body = JSON.stringify(fields);
     }

@@ -1,6 +1,8 @@
 import type { OperationName } from "@cairn/core";
 import type { CliCommand } from "./define.js";
 import { exportCommand } from "./export.js";
+import { doctorCommand, dropsCommand, statusCommand } from "./health.js";
+import { policyGetCommand, policySetCommand } from "./policy.js";
 import { readCommand } from "./read.js";
 import { receiptCommand } from "./receipt.js";
 import { retainCommand } from "./retain.js";
@@ -24,6 +26,11 @@ export const CLI_COMMANDS: { readonly [N in OperationName]: CliCommand<N> | null
   artifact_retain: retainCommand,
   // Plain artifacts are for programs that speak REST or MCP; the CLI leaves receipts.
   artifact_create: null,
+  doctor: doctorCommand,
+  status: statusCommand,
+  drops_list: dropsCommand,
+  policy_get: policyGetCommand,
+  policy_set: policySetCommand,
   run_create: runStartCommand,
   run_append_spans: runSpansCommand,
   run_close: runCloseCommand,
@@ -41,6 +48,7 @@ export const CLI_COMMANDS: { readonly [N in OperationName]: CliCommand<N> | null
 export const GROUPS: Readonly<Record<string, string>> = {
   user: "Manage users (administrators).",
   token: "Mint bearer tokens for people and agents.",
+  policy: "Read and change an owner's policy: secrets, entropy_detection, require_evidence, default_ttl_days.",
   run: "Record runs and their spans; a span can name the receipt it produced.",
   team: "Teams own artifacts and runs together; members manage membership.",
 };

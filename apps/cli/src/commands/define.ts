@@ -38,6 +38,8 @@ export interface OperationCommandSpec<N extends OperationName> {
   examples: readonly string[];
   /** Human output of a success; --json prints the REST answer verbatim instead. */
   human(data: OperationOutput<N>, printer: Printer): void;
+  /** Exit code of a success, with or without --json (e.g. `cairn doctor` exits 1 on a warning). */
+  exitCode?(data: OperationOutput<N>): number;
 }
 
 export function examplesHelp(examples: readonly string[]): string {
@@ -82,6 +84,7 @@ export function operationCommand<N extends OperationName>(operation: N, spec: Op
           const answer = await client.call(operation, input);
           if (values.json === true) printer.out(answer.text);
           else spec.human(answer.data, printer);
+          return spec.exitCode?.(answer.data);
         });
       });
     },

@@ -1,13 +1,14 @@
-import type { PreparedReceipt } from "@cairn/core/receipt";
+import type { PreparedReceipt, Redaction } from "@cairn/core/receipt";
 import { fieldLines } from "../format.js";
 import type { Printer } from "../output.js";
 
 /**
  * What --dry-run shows: the body and checksum the server would store for these fields
- * (both come from core's prepareReceipt, the same code the server runs). With --json,
+ * (both come from core's prepareRedactedReceipt, the same code the server runs, with
+ * secrets redacted as under the default policy). With --json,
  * the stored fields of the would-be artifact; `owner: null` means "the calling user".
  */
-export function printDryRun(prepared: PreparedReceipt, json: boolean, printer: Printer): void {
+export function printDryRun(prepared: PreparedReceipt, redactions: readonly Redaction[], json: boolean, printer: Printer): void {
   if (json) {
     printer.out(
       JSON.stringify({
@@ -19,6 +20,7 @@ export function printDryRun(prepared: PreparedReceipt, json: boolean, printer: P
         metadata: prepared.metadata,
         model: prepared.model ?? null,
         owner: prepared.owner ?? null,
+        redactions,
       }),
     );
     return;
@@ -30,6 +32,7 @@ export function printDryRun(prepared: PreparedReceipt, json: boolean, printer: P
     ["title", prepared.title],
     ["tags", prepared.tags.join(", ")],
     ["checksum", prepared.checksum],
+    ...(redactions.length > 0 ? [["redacted", redactions.map((r) => `${r.field} (${r.rule})`).join(", ")] as const] : []),
   ])) {
     printer.out(line);
   }

@@ -74,9 +74,10 @@ export const receiptCommand: CliCommand<"receipt_create"> = {
           ...(details !== undefined && { details }),
         });
         if (opts.dryRun) {
-          const prepared = receipt.prepareReceipt(raw);
-          if (!prepared.ok) throw CliFailure.fromError(receipt.rejectionError(prepared.rejection).toBody());
-          printDryRun(prepared.value, json, stdio);
+          // Redacted as the server would under the default policy, so the checksum matches.
+          const prepared = await receipt.prepareRedactedReceipt(raw);
+          if (!prepared.ok) throw CliFailure.fromError(receipt.rejectionError(prepared.rejection, undefined).toBody());
+          printDryRun(prepared.value, prepared.redactions, json, stdio);
           return;
         }
       } catch (err) {

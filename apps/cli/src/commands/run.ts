@@ -7,11 +7,15 @@ export interface CommandContext {
   version: string;
 }
 
-/** Connects (CAIRN_URL/CAIRN_TOKEN or the credentials file), runs, and turns any failure into output and an exit code. */
+/**
+ * Connects (CAIRN_URL/CAIRN_TOKEN or the credentials file), runs, and turns any failure
+ * into output and an exit code. A body may return its own exit code for a success
+ * (`cairn doctor` exits 1 when a check warns).
+ */
 export async function runWithClient(
   ctx: CommandContext,
   json: boolean,
-  body: (client: CairnClient, printer: Printer) => Promise<void>,
+  body: (client: CairnClient, printer: Printer) => Promise<number | undefined | void>,
 ): Promise<void> {
   try {
     const [{ resolveConnection }, { CairnClient }] = await Promise.all([
@@ -19,8 +23,7 @@ export async function runWithClient(
       import("../client/http.js"),
     ]);
     const client = new CairnClient(await resolveConnection(), ctx.version);
-    await body(client, stdio);
-    process.exitCode = EXIT.ok;
+    process.exitCode = (await body(client, stdio)) ?? EXIT.ok;
   } catch (err) {
     process.exitCode = reportFailure(err, json);
   }

@@ -33,6 +33,11 @@ describe("MCP tool catalog", () => {
       "run_append_spans",
       "run_close",
       "run_read",
+      "drops_list",
+      "doctor",
+      "status",
+      "policy_get",
+      "policy_set",
     ]);
     for (const admin of ["user_create", "token_create", "me", "team_create", "team_member_add"]) expect(tool(admin)).toBeUndefined();
   });

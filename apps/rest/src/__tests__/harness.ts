@@ -1,5 +1,5 @@
 import { createTestWorld, type Driver, openTestStore, type TestWorld } from "@cairn/core/testing";
-import type { Store } from "@cairn/core";
+import type { CairnOptions, Store } from "@cairn/core";
 import { createRestApp } from "../app.js";
 
 export interface RestHarness {
@@ -10,9 +10,9 @@ export interface RestHarness {
   close(): Promise<void>;
 }
 
-export async function openRestHarness(driver: Driver): Promise<RestHarness> {
+export async function openRestHarness(driver: Driver, options?: CairnOptions): Promise<RestHarness> {
   const store = await openTestStore(driver);
-  const world = await createTestWorld(store);
+  const world = await createTestWorld(store, options);
   const app = createRestApp(world.cairn);
   return {
     store,

@@ -27,8 +27,13 @@ describe.each(DRIVERS)("REST security on %s", (driver) => {
     ["GET", "/v1/runs/run_00000000000000000000000000"],
     ["POST", "/v1/runs/run_00000000000000000000000000/spans"],
     ["POST", "/v1/runs/run_00000000000000000000000000/close"],
+    ["GET", "/v1/drops"],
+    ["GET", "/v1/doctor"],
+    ["GET", "/v1/status"],
+    ["GET", "/v1/policy"],
+    ["PUT", "/v1/policy"],
   ])("%s %s without a token → 401 envelope", async (method, path) => {
-    const res = await h.call(method, path, method === "GET" ? {} : { body: minimalReceipt() });
+    const res = await h.call(method, path, method === "GET" || method === "DELETE" ? {} : { body: minimalReceipt() });
     expect(res.status).toBe(401);
     expect(res.json.error.code).toBe("unauthenticated");
     expect(res.headers.get("www-authenticate")).toContain("Bearer");

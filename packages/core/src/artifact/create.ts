@@ -4,10 +4,11 @@ import type { ServiceContext } from "../context.js";
 import { validationFailed } from "../errors.js";
 import { resolveOwner } from "../identity/owner.js";
 import { normalizeTags } from "../tags.js";
-import { DEFAULT_TTL_DAYS, insertArtifact, provenanceOf, toArtifact } from "./internal.js";
+import { loadPolicy } from "../policy/store.js";
+import { insertArtifact, provenanceOf, toArtifact } from "./internal.js";
 import type { ArtifactCreateInput, CreatedArtifact } from "./schemas.js";
 
-/** Creates a plain artifact. It takes no metadata: only a schema's own verb writes metadata. */
+/** Creates a plain artifact (expiring after the owner's default_ttl_days). It takes no metadata: only a schema's own verb writes metadata. */
 export async function createArtifact(
   ctx: ServiceContext,
   input: z.output<typeof ArtifactCreateInput>,
@@ -21,7 +22,8 @@ export async function createArtifact(
   }
   const owner = resolveOwner(ctx.principal, input.owner);
   const now = ctx.now();
-  const row = await insertArtifact(ctx.store, now, DEFAULT_TTL_DAYS, {
+  const { default_ttl_days } = await loadPolicy(ctx.store, owner);
+  const row = await insertArtifact(ctx.store, now, default_ttl_days, {
     owner,
     title: input.title,
     share_type: input.share_type,

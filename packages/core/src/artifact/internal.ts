@@ -26,7 +26,6 @@ export const ARTIFACT_COLUMNS =
   "id, owner, title, share_type, body, checksum, tags, metadata, provenance, follows, share_token, created_at, expires_at, retained";
 
 const DAY_MS = 86_400_000;
-export const DEFAULT_TTL_DAYS = 7;
 
 const iso = (v: Date | string) => new Date(v).toISOString();
 

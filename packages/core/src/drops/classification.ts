@@ -1,4 +1,4 @@
-import type { Issue } from "../errors.js";
+import type { DropReceipt } from "./schemas.js";
 
 /** Every way a receipt submission can be turned away. Order is the gate order. */
 export const DROP_CATEGORIES = [
@@ -80,12 +80,10 @@ export function classifyDrop(category: DropCategory): DropClassification {
   return { category, ...CLASSIFICATION_TABLE[category] };
 }
 
-/** What an error carries before (or without) a persisted drop receipt: the classification and the failing paths. */
-export interface DropSummary extends DropClassification {
-  fields: string[];
-  id?: string;
+/** Maps a free category name (a custom gate's) to a category; anything unrecognised is `unknown`, never lost. */
+export function categoryOf(name: string | undefined): DropCategory {
+  return (DROP_CATEGORIES as readonly string[]).includes(name ?? "") ? (name as DropCategory) : "unknown";
 }
 
-export function summarizeDrop(category: DropCategory, issues: Issue[]): DropSummary {
-  return { ...classifyDrop(category), fields: [...new Set(issues.map((i) => i.field))] };
-}
+/** @deprecated The error now carries the persisted drop receipt; kept as an alias for callers of the old name. */
+export type DropSummary = DropReceipt;

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { ServiceContext } from "../context.js";
-import { validationFailed } from "../errors.js";
+import { type CairnError, validationFailed } from "../errors.js";
 import { parseWith } from "../validation.js";
 
 /**
@@ -17,6 +17,8 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   /** Whether the operation changes state (MCP hints, HTTP method defaults). */
   mutates: boolean;
   invoke(ctx: ServiceContext, raw: unknown): Promise<z.output<O>>;
+  /** For input a surface could not read: records the refusal where the operation keeps a trace (receipt_create). */
+  refuseUnreadable?(ctx: ServiceContext, error: CairnError): Promise<CairnError>;
 }
 
 export function defineOperation<I extends z.ZodType, O extends z.ZodType>(spec: {

@@ -13,9 +13,10 @@ import { searchArtifacts } from "../artifact/search.js";
 import type { ServiceContext } from "../context.js";
 import { defineOperation, type Operation } from "./define.js";
 import { EXPORT_RETAIN_OPERATIONS } from "./export-retain.js";
+import { GATE_OPERATIONS } from "./gates.js";
 import { CreatedToken, Me, TokenCreateInput, UserCreateInput, UserCreateOutput } from "../identity/schemas.js";
 import { createToken, createUser, describeMe } from "../identity/users.js";
-import { createReceipt } from "../receipt/create.js";
+import { createReceipt, refuseUnreadableReceipt } from "../receipt/create.js";
 import { ReceiptCreateInput } from "../receipt/schemas.js";
 import { RUN_OPERATIONS } from "./runs.js";
 import { TEAM_OPERATIONS } from "./teams.js";
@@ -28,12 +29,13 @@ export const OPERATIONS = {
   receipt_create: {
     name: "receipt_create",
     description:
-      "Leave a structured receipt when you finish work: what changed, who is affected, before and after, evidence, outcome, what a human must do, what remains and what was learned. The server renders the body, checksums it and returns a share link. Receipts expire in 7 days unless retained.",
+      "Leave a structured receipt when you finish work: what changed, who is affected, before and after, evidence, outcome, what a human must do, what remains and what was learned. The server redacts secrets, renders the body, checksums it and returns a share link. Receipts expire after the owner's default_ttl_days (7 unless the policy changes it) unless retained. A refused receipt leaves a drop receipt (see drops_list).",
     input: ReceiptCreateInput,
     output: CreatedArtifact,
     mutates: true,
-    // The receipt gates validate the raw input themselves, so a rejection is classified.
+    // The receipt gates validate the raw input themselves, so a rejection is classified and leaves a drop.
     invoke: (ctx: ServiceContext, raw: unknown) => createReceipt(ctx, raw),
+    refuseUnreadable: refuseUnreadableReceipt,
   } satisfies Operation<typeof ReceiptCreateInput, typeof CreatedArtifact>,
   artifact_create: defineOperation({
     name: "artifact_create",
@@ -86,6 +88,7 @@ export const OPERATIONS = {
   }),
   ...TEAM_OPERATIONS,
   ...RUN_OPERATIONS,
+  ...GATE_OPERATIONS,
 } as const;
 
 export type OperationName = keyof typeof OPERATIONS;

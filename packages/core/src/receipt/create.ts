@@ -1,83 +1,97 @@
-import { DEFAULT_TTL_DAYS, findArtifact, insertArtifact, provenanceOf, shareUrl, toArtifact } from "../artifact/internal.js";
 import type { CreatedArtifact } from "../artifact/schemas.js";
 import type { ServiceContext } from "../context.js";
-import { summarizeDrop } from "../drops/classification.js";
+import { recordDrop } from "../drops/record.js";
 import { CairnError, describeIssues, type ExistingArtifactRef } from "../errors.js";
-import { resolveOwner } from "../identity/owner.js";
-import type { Sql } from "../store/port.js";
+import { runReceiptGates } from "./gates.js";
+import {
+  fingerprintOf,
+  findOutcome,
+  type IdempotencyClaim,
+  IdempotencyKey,
+  invalidKey,
+  keyMismatch,
+  replayOutcome,
+  saveOutcome,
+} from "./idempotency.js";
+import { insertReceipt } from "./insert.js";
 import { renderValidReceipt } from "./prepare.js";
-import { RECEIPT_SCHEMA_ID } from "./schemas.js";
-import { type Rejection, validateReceiptInput } from "./validate.js";
+import type { Rejection } from "./validate.js";
+import { issuesFromZod, ROOT_FIELD } from "../validation.js";
 
-const DUPLICATE_WINDOW_MS = 24 * 3_600_000;
-
-/** Turns a gate's rejection into the error every surface shows. */
-export function rejectionError(rejection: Rejection, existing?: ExistingArtifactRef): CairnError {
-  const drop = summarizeDrop(rejection.category, rejection.issues);
-  switch (rejection.category) {
-    case "unknown-schema":
-      return new CairnError("unknown_schema", describeIssues(rejection.issues), { issues: rejection.issues, drop });
-    case "duplicate":
-      return new CairnError("duplicate", `An identical receipt from the same owner was stored in the last 24 hours${existing ? ` (${existing.id})` : ""}.`, {
-        issues: rejection.issues,
-        drop,
-        ...(existing && { existing }),
-      });
-    default:
-      return new CairnError("validation_failed", describeIssues(rejection.issues), { issues: rejection.issues, drop });
-  }
+function errorCodeOf(rejection: Rejection) {
+  if (rejection.code) return rejection.code;
+  if (rejection.category === "unknown-schema") return "unknown_schema";
+  return rejection.category === "duplicate" ? "duplicate" : "validation_failed";
 }
 
-/** foreign-link gate: `follows` must name a receipt of the same owner. */
-async function followsRejection(sql: Sql, owner: string, follows: string | undefined): Promise<Rejection | null> {
-  if (follows === undefined) return null;
-  const target = await findArtifact(sql, follows);
-  const ok = target?.owner === owner && target.metadata?.schema === RECEIPT_SCHEMA_ID;
-  return ok ? null : { category: "foreign-link", issues: [{ field: "follows", reason: "names no receipt of the same owner" }] };
+/** Turns a decided rejection and its drop receipt into the error every surface shows. */
+export function rejectionError(rejection: Rejection, drop: CairnError["drop"], existing?: ExistingArtifactRef): CairnError {
+  const code = errorCodeOf(rejection);
+  const message =
+    code === "duplicate"
+      ? `An identical receipt from the same owner was stored in the last 24 hours${existing ? ` (${existing.id})` : ""}.`
+      : code === "forbidden"
+        ? `owner: ${rejection.issues[0]?.reason ?? "not allowed"}.`
+        : describeIssues(rejection.issues);
+  return new CairnError(code, message, { issues: rejection.issues, ...(drop && { drop }), ...(existing && { existing }) });
 }
 
 /**
- * receipt_create: static gates, owner, follows, render, then duplicate check and insert
- * in one transaction. The advisory lock on (owner, checksum) makes two identical
- * concurrent submissions store one receipt and refuse the other as a duplicate.
+ * A refusal, after the decision: persist the drop receipt (never fails the caller), build
+ * the error carrying it, and remember it under the caller's idempotency key.
+ */
+async function refuse(
+  ctx: ServiceContext,
+  raw: unknown,
+  rejection: Rejection,
+  claim: IdempotencyClaim | null,
+  existing?: ExistingArtifactRef,
+): Promise<CairnError> {
+  const drop = await recordDrop(ctx, raw, rejection);
+  const error = rejectionError(rejection, drop, existing);
+  if (claim) {
+    await saveOutcome(ctx.store, claim, { kind: "rejected", error: error.toBody() }, ctx.now()).catch((err) =>
+      (ctx.log ?? console.error)(`cairn: could not remember idempotency key outcome: ${String((err as { code?: unknown }).code ?? "error")}`),
+    );
+  }
+  return error;
+}
+
+/**
+ * receipt_create: idempotency → gates (gates.ts, in order) → render → duplicate check and
+ * insert in one transaction. Every refusal leaves a drop receipt; a replay does not.
  */
 export async function createReceipt(ctx: ServiceContext, raw: unknown): Promise<CreatedArtifact> {
-  const validation = validateReceiptInput(raw);
-  if (!validation.ok) throw rejectionError(validation.rejection);
-  const valid = validation.value;
-  const owner = resolveOwner(ctx.principal, valid.owner);
-
-  const foreign = await followsRejection(ctx.store, owner, valid.metadata.follows);
-  if (foreign) throw rejectionError(foreign);
-
-  const prepared = renderValidReceipt(valid);
-  const now = ctx.now();
-  const outcome = await ctx.store.transaction(async (tx) => {
-    await tx.query("select pg_advisory_xact_lock(hashtext($1))", [`${owner} ${prepared.checksum}`]);
-    const [dup] = await tx.query<{ id: string; share_token: string }>(
-      `select id, share_token from artifacts
-        where owner = $1 and checksum = $2 and metadata is not null and created_at > $3
-        order by created_at desc limit 1`,
-      [owner, prepared.checksum, new Date(now.getTime() - DUPLICATE_WINDOW_MS).toISOString()],
-    );
-    if (dup) return { duplicate: { id: dup.id, url: shareUrl(ctx.config, dup.share_token) } } as const;
-    const row = await insertArtifact(tx, now, DEFAULT_TTL_DAYS, {
-      owner,
-      title: prepared.title,
-      share_type: "markdown",
-      body: prepared.body,
-      checksum: prepared.checksum,
-      tags: prepared.tags,
-      metadata: prepared.metadata,
-      provenance: provenanceOf(ctx, prepared.model),
-      follows: prepared.metadata.follows ?? null,
-    });
-    return { row } as const;
-  });
-
-  if ("duplicate" in outcome) {
-    throw rejectionError({ category: "duplicate", issues: [] }, outcome.duplicate);
+  let claim: IdempotencyClaim | null = null;
+  if (ctx.idempotencyKey !== undefined) {
+    const key = IdempotencyKey.safeParse(ctx.idempotencyKey);
+    if (!key.success) throw await refuse(ctx, raw, invalidKey(issuesFromZod(key.error, ctx.idempotencyKey)), null);
+    claim = { userId: ctx.principal.user.id, key: key.data, fingerprint: fingerprintOf(raw) };
+    const seen = await findOutcome(ctx.store, claim, ctx.now());
+    if (seen?.fingerprint === claim.fingerprint) return replayOutcome(seen.outcome);
+    if (seen) throw await refuse(ctx, raw, keyMismatch(), null);
   }
-  const viewer = { kind: "principal", principal: ctx.principal } as const;
-  return { ...(await toArtifact(ctx.store, ctx.config, viewer, outcome.row)), redactions: [] };
+
+  const gated = await runReceiptGates(ctx, raw);
+  if (!gated.ok) throw await refuse(ctx, raw, gated.rejection, claim);
+
+  const prepared = renderValidReceipt(gated.value.receipt);
+  const outcome = await insertReceipt(ctx, gated.value, prepared, claim);
+  switch (outcome.kind) {
+    case "created":
+      return outcome.value;
+    case "replay":
+      return replayOutcome(outcome.outcome);
+    case "mismatch":
+      throw await refuse(ctx, raw, keyMismatch(), null);
+    case "duplicate":
+      throw await refuse(ctx, raw, { category: "duplicate", issues: [] }, claim, outcome.existing);
+  }
+}
+
+/** Input a surface could not read at all (malformed JSON, over the size limit) is a refused submission too. */
+export async function refuseUnreadableReceipt(ctx: ServiceContext, error: CairnError): Promise<CairnError> {
+  const issues = error.issues ?? [{ field: ROOT_FIELD, reason: "could not be read" }];
+  const drop = await recordDrop(ctx, undefined, { category: "invalid", issues });
+  return new CairnError(error.code, error.message, { issues, drop });
 }

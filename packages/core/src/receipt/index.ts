@@ -1,8 +1,18 @@
 export { checksumOf } from "../checksum.js";
 export { LIMITS } from "../limits.js";
 export { rejectionError } from "./create.js";
-export { prepareReceipt, renderValidReceipt, type PreparedReceipt } from "./prepare.js";
+export type { GateReceipt, GateRefusal, ReceiptGate } from "./custom-gate.js";
+export { IdempotencyKey } from "./idempotency.js";
+export { prepareReceipt, prepareRedactedReceipt, renderValidReceipt, type PreparedReceipt } from "./prepare.js";
+export { mapReceiptStrings, redactReceipt, type Redaction, type RedactionResult } from "./redact.js";
 export { isRegisteredSchema, jsonSchemaOf, registeredSchemaIds, SCHEMA_REGISTRY, type RegisteredSchemaId } from "./registry.js";
 export { RECEIPT_V1_TEMPLATE_VERSION, renderReceiptV1 } from "./render.js";
 export * from "./schemas.js";
-export { RECEIPT_TAG, validateReceiptInput, type Rejection, type ValidReceipt, type ReceiptValidation } from "./validate.js";
+export {
+  deriveTitle,
+  RECEIPT_TAG,
+  validateReceiptInput,
+  type Rejection,
+  type ValidReceipt,
+  type ReceiptValidation,
+} from "./validate.js";

@@ -1,4 +1,6 @@
 import { checksumOf } from "../checksum.js";
+import { DEFAULT_SCAN_SETTINGS, type ScanSettings } from "../secrets/scan.js";
+import { type Redaction, redactReceipt } from "./redact.js";
 import { SCHEMA_REGISTRY } from "./registry.js";
 import { type ReceiptValidation, type ValidReceipt, validateReceiptInput } from "./validate.js";
 
@@ -16,7 +18,23 @@ export function renderValidReceipt(valid: ValidReceipt): PreparedReceipt {
   return { ...valid, body, checksum: checksumOf(body) };
 }
 
+/** The static gates and the render, with no secret scan (synchronous). Prefer prepareRedactedReceipt for a preview. */
 export function prepareReceipt(raw: unknown): { ok: true; value: PreparedReceipt } | Extract<ReceiptValidation, { ok: false }> {
   const validation = validateReceiptInput(raw);
   return validation.ok ? { ok: true, value: renderValidReceipt(validation.value) } : validation;
+}
+
+/**
+ * What the server would store under a `secrets: redact` policy (the default): static
+ * gates, secret redaction, render and checksum — no storage, no owner lookups. The CLI's
+ * --dry-run uses it so its bytes match the server's for an owner with the default policy.
+ */
+export async function prepareRedactedReceipt(
+  raw: unknown,
+  settings: ScanSettings = DEFAULT_SCAN_SETTINGS,
+): Promise<{ ok: true; value: PreparedReceipt; redactions: Redaction[] } | Extract<ReceiptValidation, { ok: false }>> {
+  const validation = validateReceiptInput(raw);
+  if (!validation.ok) return validation;
+  const { receipt, redactions } = await redactReceipt(validation.value, settings);
+  return { ok: true, value: renderValidReceipt(receipt), redactions };
 }

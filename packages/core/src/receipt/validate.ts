@@ -1,4 +1,4 @@
-import type { Issue } from "../errors.js";
+import type { CairnErrorCode, Issue } from "../errors.js";
 import type { DropCategory } from "../drops/classification.js";
 import { DERIVED_TITLE_LENGTH, LIMITS } from "../limits.js";
 import { normalizeTags } from "../tags.js";
@@ -15,6 +15,10 @@ import {
 export interface Rejection {
   category: DropCategory;
   issues: Issue[];
+  /** The policy field or custom gate that refused (kept on the drop so doctor can tell whether it is still on). */
+  rule?: string;
+  /** The error code when it is not the category's usual one (an owner the caller may not use is `forbidden`). */
+  code?: CairnErrorCode;
 }
 
 /** A receipt that passed the static gates, in canonical form, ready to render. */
@@ -70,7 +74,8 @@ function thinnessIssues(changed: unknown): Issue[] {
     : [];
 }
 
-function deriveTitle(changed: string): string {
+/** The title a receipt gets when the caller gives none: the first line of `changed`, cut to 120 characters. */
+export function deriveTitle(changed: string): string {
   const firstLine = changed.split("\n", 1)[0] ?? changed;
   return firstLine.length > DERIVED_TITLE_LENGTH ? `${firstLine.slice(0, DERIVED_TITLE_LENGTH - 1).trimEnd()}…` : firstLine;
 }

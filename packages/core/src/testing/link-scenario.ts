@@ -5,7 +5,7 @@ import { authenticate } from "../identity/tokens.js";
 import type { TestWorld } from "./fixtures.js";
 import { REFUSED_EDGES } from "./link-tables.js";
 import { minimalReceipt } from "./receipts.js";
-import type { TestUser } from "./teams.js";
+import type { TestUser } from "./fixtures.js";
 
 /** What a surface answered: the value, or the shared error body. */
 export type Outcome<T = unknown> = { ok: true; value: T } | { ok: false; error: CairnErrorBody };

@@ -1,8 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { authenticate } from "../identity/tokens.js";
-import type { TestWorld } from "./fixtures.js";
-
-export type TestUser = Awaited<ReturnType<TestWorld["user"]>>;
+import type { TestUser, TestWorld } from "./fixtures.js";
 
 /**
  * A principal carries its teams as of authentication (each request re-authenticates),

@@ -1,0 +1,69 @@
+import type { Policy } from "@cairn/core";
+import type { Command } from "commander";
+import { CliFailure } from "../failure.js";
+import { fieldLines } from "../format.js";
+import { type Printer, reportFailure } from "../output.js";
+import { type CliCommand, examplesHelp, operationCommand } from "./define.js";
+import { JSON_HELP, runWithClient } from "./run.js";
+
+function printPolicy(policy: Policy, printer: Printer): void {
+  printer.out(`Policy of ${policy.owner}`);
+  const { owner: _owner, ...settings } = policy;
+  for (const line of fieldLines(Object.entries(settings).map(([k, v]) => [k, String(v)] as const))) printer.out(line);
+}
+
+export const policyGetCommand = operationCommand("policy_get", {
+  words: ["policy", "get"],
+  options: [{ field: "owner", flags: "--owner <owner>" }],
+  examples: ["cairn policy get", "cairn policy get --owner team:platform --json"],
+  human: printPolicy,
+});
+
+const KEYS = ["secrets", "entropy_detection", "require_evidence", "default_ttl_days"] as const;
+
+/** The CLI's words for a value: booleans and numbers as typed; the server validates the rest. */
+function parseValue(key: string, value: string): unknown {
+  if (key === "entropy_detection" || key === "require_evidence") {
+    if (value === "true" || value === "on") return true;
+    if (value === "false" || value === "off") return false;
+    throw CliFailure.usage(`${key} takes true or false (got ${JSON.stringify(value)}).`);
+  }
+  if (key === "default_ttl_days") {
+    if (!/^\d+$/.test(value)) throw CliFailure.usage(`default_ttl_days takes a whole number of days (got ${JSON.stringify(value)}).`);
+    return Number(value);
+  }
+  return value;
+}
+
+/** `cairn policy set KEY VALUE [--owner O]`: one field; the others keep their values. */
+export const policySetCommand: CliCommand<"policy_set"> = {
+  operation: "policy_set",
+  words: ["policy", "set"],
+  async register(parent: Command, ctx) {
+    const { OPERATIONS } = await import("@cairn/core");
+    const cmd = parent
+      .command("set")
+      .description(OPERATIONS.policy_set.description)
+      .argument("<KEY>", `One of ${KEYS.join(", ")}.`)
+      .argument("<VALUE>", "secrets: redact|block; entropy_detection, require_evidence: true|false; default_ttl_days: days.")
+      .option("--owner <owner>", "Whose policy: user:NAME (yourself) or team:NAME (a team you belong to). Defaults to you.")
+      .option("--json", JSON_HELP)
+      .addHelpText("after", examplesHelp(["cairn policy set require_evidence true", "cairn policy set secrets block --owner team:platform"]));
+    cmd.action(async (key: string, value: string, opts: { owner?: string; json?: boolean }) => {
+      const json = opts.json === true;
+      let input: Record<string, unknown>;
+      try {
+        if (!(KEYS as readonly string[]).includes(key)) throw CliFailure.usage(`unknown policy key ${JSON.stringify(key)}; use one of ${KEYS.join(", ")}.`);
+        input = { [key]: parseValue(key, value), ...(opts.owner !== undefined && { owner: opts.owner }) };
+      } catch (err) {
+        process.exitCode = reportFailure(err, json);
+        return;
+      }
+      await runWithClient(ctx, json, async (client, printer) => {
+        const answer = await client.call("policy_set", input);
+        if (json) printer.out(answer.text);
+        else printPolicy(answer.data, printer);
+      });
+    });
+  },
+};

@@ -1,0 +1,52 @@
+import { type Cairn, CairnError, type OperationName, type ServiceContext } from "@cairn/core";
+import type { Context } from "hono";
+import type { RestEnv } from "./adapter.js";
+import { readJsonBody } from "./body.js";
+import { mergeParamsIntoBody } from "./params-body.js";
+import type { RouteSpec } from "./routes.js";
+import { surfaceOf } from "./surface.js";
+
+/**
+ * The service context of a request: the surface the client may claim (`X-Cairn-Surface`),
+ * and `Idempotency-Key`, whose meaning core decides (receipt_create replays).
+ */
+export function requestContext(cairn: Cairn, c: Context<RestEnv>): ServiceContext {
+  const idempotencyKey = c.req.header("idempotency-key");
+  const surface = surfaceOf(c.req.header("x-cairn-surface"));
+  return cairn.context(c.get("principal"), surface, idempotencyKey === undefined ? {} : { idempotencyKey });
+}
+
+/** Query parameters merged into a JSON object body; a body that is not an object is left for core to refuse. */
+function withQuery(body: unknown, query: Record<string, string>): unknown {
+  if (Object.keys(query).length === 0) return body ?? {};
+  if (body === undefined) return query;
+  return typeof body === "object" && body !== null && !Array.isArray(body) ? { ...body, ...query } : body;
+}
+
+/**
+ * The operation's raw input from where its route says it lives. A body that cannot be
+ * read is still a submission: core is told, so receipt_create leaves a drop receipt.
+ */
+export async function readInput(cairn: Cairn, c: Context<RestEnv>, name: OperationName, route: RouteSpec): Promise<unknown> {
+  switch (route.input) {
+    case "query":
+      return c.req.query();
+    case "params":
+      return c.req.param();
+    case "none":
+      return {};
+    case "body":
+    case "body+query":
+    case "params+body": {
+      let body: unknown;
+      try {
+        body = await readJsonBody(c);
+      } catch (err) {
+        if (!(err instanceof CairnError)) throw err;
+        throw await cairn.refuseUnreadable(name, requestContext(cairn, c), err);
+      }
+      if (route.input === "params+body") return mergeParamsIntoBody(c.req.param(), body);
+      return route.input === "body" ? body : withQuery(body, c.req.query());
+    }
+  }
+}

@@ -1,0 +1,79 @@
+import type { z } from "zod";
+import type { ServiceContext } from "../context.js";
+import { validationFailed } from "../errors.js";
+import { visibleOwners } from "../identity/authorize.js";
+import { LIMITS } from "../limits.js";
+import { resolveOwner } from "../identity/owner.js";
+import type { Sql } from "../store/port.js";
+import { classifyDrop, type DropCategory } from "./classification.js";
+import { DROP_WINDOW_DAYS, type DropList, type DropReceipt, type DropsListInput } from "./schemas.js";
+
+interface DropRow {
+  id: string;
+  owner: string;
+  category: DropCategory;
+  fields: string[];
+  title: string | null;
+  title_withheld: boolean;
+  surface: DropReceipt["surface"];
+  actor: DropReceipt["actor"];
+  model: string | null;
+  created_at: Date | string;
+}
+
+/** Classification is read from the table at read time: one source for cause and next action. */
+const toDrop = (r: DropRow): DropReceipt => ({
+  id: r.id,
+  owner: r.owner,
+  ...classifyDrop(r.category),
+  fields: r.fields,
+  title: r.title,
+  title_withheld: r.title_withheld,
+  surface: r.surface,
+  actor: r.actor,
+  model: r.model,
+  created_at: new Date(r.created_at).toISOString(),
+});
+
+export const windowStart = (now: Date, days: number) => new Date(now.getTime() - days * 86_400_000);
+
+const encodeCursor = (id: string) => Buffer.from(id, "utf8").toString("base64url");
+function decodeCursor(cursor: string): string {
+  const id = Buffer.from(cursor, "base64url").toString("utf8");
+  if (!/^drp_[0-9a-z]{26}$/.test(id)) throw validationFailed([{ field: "cursor", reason: "is not a cursor this server issued" }]);
+  return id;
+}
+
+/** drops_list: drop receipts of the owners the caller acts for, newest first, in a trailing window. */
+export async function listDrops(ctx: ServiceContext, input: z.output<typeof DropsListInput>): Promise<z.output<typeof DropList>> {
+  const owners = input.owner !== undefined ? [resolveOwner(ctx.principal, input.owner, "list drops")] : visibleOwners(ctx.principal);
+  const limit = input.limit ?? LIMITS.pageDefault;
+  const since = windowStart(ctx.now(), input.days ?? DROP_WINDOW_DAYS);
+  const rows = await ctx.store.query<DropRow>(
+    `select id, owner, category, fields, title, title_withheld, surface, actor, model, created_at from drops
+      where owner in (select jsonb_array_elements_text($1::jsonb)) and created_at > $2
+        and ($3::text is null or id < $3::text)
+      order by id desc limit $4`,
+    [JSON.stringify(owners), since.toISOString(), input.cursor ? decodeCursor(input.cursor) : null, limit + 1],
+  );
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return { items: page.map(toDrop), next_cursor: rows.length > limit && last ? encodeCursor(last.id) : null };
+}
+
+export interface DropCount {
+  owner: string;
+  category: DropCategory;
+  rule: string | null;
+  n: number;
+}
+
+/** Counts per owner, category and refusing rule in the window: what doctor and status aggregate. */
+export async function countDrops(sql: Sql, owners: readonly string[], since: Date): Promise<DropCount[]> {
+  return sql.query<DropCount>(
+    `select owner, category, rule, count(*)::int as n from drops
+      where owner in (select jsonb_array_elements_text($1::jsonb)) and created_at > $2
+      group by owner, category, rule`,
+    [JSON.stringify(owners), since.toISOString()],
+  );
+}

@@ -1,0 +1,132 @@
+import type { Principal, ServiceContext } from "../context.js";
+import { actsFor } from "../identity/authorize.js";
+import { OwnerRef } from "../identity/names.js";
+import { newId } from "../ids.js";
+import { LIMITS } from "../limits.js";
+import { loadPolicy } from "../policy/store.js";
+import type { Rejection } from "../receipt/validate.js";
+import { deriveTitle } from "../receipt/validate.js";
+import { containsSecret, findSecrets, type ScanSettings } from "../secrets/scan.js";
+import { canonicalText } from "../text.js";
+import { classifyDrop } from "./classification.js";
+import { DROPS_HIGH_WATER, DROPS_KEPT, type DropReceipt, WITHHELD_TITLE } from "./schemas.js";
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** The owner the submission targeted when the caller may act for it; otherwise the caller's own user. */
+export function dropOwner(principal: Principal, raw: unknown): string {
+  const requested = isObject(raw) ? raw.owner : undefined;
+  if (OwnerRef.safeParse(requested).success && actsFor(principal, requested as string)) return requested as string;
+  return `user:${principal.user.name}`;
+}
+
+/** The title the receipt would have had, unless it comes from a failing field (that would persist a rejected value). */
+function titleOf(raw: unknown, failing: ReadonlySet<string>): string | null {
+  if (!isObject(raw)) return null;
+  if (typeof raw.title === "string") {
+    const title = canonicalText(raw.title).replace(/\s+/g, " ");
+    return failing.has("title") || title === "" ? null : title.slice(0, LIMITS.title);
+  }
+  if (raw.title !== undefined || typeof raw.changed !== "string" || failing.has("changed")) return null;
+  const changed = canonicalText(raw.changed);
+  return changed === "" ? null : deriveTitle(changed);
+}
+
+function modelOf(raw: unknown, failing: ReadonlySet<string>): string | null {
+  if (!isObject(raw) || typeof raw.model !== "string" || failing.has("model")) return null;
+  const model = canonicalText(raw.model);
+  return model === "" || model.length > LIMITS.model ? null : model;
+}
+
+/** A scanner failure withholds: a diagnostic must never be the place a secret leaks. */
+const flagged = (text: string, settings: ScanSettings) => containsSecret(text, settings).catch(() => true);
+
+export const WITHHELD_FIELD = "(withheld field name)";
+
+/** Paths are kept, but an unknown key is the caller's own text: one the scanner flags is withheld too. */
+async function safePaths(paths: string[], settings: ScanSettings): Promise<string[]> {
+  const hits = await findSecrets(paths.map((value, i) => ({ field: String(i), value })), settings).catch(() => null);
+  if (hits === null) return paths.map(() => WITHHELD_FIELD);
+  const bad = new Set(hits.map((h) => Number(h.field)));
+  return [...new Set(paths.map((p, i) => (bad.has(i) ? WITHHELD_FIELD : p)))];
+}
+
+/** Builds the drop receipt for a decided rejection: classification, paths, and only text the scanner clears. */
+async function buildDrop(ctx: ServiceContext, raw: unknown, rejection: Rejection): Promise<DropReceipt> {
+  const now = ctx.now();
+  const owner = dropOwner(ctx.principal, raw);
+  const fields = [...new Set(rejection.issues.map((i) => i.field))];
+  const failing = new Set(fields);
+  // The owner's own scanner settings; if they cannot be read, scan with everything on.
+  const settings: ScanSettings = await loadPolicy(ctx.store, owner).then(
+    (p) => ({ entropy: p.entropy_detection }),
+    () => ({ entropy: true }),
+  );
+  const title = titleOf(raw, failing);
+  const withheld = title !== null && (await flagged(title, settings));
+  const model = modelOf(raw, failing);
+  const { token } = ctx.principal;
+  return {
+    id: (ctx.newId ?? newId)("drp", now),
+    owner,
+    ...classifyDrop(rejection.category),
+    fields: await safePaths(fields, settings),
+    title: withheld ? WITHHELD_TITLE : title,
+    title_withheld: withheld,
+    surface: ctx.surface,
+    actor: { id: token.id, name: token.name, kind: token.kind },
+    model: model !== null && (await flagged(model, settings)) ? null : model,
+    created_at: now.toISOString(),
+  };
+}
+
+/**
+ * One insert per drop; the owner's advisory lock makes the count exact under concurrent
+ * writers, so an owner never holds more than the high-water mark, and only an insert that
+ * crosses it trims back to the newest DROPS_KEPT.
+ */
+async function writeDrop(ctx: ServiceContext, drop: DropReceipt, rule: string | undefined): Promise<void> {
+  await ctx.store.transaction(async (tx) => {
+    await tx.query("select pg_advisory_xact_lock(hashtext($1))", [`cairn.drops ${drop.owner}`]);
+    await tx.query(
+      `insert into drops (id, owner, category, fields, title, title_withheld, surface, actor, model, rule, created_at)
+       values ($1, $2, $3, $4::jsonb, $5, $6, $7, $8::json, $9, $10, $11)`,
+      [
+        drop.id,
+        drop.owner,
+        drop.category,
+        JSON.stringify(drop.fields),
+        drop.title,
+        drop.title_withheld,
+        drop.surface,
+        JSON.stringify(drop.actor),
+        drop.model,
+        rule ?? null,
+        drop.created_at,
+      ],
+    );
+    const [count] = await tx.query<{ n: number }>("select count(*)::int as n from drops where owner = $1", [drop.owner]);
+    if ((count?.n ?? 0) > DROPS_HIGH_WATER) {
+      await tx.query(
+        "delete from drops where owner = $1 and id in (select id from drops where owner = $1 order by id desc offset $2)",
+        [drop.owner, DROPS_KEPT],
+      );
+    }
+  });
+}
+
+/**
+ * Persists the drop receipt of a rejection that has already been decided and returns it
+ * for the error. Never throws: a failure to write is logged (without values) and
+ * swallowed, so the caller's response is the same either way.
+ */
+export async function recordDrop(ctx: ServiceContext, raw: unknown, rejection: Rejection): Promise<DropReceipt> {
+  const drop = await buildDrop(ctx, raw, rejection);
+  try {
+    await writeDrop(ctx, drop, rejection.rule);
+  } catch (err) {
+    const reason = (err as { code?: unknown }).code ?? (err as Error)?.name ?? "error";
+    (ctx.log ?? console.error)(`cairn: could not record drop receipt ${drop.id} (${drop.category}, ${drop.owner}): ${String(reason)}`);
+  }
+  return drop;
+}

@@ -1,0 +1,46 @@
+import { z } from "zod";
+import { DROP_CATEGORIES } from "../drops/classification.js";
+
+export const CHECK_STATUSES = ["ok", "warn", "fail"] as const;
+
+export const DoctorCheck = z
+  .object({
+    name: z.string().describe("What was checked: Database, Drops, Policy."),
+    status: z.enum(CHECK_STATUSES).describe("`ok`, `warn` (something to act on) or `fail` (broken)."),
+    summary: z.string().describe("One line saying what was found."),
+    next_action: z.string().optional().describe("What to do about it, when there is something to do."),
+  })
+  .meta({ id: "DoctorCheck", description: "One finding of doctor." });
+export type DoctorCheck = z.infer<typeof DoctorCheck>;
+
+export const Doctor = z
+  .object({ checks: z.array(DoctorCheck).describe("Database, Drops, and Policy while a vetoing policy is still on.") })
+  .meta({ id: "Doctor", description: "Health of your receipts over the last 7 days." });
+
+export const DoctorInput = z.strictObject({});
+export const StatusInput = z.strictObject({});
+
+export const LastReceipt = z
+  .object({
+    id: z.string().describe("Artifact id."),
+    title: z.string().describe("Title."),
+    owner: z.string().describe("`user:NAME` or `team:NAME`."),
+    created_at: z.string().describe("ISO 8601 creation time."),
+    url: z.string().describe("Share link."),
+  })
+  .describe("The newest unexpired receipt you can read.");
+
+export const Status = z
+  .object({
+    last_receipt: LastReceipt.nullable(),
+    drops: z
+      .object({
+        window_days: z.number().int().describe("The trailing window, in days."),
+        counts: z
+          .partialRecord(z.enum(DROP_CATEGORIES), z.number().int())
+          .describe("Drops per category in the window, in gate order; categories with none are left out."),
+      })
+      .describe("What the gates turned away recently."),
+    lines: z.array(z.string()).describe("The same, as lines for people: `Last receipt: …` and `Drops (7d): …`."),
+  })
+  .meta({ id: "Status", description: "The last receipt and the drop rollup." });

@@ -1,0 +1,114 @@
+import type { ServiceContext } from "../context.js";
+import { categoryOf } from "../drops/classification.js";
+import { findArtifact } from "../artifact/internal.js";
+import { ownerIssue } from "../identity/owner.js";
+import type { Policy } from "../policy/schemas.js";
+import { loadPolicy } from "../policy/store.js";
+import { ROOT_FIELD } from "../validation.js";
+import type { GateReceipt } from "./custom-gate.js";
+import { type Redaction, redactReceipt } from "./redact.js";
+import { RECEIPT_SCHEMA_ID } from "./schemas.js";
+import { type Rejection, type ValidReceipt, validateReceiptInput } from "./validate.js";
+
+/** A receipt that passed every gate before the duplicate check: redacted, owned, with its owner's policy. */
+export interface GatedReceipt {
+  receipt: ValidReceipt;
+  owner: string;
+  policy: Policy;
+  redactions: Redaction[];
+}
+
+export type GateOutcome = { ok: true; value: GatedReceipt } | { ok: false; rejection: Rejection };
+
+const refuse = (rejection: Rejection): GateOutcome => ({ ok: false, rejection });
+
+/** owner: the caller may create for itself or a team it belongs to (403 otherwise, still a drop). */
+function ownerGate(ctx: ServiceContext, valid: ValidReceipt): { owner: string } | Rejection {
+  const owner = valid.owner ?? `user:${ctx.principal.user.name}`;
+  const issue = ownerIssue(ctx.principal, owner);
+  return issue ? { category: "invalid", issues: [issue], code: "forbidden" } : { owner };
+}
+
+/** foreign-link: `follows` must name a receipt of the same owner. */
+async function followsGate(ctx: ServiceContext, owner: string, follows: string | undefined): Promise<Rejection | null> {
+  if (follows === undefined) return null;
+  const target = await findArtifact(ctx.store, follows);
+  const ok = target?.owner === owner && target.metadata?.schema === RECEIPT_SCHEMA_ID;
+  return ok ? null : { category: "foreign-link", issues: [{ field: "follows", reason: "names no receipt of the same owner" }] };
+}
+
+/** secret-detected: under `secrets: block` any finding refuses; under `redact` findings are replaced. */
+async function secretsGate(valid: ValidReceipt, policy: Policy) {
+  const scanned = await redactReceipt(valid, { entropy: policy.entropy_detection });
+  if (scanned.findings.length === 0 || policy.secrets === "redact") return scanned;
+  const rulesByField = new Map<string, Set<string>>();
+  for (const f of scanned.findings) rulesByField.set(f.field, (rulesByField.get(f.field) ?? new Set()).add(f.rule));
+  const issues = [...rulesByField].map(([field, rules]) => ({
+    field,
+    reason: `contains a secret (${[...rules].join(", ")}); the owner's policy blocks secrets`,
+  }));
+  return { category: "secret-detected", issues, rule: "secrets" } satisfies Rejection;
+}
+
+/** policy-vetoed: the owner's policy rules, each named so doctor can tell whether it is still on. */
+function policyGate(valid: ValidReceipt, policy: Policy): Rejection | null {
+  if (policy.require_evidence && valid.metadata.evidence.length === 0) {
+    const reason = `must link at least one piece of evidence (${policy.owner} has require_evidence on)`;
+    return { category: "policy-vetoed", issues: [{ field: "evidence", reason }], rule: "require_evidence" };
+  }
+  return null;
+}
+
+/** Operator gates, in registration order. A reason outside the categories is `unknown`, still counted. */
+async function customGates(ctx: ServiceContext, gated: GatedReceipt): Promise<Rejection | null> {
+  const { receipt: r } = gated;
+  const subject: GateReceipt = {
+    owner: gated.owner,
+    title: r.title,
+    metadata: r.metadata,
+    tags: r.tags,
+    ...(r.details !== undefined && { details: r.details }),
+    ...(r.model !== undefined && { model: r.model }),
+  };
+  for (const gate of ctx.gates ?? []) {
+    const refusal = await gate.check(subject, ctx);
+    if (!refusal) continue;
+    const fields = refusal.fields && refusal.fields.length > 0 ? refusal.fields : [ROOT_FIELD];
+    return {
+      category: categoryOf(refusal.category),
+      issues: fields.map((field) => ({ field, reason: refusal.reason })),
+      rule: gate.name,
+    };
+  }
+  return null;
+}
+
+/**
+ * The receipt gates, in their fixed order. Each returns a typed rejection:
+ *   1. static: schema → shape → links → thinness (validateReceiptInput, one pass)
+ *   2. owner → 3. follows (foreign-link) → 4. secrets (redact or secret-detected)
+ *   5. policy (policy-vetoed) → 6. custom gates (their category, else unknown)
+ *   7. duplicate — inside the insert transaction (insert.ts), atomic with the insert.
+ * The first gate that refuses decides; later gates do not run.
+ */
+export async function runReceiptGates(ctx: ServiceContext, raw: unknown): Promise<GateOutcome> {
+  const validation = validateReceiptInput(raw);
+  if (!validation.ok) return validation;
+  const owned = ownerGate(ctx, validation.value);
+  if (!("owner" in owned)) return refuse(owned);
+  const { owner } = owned;
+
+  const foreign = await followsGate(ctx, owner, validation.value.metadata.follows);
+  if (foreign) return refuse(foreign);
+
+  const policy = await loadPolicy(ctx.store, owner);
+  const scanned = await secretsGate(validation.value, policy);
+  if ("category" in scanned) return refuse(scanned);
+
+  const vetoed = policyGate(scanned.receipt, policy);
+  if (vetoed) return refuse(vetoed);
+
+  const gated: GatedReceipt = { receipt: scanned.receipt, owner, policy, redactions: scanned.redactions };
+  const custom = await customGates(ctx, gated);
+  return custom ? refuse(custom) : { ok: true, value: gated };
+}

@@ -1,0 +1,85 @@
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import type { CreatedArtifact } from "../artifact/schemas.js";
+import { CairnError, type CairnErrorBody, type Issue } from "../errors.js";
+import type { Sql } from "../store/port.js";
+import type { Rejection } from "./validate.js";
+
+/** Keys are kept this long, per user; an older key is free to be used again. */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 3_600_000;
+export const IDEMPOTENCY_FIELD = "idempotency_key";
+
+export const IdempotencyKey = z
+  .string()
+  .min(1)
+  .max(255)
+  .regex(/^[\x21-\x7e]+$/, "must be 1-255 printable ASCII characters without spaces")
+  .describe("A client-chosen key (e.g. a UUID). The same key and input within 24 hours replays the first response.");
+
+/** What a key remembers: the first response, replayed byte for byte. */
+export type StoredOutcome = { kind: "created"; value: CreatedArtifact } | { kind: "rejected"; error: CairnErrorBody };
+
+export interface IdempotencyClaim {
+  userId: string;
+  key: string;
+  fingerprint: string;
+}
+
+/** JSON with sorted keys: the same input sent with another key order is the same request. */
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+export const fingerprintOf = (raw: unknown) => createHash("sha256").update(stableJson(raw), "utf8").digest("hex");
+
+/** A malformed key: the key's issues, named by the key's field. */
+export function invalidKey(issues: readonly Issue[]): Rejection {
+  return { category: "invalid", issues: issues.map((i) => ({ ...i, field: IDEMPOTENCY_FIELD })) };
+}
+
+export const keyMismatch = (): Rejection => ({
+  category: "invalid",
+  issues: [{ field: IDEMPOTENCY_FIELD, reason: "was already used with a different input in the last 24 hours" }],
+  code: "idempotency_mismatch",
+});
+
+export async function findOutcome(
+  sql: Sql,
+  claim: IdempotencyClaim,
+  now: Date,
+): Promise<{ fingerprint: string; outcome: StoredOutcome } | undefined> {
+  const [row] = await sql.query<{ fingerprint: string; outcome: StoredOutcome }>(
+    "select fingerprint, outcome from idempotency_keys where user_id = $1 and key = $2 and created_at > $3",
+    [claim.userId, claim.key, new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS).toISOString()],
+  );
+  return row;
+}
+
+/** Remembers the first outcome for a key; a live key is never overwritten, an expired one is. */
+export async function saveOutcome(sql: Sql, claim: IdempotencyClaim, outcome: StoredOutcome, now: Date): Promise<void> {
+  const cutoff = new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS).toISOString();
+  await sql.query("delete from idempotency_keys where user_id = $1 and created_at <= $2", [claim.userId, cutoff]);
+  await sql.query(
+    `insert into idempotency_keys (user_id, key, fingerprint, outcome, created_at) values ($1, $2, $3, $4::json, $5)
+     on conflict (user_id, key) do nothing`,
+    [claim.userId, claim.key, claim.fingerprint, JSON.stringify(outcome), now.toISOString()],
+  );
+}
+
+/** Answers again exactly as the first time: the stored artifact, or the stored error (same code, issues and drop). */
+export function replayOutcome(outcome: StoredOutcome): CreatedArtifact {
+  if (outcome.kind === "created") return outcome.value;
+  const { code, message, issues, drop, existing } = outcome.error;
+  throw new CairnError(code, message, {
+    ...(issues && { issues }),
+    ...(drop && { drop }),
+    ...(existing && { existing }),
+  });
+}

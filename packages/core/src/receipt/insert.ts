@@ -1,0 +1,61 @@
+import { insertArtifact, provenanceOf, shareUrl, toArtifact } from "../artifact/internal.js";
+import type { CreatedArtifact } from "../artifact/schemas.js";
+import type { ServiceContext } from "../context.js";
+import type { ExistingArtifactRef } from "../errors.js";
+import type { GatedReceipt } from "./gates.js";
+import { findOutcome, type IdempotencyClaim, type StoredOutcome, saveOutcome } from "./idempotency.js";
+import type { PreparedReceipt } from "./prepare.js";
+
+const DUPLICATE_WINDOW_MS = 24 * 3_600_000;
+
+export type InsertOutcome =
+  | { kind: "created"; value: CreatedArtifact }
+  | { kind: "duplicate"; existing: ExistingArtifactRef }
+  | { kind: "replay"; outcome: StoredOutcome }
+  | { kind: "mismatch" };
+
+/**
+ * The last gate and the write, in one transaction. A retry racing its own first attempt
+ * waits on the key's lock and then replays; identical concurrent submissions wait on the
+ * (owner, checksum) lock, so one is stored and the other refused as a duplicate. The key
+ * is remembered in the same transaction as the artifact, so a replay never misses it.
+ */
+export async function insertReceipt(
+  ctx: ServiceContext,
+  gated: GatedReceipt,
+  prepared: PreparedReceipt,
+  claim: IdempotencyClaim | null,
+): Promise<InsertOutcome> {
+  const now = ctx.now();
+  const { owner } = gated;
+  return ctx.store.transaction(async (tx): Promise<InsertOutcome> => {
+    if (claim) {
+      await tx.query("select pg_advisory_xact_lock(hashtext($1))", [`cairn.idempotency ${claim.userId} ${claim.key}`]);
+      const seen = await findOutcome(tx, claim, now);
+      if (seen) return seen.fingerprint === claim.fingerprint ? { kind: "replay", outcome: seen.outcome } : { kind: "mismatch" };
+    }
+    await tx.query("select pg_advisory_xact_lock(hashtext($1))", [`${owner} ${prepared.checksum}`]);
+    const [dup] = await tx.query<{ id: string; share_token: string }>(
+      `select id, share_token from artifacts
+        where owner = $1 and checksum = $2 and metadata is not null and created_at > $3
+        order by created_at desc limit 1`,
+      [owner, prepared.checksum, new Date(now.getTime() - DUPLICATE_WINDOW_MS).toISOString()],
+    );
+    if (dup) return { kind: "duplicate", existing: { id: dup.id, url: shareUrl(ctx.config, dup.share_token) } };
+    const row = await insertArtifact(tx, now, gated.policy.default_ttl_days, {
+      owner,
+      title: prepared.title,
+      share_type: "markdown",
+      body: prepared.body,
+      checksum: prepared.checksum,
+      tags: prepared.tags,
+      metadata: prepared.metadata,
+      provenance: provenanceOf(ctx, prepared.model),
+      follows: prepared.metadata.follows ?? null,
+    });
+    const viewer = { kind: "principal", principal: ctx.principal } as const;
+    const value: CreatedArtifact = { ...(await toArtifact(tx, ctx.config, viewer, row)), redactions: gated.redactions };
+    if (claim) await saveOutcome(tx, claim, { kind: "created", value }, now);
+    return { kind: "created", value };
+  });
+}
