@@ -87,6 +87,20 @@ describe.each(DRIVERS)("receipts on %s", (driver) => {
     expect(rejected.every((r) => r.reason instanceof CairnError && r.reason.code === "duplicate")).toBe(true);
   });
 
+  it("counts follows as part of a receipt's identity for duplicates, though the body does not show it", async () => {
+    const a = await world.user("a");
+    const first = await world.cairn.invoke("receipt_create", a.ctx(), minimalReceipt({ learned: "outcome measured" }));
+    const other = await world.cairn.invoke("receipt_create", a.ctx(), minimalReceipt({ learned: "another start" }));
+    const followUp = minimalReceipt({ learned: "checked", follows: first.id });
+    const stored = await world.cairn.invoke("receipt_create", a.ctx(), followUp);
+    // Same fields following a different receipt: a different receipt, same body bytes.
+    const second = await world.cairn.invoke("receipt_create", a.ctx(), { ...followUp, follows: other.id });
+    expect(second.checksum).toBe(stored.checksum);
+    const again = await rejectionOf(world.cairn.invoke("receipt_create", a.ctx(), followUp));
+    expect(again.code).toBe("duplicate");
+    expect(again.existing?.id).toBe(stored.id);
+  });
+
   it("accepts follows to an own receipt and rejects one to another owner's as foreign-link", async () => {
     const a = await world.user("a");
     const b = await world.user("b");

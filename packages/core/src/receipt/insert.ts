@@ -35,11 +35,14 @@ export async function insertReceipt(
       if (seen) return seen.fingerprint === claim.fingerprint ? { kind: "replay", outcome: seen.outcome } : { kind: "mismatch" };
     }
     await tx.query("select pg_advisory_xact_lock(hashtext($1))", [`${owner} ${prepared.checksum}`]);
+    // `follows` is not rendered (the body is public to link holders), so it joins the checksum here.
+    const follows = prepared.metadata.follows ?? null;
     const [dup] = await tx.query<{ id: string; share_token: string }>(
       `select id, share_token from artifacts
         where owner = $1 and checksum = $2 and metadata is not null and created_at > $3
+          and follows is not distinct from $4
         order by created_at desc limit 1`,
-      [owner, prepared.checksum, new Date(now.getTime() - DUPLICATE_WINDOW_MS).toISOString()],
+      [owner, prepared.checksum, new Date(now.getTime() - DUPLICATE_WINDOW_MS).toISOString(), follows],
     );
     if (dup) return { kind: "duplicate", existing: { id: dup.id, url: shareUrl(ctx.config, dup.share_token) } };
     const row = await insertArtifact(tx, now, gated.policy.default_ttl_days, {
@@ -51,7 +54,7 @@ export async function insertReceipt(
       tags: prepared.tags,
       metadata: prepared.metadata,
       provenance: provenanceOf(ctx, prepared.model),
-      follows: prepared.metadata.follows ?? null,
+      follows,
     });
     const viewer = { kind: "principal", principal: ctx.principal } as const;
     const value: CreatedArtifact = { ...(await toArtifact(tx, ctx.config, viewer, row)), redactions: gated.redactions };
