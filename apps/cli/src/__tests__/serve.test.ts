@@ -2,7 +2,8 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { DRIVERS, minimalReceipt } from "@cairn/core/testing";
 import { describe, expect, it } from "vitest";
-import { homeFor, spawnServe } from "./serve-process.js";
+import { spawn } from "node:child_process";
+import { CLI_BIN, homeFor, spawnServe } from "./serve-process.js";
 
 async function post(url: string, token: string, body: unknown) {
   const res = await fetch(url, {
@@ -53,6 +54,38 @@ describe("cairn serve on the embedded store", () => {
       await expect(spawnServe(env)).rejects.toThrow(/another cairn serve \(pid \d+\)/);
     } finally {
       await first.stop();
+    }
+  });
+});
+
+describe("cairn serve interrupted while starting", () => {
+  it("waits for the store to open, then stops cleanly; the next start finds an intact store", async () => {
+    const { env, home, dispose } = await homeFor("pglite");
+    try {
+      const child = spawn(process.execPath, [CLI_BIN, "serve"], { env: { ...process.env, PORT: "0", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+      let out = "";
+      child.stdout.on("data", (d) => {
+        out += d;
+      });
+      child.stderr.on("data", (d) => {
+        out += d;
+      });
+      const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+      // Signal as soon as the server says it is starting: the store is still opening.
+      await new Promise<void>((resolve) => {
+        const check = () => (out.includes("Starting Cairn") ? resolve() : setTimeout(check, 5));
+        check();
+      });
+      expect(out).not.toContain("listening on");
+      child.kill("SIGTERM");
+      expect(await exited, out).toBe(0);
+      expect(out).toContain("Stopped.");
+      expect(existsSync(join(home, "pgdata.pid"))).toBe(false);
+      const again = await spawnServe(env);
+      expect((await fetch(`${again.url}/healthz`)).status).toBe(200);
+      expect(await again.stop()).toBe(0);
+    } finally {
+      await dispose();
     }
   });
 });
