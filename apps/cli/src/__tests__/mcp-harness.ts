@@ -1,22 +1,12 @@
-import { mkdtempSync, readFileSync, renameSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, } from "node:fs";
 import { join } from "node:path";
 import { resolveSettings } from "@cairn/core/local";
-import { createTestDatabase, type Driver, freshPgliteDir } from "@cairn/core/testing";
+import type { Driver } from "@cairn/core/testing";
+import { homeFor } from "./serve-process.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { startServer } from "../server.js";
 
-/** A CAIRN_HOME whose embedded store starts from the pre-initialised template, or a throwaway Postgres. */
-export async function homeFor(driver: Driver): Promise<{ env: Record<string, string>; home: string; dispose(): Promise<void> }> {
-  const home = mkdtempSync(join(tmpdir(), "cairn-home-"));
-  if (driver === "pglite") {
-    renameSync(await freshPgliteDir(), join(home, "pgdata"));
-    return { env: { CAIRN_HOME: home }, home, dispose: async () => {} };
-  }
-  const db = await createTestDatabase("pg");
-  return { env: { CAIRN_HOME: home, DATABASE_URL: db.databaseUrl as string }, home, dispose: () => db.dispose() };
-}
 
 export const adminTokenIn = (home: string): string => JSON.parse(readFileSync(join(home, "credentials"), "utf8")).token;
 

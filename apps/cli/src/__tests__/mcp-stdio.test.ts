@@ -4,7 +4,8 @@ import { DRIVERS, fullReceipt, minimalReceipt } from "@cairn/core/testing";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminTokenIn, homeFor, httpClient, rest, toolError } from "./mcp-harness.js";
+import { adminTokenIn, httpClient, rest, toolError } from "./mcp-harness.js";
+import { homeFor } from "./serve-process.js";
 import { CLI_BIN, type ServeProcess, spawnServe } from "./serve-process.js";
 
 /** `cairn mcp` with only the given environment (plus PATH), its stdout/stdin being the protocol. */

@@ -1,8 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, renameSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createTestDatabase, type Driver, freshPgliteDir } from "@cairn/core/testing";
+import { createTestHome } from "@cairn/core/testing";
 
 export const CLI_BIN = join(import.meta.dirname, "../../dist/bin.js");
 
@@ -53,13 +51,5 @@ export async function spawnServe(env: Record<string, string>): Promise<ServeProc
   };
 }
 
-/** A CAIRN_HOME whose embedded store starts from the pre-initialised template (fast), or a throwaway Postgres. */
-export async function homeFor(driver: Driver): Promise<{ env: Record<string, string>; home: string; dispose(): Promise<void> }> {
-  const home = mkdtempSync(join(tmpdir(), "cairn-home-"));
-  if (driver === "pglite") {
-    renameSync(await freshPgliteDir(), join(home, "pgdata"));
-    return { env: { CAIRN_HOME: home }, home, dispose: async () => {} };
-  }
-  const db = await createTestDatabase("pg");
-  return { env: { CAIRN_HOME: home, DATABASE_URL: db.databaseUrl as string }, home, dispose: () => db.dispose() };
-}
+/** A CAIRN_HOME for a spawned or in-process `cairn serve` (see createTestHome). */
+export const homeFor = createTestHome;

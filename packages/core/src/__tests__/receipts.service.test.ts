@@ -1,17 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rejectionOf } from "./helpers.js";
 import { CairnError } from "../errors.js";
 import { createTestWorld, DRIVERS, fullReceipt, minimalReceipt, openTestStore, type TestWorld } from "../testing/index.js";
 import type { Store } from "../store/port.js";
 
-async function rejectionOf(p: Promise<unknown>): Promise<CairnError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof CairnError) return err;
-    throw err;
-  }
-  throw new Error("expected a rejection");
-}
 
 describe.each(DRIVERS)("receipts on %s", (driver) => {
   let store: Store;

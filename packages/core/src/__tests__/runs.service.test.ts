@@ -1,17 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CairnError } from "../errors.js";
+import { rejectionOf } from "./helpers.js";
 import type { Store } from "../store/port.js";
 import { createTestTeam, createTestWorld, DRIVERS, minimalReceipt, openTestStore, type TestWorld } from "../testing/index.js";
 
-async function rejectionOf(p: Promise<unknown>): Promise<CairnError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof CairnError) return err;
-    throw err;
-  }
-  throw new Error("expected a rejection");
-}
 
 const span = (id: string, extra: Record<string, unknown> = {}) => ({
   span_id: id,

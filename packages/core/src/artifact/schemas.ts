@@ -2,6 +2,7 @@ import { z } from "zod";
 import { SURFACES } from "../context.js";
 import { OwnerRef } from "../identity/names.js";
 import { LIMITS } from "../limits.js";
+import { PAGE_FIELDS } from "../paging.js";
 import { Tags } from "../tags.js";
 import { optionalText, requiredText, titleText } from "../text.js";
 
@@ -67,14 +68,7 @@ export const ArtifactReadInput = z.strictObject({ id: z.string().min(1).max(64).
 export const ArtifactSearchInput = z.strictObject({
   q: z.string().trim().max(500).optional().describe("Full-text query over title and body (web-search syntax)."),
   tag: z.string().trim().toLowerCase().max(LIMITS.tag).optional().describe("Only artifacts carrying this tag."),
-  cursor: z.string().max(200).optional().describe("`next_cursor` from the previous page."),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(LIMITS.pageMax)
-    .optional()
-    .describe(`Page size, 1-${LIMITS.pageMax}; default ${LIMITS.pageDefault}.`),
+  ...PAGE_FIELDS,
 });
 
 /** Export walks every page of what search would list, without a full-text query: one tag, or everything. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
+import { PAGE_FIELDS } from "../paging.js";
 import { SURFACES } from "../context.js";
 import { OwnerRef } from "../identity/names.js";
-import { LIMITS } from "../limits.js";
 import { DROP_CATEGORIES } from "./classification.js";
 
 /** Surfacing looks at a trailing window; findings age out on their own. */
@@ -49,14 +49,7 @@ export const DropsListInput = z.strictObject({
     .optional()
     .describe(`Trailing window in days, 1-${MAX_DROP_WINDOW_DAYS}; default ${DROP_WINDOW_DAYS}.`),
   owner: OwnerRef.optional().describe("Only drops of this owner (yourself or a team you belong to). Default: all of them."),
-  cursor: z.string().max(200).optional().describe("`next_cursor` from the previous page."),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(LIMITS.pageMax)
-    .optional()
-    .describe(`Page size, 1-${LIMITS.pageMax}; default ${LIMITS.pageDefault}.`),
+  ...PAGE_FIELDS,
 });
 
 export const DropList = z

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { cp, mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, rename, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { migrate } from "../store/migrate.js";
@@ -114,6 +114,27 @@ export async function openTestStore(driver: Driver): Promise<Store> {
     async close() {
       await store.close();
       await db.dispose();
+    },
+  };
+}
+
+/**
+ * A CAIRN_HOME for a `cairn serve` under test: the embedded store copied from the
+ * template into `pgdata`, or a throwaway PostgreSQL database in DATABASE_URL.
+ */
+export async function createTestHome(driver: Driver): Promise<{ env: Record<string, string>; home: string; dispose(): Promise<void> }> {
+  const home = await mkdtemp(join(tmpdir(), "cairn-home-"));
+  if (driver === "pglite") {
+    await rename(await freshPgliteDir(), join(home, "pgdata"));
+    return { env: { CAIRN_HOME: home }, home, dispose: () => rm(home, { recursive: true, force: true }) };
+  }
+  const db = await createTestDatabase("pg");
+  return {
+    env: { CAIRN_HOME: home, DATABASE_URL: db.databaseUrl as string },
+    home,
+    async dispose() {
+      await db.dispose();
+      await rm(home, { recursive: true, force: true });
     },
   };
 }
