@@ -1,1 +1,2 @@
 export { startServer, type RunningServer } from "./server.js";
+export { EXIT, type ExitCode, exitCodeOf } from "./exit-codes.js";

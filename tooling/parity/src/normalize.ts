@@ -25,16 +25,27 @@ export function normalize(value: unknown, actorName: string): unknown {
   return walk(value);
 }
 
-/** A small line diff for failure messages. */
+const MAX_DIFF_LINES = 40;
+
+/** A line diff of the pretty-printed JSON (longest common subsequence), for failure messages. */
 export function diff(expected: unknown, actual: unknown): string {
   const a = JSON.stringify(expected, null, 2).split("\n");
   const b = JSON.stringify(actual, null, 2).split("\n");
-  const out: string[] = [];
-  for (let i = 0; i < Math.max(a.length, b.length); i++) {
-    if (a[i] === b[i]) continue;
-    if (a[i] !== undefined) out.push(`- ${a[i]}`);
-    if (b[i] !== undefined) out.push(`+ ${b[i]}`);
-    if (out.length > 40) break;
+  // common[i][j]: length of the longest common subsequence of a[i..] and b[j..].
+  const common = Array.from({ length: a.length + 1 }, () => new Uint32Array(b.length + 1));
+  const at = (i: number, j: number) => (common[i] as Uint32Array)[j] as number;
+  for (let i = a.length - 1; i >= 0; i--) {
+    for (let j = b.length - 1; j >= 0; j--) {
+      (common[i] as Uint32Array)[j] = a[i] === b[j] ? at(i + 1, j + 1) + 1 : Math.max(at(i + 1, j), at(i, j + 1));
+    }
   }
-  return out.join("\n");
+  const out: string[] = [];
+  let [i, j] = [0, 0];
+  while (i < a.length || j < b.length) {
+    if (i < a.length && j < b.length && a[i] === b[j]) [i, j] = [i + 1, j + 1];
+    else if (j >= b.length || (i < a.length && at(i + 1, j) >= at(i, j + 1))) out.push(`- ${a[i++]}`);
+    else out.push(`+ ${b[j++]}`);
+  }
+  const more = out.length - MAX_DIFF_LINES;
+  return more > 0 ? [...out.slice(0, MAX_DIFF_LINES), `… and ${more} more changed lines`].join("\n") : out.join("\n");
 }

@@ -119,6 +119,23 @@ describe.each(DRIVERS)("cairn receipt against cairn serve on %s", (driver) => {
     expect(dry.json.error.issues).toEqual(rest.json.error.issues);
   });
 
+  it("a document that is not an object reaches the server as it is: the refusal REST gives, the same as --dry-run", async () => {
+    const u = await cliUser(server);
+    for (const [name, content, value] of [
+      ["list.json", JSON.stringify([minimalReceipt()]), [minimalReceipt()]],
+      ["words.yaml", "just a sentence\n", "just a sentence"],
+    ] as const) {
+      const sent = await runCli(["receipt", "--from", file(name, content), "--json"], { env: u.env });
+      const rest = await server.rest("POST", "/v1/receipts", u.token, value);
+      expect(sent.code, sent.stderr).toBe(1);
+      expect(rest.json.error.issues).toEqual([{ field: "(input)", reason: "must be a JSON object" }]);
+      expect(sent.json.error.issues).toEqual(rest.json.error.issues);
+      expect(sent.json.error.drop.surface).toBe("cli");
+      const dry = await runCli(["receipt", "--from", file(name, content), "--dry-run", "--json"], { env: u.env });
+      expect(dry.json.error.issues).toEqual(rest.json.error.issues);
+    }
+  });
+
   it("a file that does not parse exits 1 naming the line; a missing file is a usage error (2)", async () => {
     const u = await cliUser(server);
     const yaml = await runCli(["receipt", "--from", file("broken.yaml", "changed: a b c\nevidence: [\n")], { env: u.env });

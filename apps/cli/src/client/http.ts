@@ -32,6 +32,8 @@ export function unreachable(err: unknown, base: string): CliFailure {
   );
 }
 
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
 function isErrorBody(value: unknown): value is { error: CairnErrorBody } {
   const error = (value as { error?: { code?: unknown; message?: unknown } } | null)?.error;
   return typeof error?.code === "string" && typeof error.message === "string";
@@ -76,19 +78,26 @@ export class CairnClient {
     private readonly version: string,
   ) {}
 
-  private request(name: OperationName, input: Record<string, unknown>): { url: string; init: RequestInit } {
+  private request(name: OperationName, input: unknown): { url: string; init: RequestInit } {
     const route = ROUTES[name];
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.connection.token}`,
+      "x-cairn-surface": "cli",
+      "user-agent": `cairn-cli/${this.version}`,
+    };
+    if (!isPlainObject(input)) {
+      // A document that is not an object (a receipt file holding a list) is sent as it is,
+      // so the server names what is wrong with it exactly as it would for any client.
+      if (route.input !== "body") throw new CliFailure(EXIT.usage, `${name} takes named fields.`);
+      headers["content-type"] = "application/json";
+      return { url: `${this.connection.url}${route.path}`, init: { method: route.method.toUpperCase(), headers, body: JSON.stringify(input) } };
+    }
     const fields = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
     const path = route.path.replace(/:([a-z_]+)/g, (_, key: string) => {
       const value = fields[key];
       delete fields[key];
       return encodeURIComponent(String(value ?? ""));
     });
-    const headers: Record<string, string> = {
-      authorization: `Bearer ${this.connection.token}`,
-      "x-cairn-surface": "cli",
-      "user-agent": `cairn-cli/${this.version}`,
-    };
     let url = `${this.connection.url}${path}`;
     let body: string | undefined;
     if (route.input === "query") {
@@ -102,7 +111,7 @@ export class CairnClient {
   }
 
   /** One request, one JSON answer. */
-  async call<N extends OperationName>(name: N, input: Record<string, unknown>): Promise<Answer<OperationOutput<N>>> {
+  async call<N extends OperationName>(name: N, input: unknown): Promise<Answer<OperationOutput<N>>> {
     const res = await this.open(name, input);
     const text = await res.text().catch((err: unknown) => {
       throw unreachable(err, this.connection.url);
@@ -119,7 +128,7 @@ export class CairnClient {
    * consumed as it arrives. The timeout covers waiting for the answer to start, never
    * the length of a long export.
    */
-  async open(name: OperationName, input: Record<string, unknown>): Promise<Response> {
+  async open(name: OperationName, input: unknown): Promise<Response> {
     const { url, init } = this.request(name, input);
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new DOMException("no answer", "TimeoutError")), TIMEOUT_MS);

@@ -85,7 +85,7 @@ export const receiptCommand: CliCommand<"receipt_create"> = {
         return;
       }
       await runWithClient(ctx, json, async (client, printer) => {
-        const answer = await client.call("receipt_create", raw as Record<string, unknown>);
+        const answer = await client.call("receipt_create", raw);
         if (json) return printer.out(answer.text);
         const a = answer.data;
         printer.out(`Receipt stored: ${a.title}`);

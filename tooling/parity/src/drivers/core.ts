@@ -19,5 +19,6 @@ export function coreDriver(cairn: Cairn): Driver {
     createReceipt: (actor, input) => outcome(cairn.invoke("receipt_create", ctx(actor), input)),
     read: (actor, id) => outcome(cairn.invoke("artifact_read", ctx(actor), { id })),
     search: (actor, query) => outcome(cairn.invoke("artifact_search", ctx(actor), query)),
+    setPolicy: (actor, patch) => outcome(cairn.invoke("policy_set", ctx(actor), patch)),
   };
 }

@@ -37,9 +37,15 @@ function expectedFields(a: Artifact): Map<string, string> {
   m.remaining.forEach((r: { item: string; owner: string }, i: number) => {
     shown.set(`remaining.${i}`, `${r.item} — ${r.owner}`);
   });
-  if (a.follows) shown.set("follows", a.follows.id);
   return shown;
 }
+
+/**
+ * The page is the share-link holder's view, and a link opens one artifact only: the
+ * receipt it follows and the runs that produced it stay hidden (SPEC §9), even though
+ * the owner's `read` lists them.
+ */
+const HIDDEN_FROM_LINK_HOLDERS = ["follows", "produced_by"];
 
 /**
  * Reads through the share-link page in headless Chromium and checks the card shows
@@ -79,6 +85,10 @@ export async function webDriver(): Promise<Driver> {
         for (const [field, want] of expectedFields(artifact)) {
           const got = actual.get(field);
           if (got !== want) problems.push(`web card ${field}: shows ${JSON.stringify(got)}, read returns ${JSON.stringify(want)}`);
+        }
+        for (const field of HIDDEN_FROM_LINK_HOLDERS) {
+          const got = actual.get(field);
+          if (got !== undefined) problems.push(`web card ${field}: shows ${JSON.stringify(got)} to a link holder, who may not read it`);
         }
         return problems;
       } finally {

@@ -1,0 +1,125 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import type { Actor, Driver, Outcome } from "../types.js";
+import { cliEnv, requireBuiltCli } from "./cli-bin.js";
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * A tools/call result as an Outcome, checked against the MCP surface's contract: one text
+ * block; a success carries `structuredContent` and the text is exactly its JSON; a tool
+ * error's text is the REST error envelope `{error: {...}}` and nothing else. Anything
+ * else throws, which the engine reports against this surface.
+ */
+export function outcomeOfToolResult(result: CallToolResult): Outcome {
+  const [block, ...rest] = result.content;
+  if (block?.type !== "text" || rest.length > 0) throw new Error(`expected exactly one text block, got ${JSON.stringify(result.content).slice(0, 300)}`);
+  if (result.isError) {
+    if (result.structuredContent !== undefined) throw new Error("a tool error carries structuredContent");
+    const envelope: unknown = JSON.parse(block.text);
+    if (!isRecord(envelope) || Object.keys(envelope).join() !== "error" || !isRecord(envelope.error) || typeof envelope.error.code !== "string") {
+      throw new Error(`a tool error's text is not the REST error envelope: ${block.text.slice(0, 300)}`);
+    }
+    return { ok: false, error: envelope.error as never };
+  }
+  if (result.structuredContent === undefined) throw new Error("a successful call returned no structuredContent");
+  if (block.text !== JSON.stringify(result.structuredContent)) {
+    throw new Error(`the text block is not the JSON of structuredContent: ${block.text.slice(0, 300)}`);
+  }
+  return { ok: true, value: result.structuredContent };
+}
+
+/**
+ * The SDK's Ajv validator, compiling each distinct schema once. Every client lists the
+ * same tools, and compiling their output schemas per client cost ~0.1 s a scenario.
+ */
+function memoisedValidator(): jsonSchemaValidator {
+  const ajv = new AjvJsonSchemaValidator();
+  const compiled = new Map<string, JsonSchemaValidator<unknown>>();
+  return {
+    getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
+      const key = JSON.stringify(schema);
+      const validator = compiled.get(key) ?? ajv.getValidator(schema);
+      compiled.set(key, validator);
+      return validator as JsonSchemaValidator<T>;
+    },
+  };
+}
+
+/**
+ * An MCP surface through the SDK's own Client: one client per actor, made on first use
+ * and closed when the actor's step is done. listTools runs first so the client caches the
+ * output schemas and validates every structuredContent against them, as real clients do.
+ */
+function mcpDriver(name: string, transportFor: (actor: Actor) => { transport: Transport; stderr?: () => string }): Driver {
+  const clients = new Map<string, Promise<Client>>();
+  const jsonSchemaValidator = memoisedValidator();
+  const clientFor = (actor: Actor): Promise<Client> => {
+    let pending = clients.get(actor.token);
+    if (!pending) {
+      const { transport, stderr } = transportFor(actor);
+      const client = new Client({ name: "cairn-parity", version: "1" }, { jsonSchemaValidator });
+      pending = client
+        .connect(transport)
+        .then(() => client.listTools())
+        .then(
+          () => client,
+          async (err: unknown) => {
+            await client.close().catch(() => {});
+            throw new Error(`${name} could not connect: ${(err as Error).message}${stderr ? `; stderr: ${stderr().trim()}` : ""}`);
+          },
+        );
+      clients.set(actor.token, pending);
+    }
+    return pending;
+  };
+  const call = async (actor: Actor, tool: string, args: Record<string, unknown>): Promise<Outcome> => {
+    const client = await clientFor(actor);
+    return outcomeOfToolResult((await client.callTool({ name: tool, arguments: args })) as CallToolResult);
+  };
+  const release = async (token: string) => {
+    const pending = clients.get(token);
+    clients.delete(token);
+    const client = await pending?.catch(() => undefined);
+    await client?.close();
+  };
+  return {
+    name,
+    surface: "mcp",
+    // Tool arguments are a JSON object by protocol: a receipt that is not an object cannot be sent.
+    createReceipt: async (actor, input) => (isRecord(input) ? call(actor, "receipt_create", input) : null),
+    read: (actor, id) => call(actor, "artifact_read", { id }),
+    search: (actor, query) => call(actor, "artifact_search", query),
+    release: (actor) => release(actor.token),
+    async close() {
+      await Promise.all([...clients.keys()].map(release));
+    },
+  };
+}
+
+/** MCP over Streamable HTTP: `${baseUrl}/mcp` with the actor's bearer token. */
+export function mcpHttpDriver(baseUrl: string): Driver {
+  return mcpDriver("mcp-http", (actor) => ({
+    transport: new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${actor.token}` } },
+    }),
+  }));
+}
+
+/** MCP over stdio: the built `cairn mcp`, one process per actor, pointed at the server with the actor's token. */
+export function mcpStdioDriver(baseUrl: string): Driver {
+  const bin = requireBuiltCli();
+  return mcpDriver("mcp-stdio", (actor) => {
+    const transport = new StdioClientTransport({ command: process.execPath, args: [bin, "mcp"], env: cliEnv(baseUrl, actor.token), stderr: "pipe" });
+    let stderr = "";
+    transport.stderr?.on("data", (d) => {
+      stderr += d;
+    });
+    return { transport, stderr: () => stderr };
+  });
+}
