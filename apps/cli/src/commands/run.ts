@@ -15,7 +15,7 @@ export interface CommandContext {
 export async function runWithClient(
   ctx: CommandContext,
   json: boolean,
-  body: (client: CairnClient, printer: Printer) => Promise<number | undefined | void>,
+  body: (client: CairnClient, printer: Printer) => Promise<unknown>,
 ): Promise<void> {
   try {
     const [{ resolveConnection }, { CairnClient }] = await Promise.all([
@@ -23,7 +23,8 @@ export async function runWithClient(
       import("../client/http.js"),
     ]);
     const client = new CairnClient(await resolveConnection(), ctx.version);
-    process.exitCode = (await body(client, stdio)) ?? EXIT.ok;
+    const code = await body(client, stdio);
+    process.exitCode = typeof code === "number" ? code : EXIT.ok;
   } catch (err) {
     process.exitCode = reportFailure(err, json);
   }
