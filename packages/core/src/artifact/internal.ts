@@ -83,17 +83,10 @@ export async function toArtifact(sql: Sql, config: CairnConfig, viewer: Viewer, 
   return artifact;
 }
 
-export interface NewArtifact {
-  owner: string;
-  title: string;
-  share_type: Artifact["share_type"];
-  body: string;
-  checksum: string;
-  tags: string[];
+/** What a write supplies; the store assigns id, share token, times and retention. */
+export type NewArtifact = Omit<ArtifactRow, "id" | "share_token" | "created_at" | "expires_at" | "retained" | "metadata"> & {
   metadata: Record<string, unknown> | null;
-  provenance: Provenance;
-  follows: string | null;
-}
+};
 
 export async function insertArtifact(sql: Sql, now: Date, ttlDays: number, a: NewArtifact): Promise<ArtifactRow> {
   const [row] = await sql.query<ArtifactRow>(
