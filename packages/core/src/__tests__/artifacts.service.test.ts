@@ -1,21 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { useTestWorld } from "./helpers.js";
 import { readArtifactByShareToken } from "../artifact/read.js";
 import { CairnError } from "../errors.js";
-import { createTestWorld, DRIVERS, minimalReceipt, openTestStore, type TestWorld } from "../testing/index.js";
-import type { Store } from "../store/port.js";
+import { DRIVERS, minimalReceipt, } from "../testing/index.js";
 
 describe.each(DRIVERS)("artifacts on %s", (driver) => {
-  let store: Store;
-  let world: TestWorld;
-  beforeAll(async () => {
-    store = await openTestStore(driver);
-    world = await createTestWorld(store);
-  });
-  afterAll(async () => store?.close());
+  const fx = useTestWorld(driver);
 
   it("creates a plain artifact without metadata and with the body's checksum", async () => {
-    const sam = await world.user("sam");
-    const a = await world.cairn.invoke("artifact_create", sam.ctx(), { title: "Log", body: "hello", tags: ["Logs"] });
+    const sam = await fx.world.user("sam");
+    const a = await fx.world.cairn.invoke("artifact_create", sam.ctx(), { title: "Log", body: "hello", tags: ["Logs"] });
     expect(a.metadata).toBeNull();
     expect(a.share_type).toBe("markdown");
     expect(a.tags).toEqual(["logs"]);
@@ -23,8 +17,8 @@ describe.each(DRIVERS)("artifacts on %s", (driver) => {
   });
 
   it("refuses a metadata argument on artifact_create", async () => {
-    const sam = await world.user("sam");
-    const err = await world.cairn
+    const sam = await fx.world.user("sam");
+    const err = await fx.world.cairn
       .invoke("artifact_create", sam.ctx(), { title: "x", body: "y", metadata: { schema: "cairn.receipt/v1" } })
       .catch((e: CairnError) => e);
     expect(err).toBeInstanceOf(CairnError);
@@ -32,39 +26,39 @@ describe.each(DRIVERS)("artifacts on %s", (driver) => {
   });
 
   it("rejects a json artifact whose body does not parse", async () => {
-    const sam = await world.user("sam");
-    const err = await world.cairn
+    const sam = await fx.world.user("sam");
+    const err = await fx.world.cairn
       .invoke("artifact_create", sam.ctx(), { title: "x", body: "{nope", share_type: "json" })
       .catch((e: CairnError) => e);
     expect((err as CairnError).issues?.[0]?.field).toBe("body");
   });
 
   it("reads through the share link, and not through a wrong one", async () => {
-    const sam = await world.user("sam");
-    const a = await world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ learned: "link" }));
+    const sam = await fx.world.user("sam");
+    const a = await fx.world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ learned: "link" }));
     const token = a.url.split("/s/")[1] as string;
-    const read = await readArtifactByShareToken(store, world.cairn.config, token);
+    const read = await readArtifactByShareToken(fx.store, fx.world.cairn.config, token);
     expect(read.id).toBe(a.id);
-    await expect(readArtifactByShareToken(store, world.cairn.config, `${token.slice(0, -2)}xx`)).rejects.toMatchObject({
+    await expect(readArtifactByShareToken(fx.store, fx.world.cairn.config, `${token.slice(0, -2)}xx`)).rejects.toMatchObject({
       code: "not_found",
     });
   });
 
   it("lists by tag with cursor pagination, newest first, only the caller's own", async () => {
-    const sam = await world.user("sam");
-    const other = await world.user("other");
+    const sam = await fx.world.user("sam");
+    const other = await fx.world.user("other");
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
-      ids.push((await world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ learned: `lesson ${i}` }))).id);
+      ids.push((await fx.world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ learned: `lesson ${i}` }))).id);
     }
-    await world.cairn.invoke("artifact_create", sam.ctx(), { title: "not a receipt", body: "x" });
-    await world.cairn.invoke("receipt_create", other.ctx(), minimalReceipt({ learned: "other's" }));
+    await fx.world.cairn.invoke("artifact_create", sam.ctx(), { title: "not a receipt", body: "x" });
+    await fx.world.cairn.invoke("receipt_create", other.ctx(), minimalReceipt({ learned: "other's" }));
 
     const seen: string[] = [];
     let cursor: string | undefined;
     let pages = 0;
     do {
-      const page = await world.cairn.invoke("artifact_search", sam.ctx(), { tag: "receipt", limit: 2, ...(cursor && { cursor }) });
+      const page = await fx.world.cairn.invoke("artifact_search", sam.ctx(), { tag: "receipt", limit: 2, ...(cursor && { cursor }) });
       seen.push(...page.items.map((i) => i.id));
       cursor = page.next_cursor ?? undefined;
       pages++;
@@ -74,20 +68,20 @@ describe.each(DRIVERS)("artifacts on %s", (driver) => {
   });
 
   it("finds artifacts by full-text query", async () => {
-    const sam = await world.user("sam");
-    const hit = await world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ learned: "The flux capacitor needs calibration" }));
-    await world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ learned: "Unrelated lesson" }));
-    const page = await world.cairn.invoke("artifact_search", sam.ctx(), { q: "capacitor calibration" });
+    const sam = await fx.world.user("sam");
+    const hit = await fx.world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ learned: "The flux capacitor needs calibration" }));
+    await fx.world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ learned: "Unrelated lesson" }));
+    const page = await fx.world.cairn.invoke("artifact_search", sam.ctx(), { q: "capacitor calibration" });
     expect(page.items.map((i) => i.id)).toEqual([hit.id]);
   });
 
   it("rejects a forged cursor and an out-of-range limit with the field named", async () => {
-    const sam = await world.user("sam");
+    const sam = await fx.world.user("sam");
     for (const [input, field] of [
       [{ cursor: "bm9wZQ" }, "cursor"],
       [{ limit: 500 }, "limit"],
     ] as const) {
-      const err = await world.cairn.invoke("artifact_search", sam.ctx(), input).catch((e: CairnError) => e);
+      const err = await fx.world.cairn.invoke("artifact_search", sam.ctx(), input).catch((e: CairnError) => e);
       expect((err as CairnError).issues?.[0]?.field).toBe(field);
     }
   });

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createCairn } from "../cairn.js";
 import { newId } from "../ids.js";
 import type { Store } from "../store/port.js";
-import { createTestWorld, DRIVERS, fullReceipt, minimalReceipt, openTestStore, TEST_PUBLIC_URL, type TestWorld } from "../testing/index.js";
-import { captureConsole, rejectionOf } from "./helpers.js";
+import { DRIVERS, fullReceipt, minimalReceipt, TEST_PUBLIC_URL, } from "../testing/index.js";
+import { captureConsole, rejectionOf, useTestWorld } from "./helpers.js";
 
 /** Seeds drops straight into the table (older ids than any real one): setting up a full owner, not exercising the write path. */
 async function seedDrops(store: Store, owner: string, n: number) {
@@ -19,49 +19,43 @@ const countOf = async (store: Store, owner: string) =>
   Number((await store.query<{ n: number }>("select count(*)::int as n from drops where owner = $1", [owner]))[0]?.n);
 
 describe.each(DRIVERS)("drop receipts: bounds, failures and surfacing on %s", (driver) => {
-  let store: Store;
-  let world: TestWorld;
-  beforeAll(async () => {
-    store = await openTestStore(driver);
-    world = await createTestWorld(store);
-  });
-  afterAll(async () => store?.close());
+  const fx = useTestWorld(driver);
 
   it("keeps at most 400 per owner under 50 concurrent rejected writers, and stores every concurrent accepted receipt", async () => {
-    const sam = await world.user("sam");
+    const sam = await fx.world.user("sam");
     const owner = `user:${sam.name}`;
-    await seedDrops(store, owner, 380);
-    const rejected = Array.from({ length: 50 }, () => world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ learned: "" })));
-    const accepted = Array.from({ length: 10 }, (_, i) => world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ learned: `ok ${i}` })));
+    await seedDrops(fx.store, owner, 380);
+    const rejected = Array.from({ length: 50 }, () => fx.world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ learned: "" })));
+    const accepted = Array.from({ length: 10 }, (_, i) => fx.world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ learned: `ok ${i}` })));
     const results = await Promise.allSettled([...rejected, ...accepted]);
     expect(results.slice(0, 50).every((r) => r.status === "rejected")).toBe(true);
     expect(results.slice(50).every((r) => r.status === "fulfilled")).toBe(true);
-    const n = await countOf(store, owner);
+    const n = await countOf(fx.store, owner);
     expect(n).toBeLessThanOrEqual(400);
     expect(n).toBeGreaterThanOrEqual(200);
-    const stored = await world.cairn.invoke("artifact_search", sam.ctx(), { tag: "receipt", limit: 200 });
+    const stored = await fx.world.cairn.invoke("artifact_search", sam.ctx(), { tag: "receipt", limit: 200 });
     expect(stored.items).toHaveLength(10);
   });
 
   it("the common insert deletes nothing; crossing 400 trims back to the newest 200", async () => {
-    const sam = await world.user("sam");
+    const sam = await fx.world.user("sam");
     const owner = `user:${sam.name}`;
-    await seedDrops(store, owner, 399);
-    await rejectionOf(world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ learned: "" })));
-    expect(await countOf(store, owner)).toBe(400);
-    const newest = await rejectionOf(world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ learned: "" })));
-    expect(await countOf(store, owner)).toBe(200);
-    const page = await world.cairn.invoke("drops_list", sam.ctx(), { limit: 1 });
+    await seedDrops(fx.store, owner, 399);
+    await rejectionOf(fx.world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ learned: "" })));
+    expect(await countOf(fx.store, owner)).toBe(400);
+    const newest = await rejectionOf(fx.world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ learned: "" })));
+    expect(await countOf(fx.store, owner)).toBe(200);
+    const page = await fx.world.cairn.invoke("drops_list", sam.ctx(), { limit: 1 });
     expect(page.items[0]?.id).toBe(newest.drop?.id);
   });
 
   it("a failed drop write is logged without values and leaves the caller's error byte-identical", async () => {
-    const sam = await world.user("sam");
+    const sam = await fx.world.user("sam");
     const clock = new Date("2026-11-02T10:00:00.000Z");
     const fixedId = newId("drp", clock);
-    const pinned = createCairn(store, { publicUrl: TEST_PUBLIC_URL }, { now: () => clock, newId: () => fixedId });
+    const pinned = createCairn(fx.store, { publicUrl: TEST_PUBLIC_URL }, { now: () => clock, newId: () => fixedId });
     const raw = minimalReceipt({ before: `MARKER-b41d${"x".repeat(4001)}` });
-    await store.query("alter table drops rename to drops_away");
+    await fx.store.query("alter table drops rename to drops_away");
     let failed: string;
     let output: string;
     try {
@@ -69,7 +63,7 @@ describe.each(DRIVERS)("drop receipts: bounds, failures and surfacing on %s", (d
       failed = JSON.stringify(run.result.toBody());
       output = run.output;
     } finally {
-      await store.query("alter table drops_away rename to drops");
+      await fx.store.query("alter table drops_away rename to drops");
     }
     const ok = await rejectionOf(pinned.invoke("receipt_create", pinned.context(sam.principal, "rest"), raw));
     expect(failed).toBe(JSON.stringify(ok.toBody()));
@@ -80,42 +74,42 @@ describe.each(DRIVERS)("drop receipts: bounds, failures and surfacing on %s", (d
   });
 
   it("doctor: Drops ok when nothing or only duplicates fired, warn with the next action when a recoverable class did", async () => {
-    const sam = await world.user("sam");
-    const fresh = await world.cairn.invoke("doctor", sam.ctx(), {});
+    const sam = await fx.world.user("sam");
+    const fresh = await fx.world.cairn.invoke("doctor", sam.ctx(), {});
     expect(fresh.checks.map((c) => [c.name, c.status])).toEqual([["Database", "ok"], ["Drops", "ok"]]);
-    await world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt());
-    await rejectionOf(world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt()));
-    const quiet = (await world.cairn.invoke("doctor", sam.ctx(), {})).checks.find((c) => c.name === "Drops");
+    await fx.world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt());
+    await rejectionOf(fx.world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt()));
+    const quiet = (await fx.world.cairn.invoke("doctor", sam.ctx(), {})).checks.find((c) => c.name === "Drops");
     expect(quiet).toMatchObject({ status: "ok", summary: expect.stringContaining("1 duplicate") });
     expect(quiet?.next_action).toBeUndefined();
-    await rejectionOf(world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ changed: "Fixed it" })));
-    const loud = (await world.cairn.invoke("doctor", sam.ctx(), {})).checks.find((c) => c.name === "Drops");
+    await rejectionOf(fx.world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ changed: "Fixed it" })));
+    const loud = (await fx.world.cairn.invoke("doctor", sam.ctx(), {})).checks.find((c) => c.name === "Drops");
     expect(loud).toMatchObject({ status: "warn", summary: expect.stringContaining("Drops (7d): 1 too-thin, 1 duplicate") });
     expect(loud?.next_action).toContain("at least three words");
   });
 
   it("doctor: Policy appears while require_evidence vetoed receipts and is still on; switching it off clears it", async () => {
-    const sam = await world.user("sam");
-    const team = await world.team([sam]);
-    await world.cairn.invoke("policy_set", sam.ctx(), { owner: team, require_evidence: true });
-    await rejectionOf(world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ owner: team })));
-    const on = (await world.cairn.invoke("doctor", sam.ctx(), {})).checks.find((c) => c.name === "Policy");
+    const sam = await fx.world.user("sam");
+    const team = await fx.world.team([sam]);
+    await fx.world.cairn.invoke("policy_set", sam.ctx(), { owner: team, require_evidence: true });
+    await rejectionOf(fx.world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ owner: team })));
+    const on = (await fx.world.cairn.invoke("doctor", sam.ctx(), {})).checks.find((c) => c.name === "Policy");
     expect(on).toMatchObject({ status: "warn", summary: `require_evidence of ${team} vetoed 1 receipt in 7 days and is still on.` });
     expect(on?.next_action).toContain("require_evidence false");
-    await world.cairn.invoke("policy_set", sam.ctx(), { owner: team, require_evidence: false });
-    const off = await world.cairn.invoke("doctor", sam.ctx(), {});
+    await fx.world.cairn.invoke("policy_set", sam.ctx(), { owner: team, require_evidence: false });
+    const off = await fx.world.cairn.invoke("doctor", sam.ctx(), {});
     expect(off.checks.map((c) => c.name)).toEqual(["Database", "Drops"]);
   });
 
   it("status: the last-receipt line and the rollup in gate order", async () => {
-    const sam = await world.user("sam");
-    expect((await world.cairn.invoke("status", sam.ctx(), {})).lines).toEqual(["Last receipt: none yet", "Drops (7d): none"]);
-    const last = await world.cairn.invoke("receipt_create", sam.ctx(), fullReceipt({ learned: "status" }));
-    for (let i = 0; i < 3; i++) await rejectionOf(world.cairn.invoke("receipt_create", sam.ctx(), fullReceipt({ learned: "status" })));
-    await world.cairn.invoke("policy_set", sam.ctx(), { require_evidence: true });
-    await rejectionOf(world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt()));
-    for (let i = 0; i < 2; i++) await rejectionOf(world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ learned: "" })));
-    const status = await world.cairn.invoke("status", sam.ctx(), {});
+    const sam = await fx.world.user("sam");
+    expect((await fx.world.cairn.invoke("status", sam.ctx(), {})).lines).toEqual(["Last receipt: none yet", "Drops (7d): none"]);
+    const last = await fx.world.cairn.invoke("receipt_create", sam.ctx(), fullReceipt({ learned: "status" }));
+    for (let i = 0; i < 3; i++) await rejectionOf(fx.world.cairn.invoke("receipt_create", sam.ctx(), fullReceipt({ learned: "status" })));
+    await fx.world.cairn.invoke("policy_set", sam.ctx(), { require_evidence: true });
+    await rejectionOf(fx.world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt()));
+    for (let i = 0; i < 2; i++) await rejectionOf(fx.world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ learned: "" })));
+    const status = await fx.world.cairn.invoke("status", sam.ctx(), {});
     expect(status.last_receipt).toEqual({ id: last.id, title: last.title, owner: last.owner, created_at: last.created_at, url: last.url });
     expect(status.drops).toEqual({ window_days: 7, counts: { invalid: 2, "policy-vetoed": 1, duplicate: 3 } });
     expect(status.lines[0]).toBe(`Last receipt: ${last.title} (user:${sam.name}, just now, ${last.id})`);
@@ -124,10 +118,10 @@ describe.each(DRIVERS)("drop receipts: bounds, failures and surfacing on %s", (d
 
   it("drops_list: pages with a cursor, shows team drops to members only, and ages out of the window", async () => {
     let clock = new Date();
-    const timed = createCairn(store, { publicUrl: TEST_PUBLIC_URL }, () => clock);
-    const sam = await world.user("sam");
-    const eve = await world.user("eve");
-    const team = await world.team([sam]);
+    const timed = createCairn(fx.store, { publicUrl: TEST_PUBLIC_URL }, () => clock);
+    const sam = await fx.world.user("sam");
+    const eve = await fx.world.user("eve");
+    const team = await fx.world.team([sam]);
     for (const owner of [undefined, team, team]) {
       await rejectionOf(timed.invoke("receipt_create", timed.context(sam.principal, "cli"), minimalReceipt({ learned: "", ...(owner && { owner }) })));
     }

@@ -1,11 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ReceiptGate } from "../receipt/custom-gate.js";
 import type { DropCategory } from "../drops/classification.js";
 import { WITHHELD_TITLE } from "../drops/schemas.js";
 import { PLANTED } from "../secrets/__tests__/planted.js";
-import type { Store } from "../store/port.js";
-import { createTestWorld, DRIVERS, minimalReceipt, openTestStore, type TestUser, type TestWorld } from "../testing/index.js";
-import { captureConsole, rejectionOf } from "./helpers.js";
+import { DRIVERS, minimalReceipt, type TestUser, type TestWorld } from "../testing/index.js";
+import { captureConsole, rejectionOf, useTestWorld } from "./helpers.js";
 
 const MARKER = "ZQX-MARKER-7f3a9";
 
@@ -56,80 +55,74 @@ const CASES: Case[] = [
 ];
 
 describe.each(DRIVERS)("receipt gates and drop receipts on %s", (driver) => {
-  let store: Store;
-  let world: TestWorld;
-  beforeAll(async () => {
-    store = await openTestStore(driver);
-    world = await createTestWorld(store, { gates: GATES });
-  });
-  afterAll(async () => store?.close());
+  const fx = useTestWorld(driver, { gates: GATES });
 
   it.each(CASES)("$category: refused with a persisted drop that names only field paths", async ({ category, code, fields, submit }) => {
-    const sam = await world.user("sam");
-    const { result: err, output } = await captureConsole(() => rejectionOf(submit(sam, world)));
+    const sam = await fx.world.user("sam");
+    const { result: err, output } = await captureConsole(() => rejectionOf(submit(sam, fx.world)));
     expect(err.code).toBe(code);
     expect(err.drop).toMatchObject({ category, fields, owner: `user:${sam.name}`, surface: "mcp", actor: { id: sam.principal.token.id } });
     expect(err.drop?.id).toMatch(/^drp_/);
 
-    const listed = await world.cairn.invoke("drops_list", sam.ctx(), {});
+    const listed = await fx.world.cairn.invoke("drops_list", sam.ctx(), {});
     expect(listed.items).toEqual([err.drop]);
-    const doctor = await world.cairn.invoke("doctor", sam.ctx(), {});
-    const status = await world.cairn.invoke("status", sam.ctx(), {});
+    const doctor = await fx.world.cairn.invoke("doctor", sam.ctx(), {});
+    const status = await fx.world.cairn.invoke("status", sam.ctx(), {});
     expect(status.drops.counts).toEqual({ [category]: 1 });
     for (const text of [JSON.stringify(err.toBody()), JSON.stringify(listed), JSON.stringify(doctor), JSON.stringify(status), output]) {
       expect(text).not.toContain(MARKER);
     }
-    const rows = await store.query<Record<string, unknown>>("select * from drops where owner = $1", [`user:${sam.name}`]);
+    const rows = await fx.store.query<Record<string, unknown>>("select * from drops where owner = $1", [`user:${sam.name}`]);
     expect(JSON.stringify(rows)).not.toContain(MARKER);
   });
 
   it("a custom gate naming a known category keeps it; its reason and fields reach the caller", async () => {
-    const sam = await world.user("sam");
-    const err = await rejectionOf(world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ tags: ["gate-known"] })));
+    const sam = await fx.world.user("sam");
+    const err = await rejectionOf(fx.world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ tags: ["gate-known"] })));
     expect(err.drop?.category).toBe("invalid");
     expect(err.issues).toEqual([{ field: "affected", reason: "name the team" }]);
   });
 
   it("a ghp_ token in the title is withheld in the drop, and the title is kept when clean", async () => {
-    const sam = await world.user("sam");
+    const sam = await fx.world.user("sam");
     const leaky = await rejectionOf(
-      world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ title: `Rotated ${PLANTED.ghp}`, learned: "" })),
+      fx.world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ title: `Rotated ${PLANTED.ghp}`, learned: "" })),
     );
     expect(leaky.drop).toMatchObject({ title: WITHHELD_TITLE, title_withheld: true, fields: ["learned"] });
-    const clean = await rejectionOf(world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ title: "Rotated the key", learned: "" })));
+    const clean = await rejectionOf(fx.world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ title: "Rotated the key", learned: "" })));
     expect(clean.drop).toMatchObject({ title: "Rotated the key", title_withheld: false });
-    expect(JSON.stringify(await world.cairn.invoke("drops_list", sam.ctx(), {}))).not.toContain(PLANTED.ghp);
+    expect(JSON.stringify(await fx.world.cairn.invoke("drops_list", sam.ctx(), {}))).not.toContain(PLANTED.ghp);
   });
 
   it("withholds titles with the owner's own scanner settings (entropy detection)", async () => {
-    const sam = await world.user("sam");
+    const sam = await fx.world.user("sam");
     const raw = minimalReceipt({ title: `Session ${PLANTED.random} expired`, learned: "" });
-    const off = await rejectionOf(world.cairn.invoke("receipt_create", sam.ctx(), raw));
+    const off = await rejectionOf(fx.world.cairn.invoke("receipt_create", sam.ctx(), raw));
     expect(off.drop?.title_withheld).toBe(false);
-    await world.cairn.invoke("policy_set", sam.ctx(), { entropy_detection: true });
-    const on = await rejectionOf(world.cairn.invoke("receipt_create", sam.ctx(), raw));
+    await fx.world.cairn.invoke("policy_set", sam.ctx(), { entropy_detection: true });
+    const on = await rejectionOf(fx.world.cairn.invoke("receipt_create", sam.ctx(), raw));
     expect(on.drop).toMatchObject({ title: WITHHELD_TITLE, title_withheld: true });
   });
 
   it("an unknown field whose name is a secret is withheld from the drop's paths", async () => {
-    const sam = await world.user("sam");
-    const err = await rejectionOf(world.cairn.invoke("receipt_create", sam.ctx(), { ...minimalReceipt(), [PLANTED.ghp]: 1 }));
+    const sam = await fx.world.user("sam");
+    const err = await rejectionOf(fx.world.cairn.invoke("receipt_create", sam.ctx(), { ...minimalReceipt(), [PLANTED.ghp]: 1 }));
     expect(err.drop?.fields).toEqual(["(withheld field name)"]);
-    expect(JSON.stringify(await world.cairn.invoke("drops_list", sam.ctx(), {}))).not.toContain(PLANTED.ghp);
+    expect(JSON.stringify(await fx.world.cairn.invoke("drops_list", sam.ctx(), {}))).not.toContain(PLANTED.ghp);
   });
 
   it("a title that is itself a failing field is not kept", async () => {
-    const sam = await world.user("sam");
-    const err = await rejectionOf(world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ title: `${MARKER}${"t".repeat(200)}` })));
+    const sam = await fx.world.user("sam");
+    const err = await rejectionOf(fx.world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ title: `${MARKER}${"t".repeat(200)}` })));
     expect(err.drop).toMatchObject({ title: null, title_withheld: false, fields: ["title"] });
   });
 
   it("a drop belongs to the targeted team when the caller is a member, else to the caller", async () => {
-    const sam = await world.user("sam");
-    const team = await world.team([sam]);
-    const mine = await rejectionOf(world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ owner: team, learned: "" })));
+    const sam = await fx.world.user("sam");
+    const team = await fx.world.team([sam]);
+    const mine = await rejectionOf(fx.world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ owner: team, learned: "" })));
     expect(mine.drop?.owner).toBe(team);
-    const stranger = await rejectionOf(world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ owner: "team:strangers" })));
+    const stranger = await rejectionOf(fx.world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ owner: "team:strangers" })));
     expect(stranger.code).toBe("forbidden");
     expect(stranger.drop).toMatchObject({ owner: `user:${sam.name}`, category: "invalid", fields: ["owner"] });
   });

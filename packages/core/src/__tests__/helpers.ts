@@ -1,3 +1,6 @@
+import { afterAll, beforeAll } from "vitest";
+import type { Store } from "../store/port.js";
+import { createTestWorld, type Driver, openTestStore, type TestWorld } from "../testing/index.js";
 import { CairnError } from "../errors.js";
 
 export async function rejectionOf(p: Promise<unknown>): Promise<CairnError> {
@@ -23,4 +26,18 @@ export async function captureConsole<T>(fn: () => Promise<T>): Promise<{ result:
       console[m] = saved[i] as (typeof console)[typeof m];
     });
   }
+}
+
+/**
+ * A throwaway store and test world for the enclosing describe block: opened before its
+ * tests, closed (and dropped) after. Read `fx.store` / `fx.world` inside the tests.
+ */
+export function useTestWorld(driver: Driver, options?: Parameters<typeof createTestWorld>[1]): { store: Store; world: TestWorld } {
+  const t = {} as { store: Store; world: TestWorld };
+  beforeAll(async () => {
+    t.store = await openTestStore(driver);
+    t.world = await createTestWorld(t.store, options);
+  });
+  afterAll(async () => t.store?.close());
+  return t;
 }

@@ -1,22 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rejectionOf } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { rejectionOf, useTestWorld } from "./helpers.js";
 import { CairnError } from "../errors.js";
-import { createTestWorld, DRIVERS, fullReceipt, minimalReceipt, openTestStore, type TestWorld } from "../testing/index.js";
-import type { Store } from "../store/port.js";
+import { createTestWorld, DRIVERS, fullReceipt, minimalReceipt, openTestStore, } from "../testing/index.js";
 
 
 describe.each(DRIVERS)("receipts on %s", (driver) => {
-  let store: Store;
-  let world: TestWorld;
-  beforeAll(async () => {
-    store = await openTestStore(driver);
-    world = await createTestWorld(store);
-  });
-  afterAll(async () => store?.close());
+  const fx = useTestWorld(driver);
 
   it("creates a receipt: rendered body, checksum, receipt tag, Nothing, provenance, 7-day expiry", async () => {
-    const sam = await world.user("sam");
-    const created = await world.cairn.invoke("receipt_create", sam.ctx("mcp"), minimalReceipt());
+    const sam = await fx.world.user("sam");
+    const created = await fx.world.cairn.invoke("receipt_create", sam.ctx("mcp"), minimalReceipt());
     expect(created.id).toMatch(/^art_/);
     expect(created.tags).toEqual(["receipt"]);
     expect(created.metadata?.human_action).toBe("Nothing");
@@ -35,9 +28,9 @@ describe.each(DRIVERS)("receipts on %s", (driver) => {
   });
 
   it("reads back the same body, checksum and metadata in schema order", async () => {
-    const sam = await world.user("sam");
-    const created = await world.cairn.invoke("receipt_create", sam.ctx(), fullReceipt());
-    const read = await world.cairn.invoke("artifact_read", sam.ctx(), { id: created.id });
+    const sam = await fx.world.user("sam");
+    const created = await fx.world.cairn.invoke("receipt_create", sam.ctx(), fullReceipt());
+    const read = await fx.world.cairn.invoke("artifact_read", sam.ctx(), { id: created.id });
     const { redactions: _r, ...withoutRedactions } = created;
     expect(read).toEqual(withoutRedactions);
     expect(Object.keys(read.metadata ?? {})).toEqual([
@@ -47,32 +40,32 @@ describe.each(DRIVERS)("receipts on %s", (driver) => {
   });
 
   it("hides another user's artifact behind the same 404 as a missing id", async () => {
-    const a = await world.user("a");
-    const b = await world.user("b");
-    const created = await world.cairn.invoke("receipt_create", a.ctx(), minimalReceipt());
-    const foreign = await rejectionOf(world.cairn.invoke("artifact_read", b.ctx(), { id: created.id }));
-    const missing = await rejectionOf(world.cairn.invoke("artifact_read", b.ctx(), { id: "art_00000000000000000000000000" }));
+    const a = await fx.world.user("a");
+    const b = await fx.world.user("b");
+    const created = await fx.world.cairn.invoke("receipt_create", a.ctx(), minimalReceipt());
+    const foreign = await rejectionOf(fx.world.cairn.invoke("artifact_read", b.ctx(), { id: created.id }));
+    const missing = await rejectionOf(fx.world.cairn.invoke("artifact_read", b.ctx(), { id: "art_00000000000000000000000000" }));
     expect(foreign.code).toBe("not_found");
     expect(foreign.toBody()).toEqual(missing.toBody());
   });
 
   it("refuses identical fields from the same owner within 24 h as a duplicate, with the existing id", async () => {
-    const sam = await world.user("sam");
-    const first = await world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt());
-    const err = await rejectionOf(world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt()));
+    const sam = await fx.world.user("sam");
+    const first = await fx.world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt());
+    const err = await rejectionOf(fx.world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt()));
     expect(err.code).toBe("duplicate");
     expect(err.existing).toEqual({ id: first.id, url: first.url });
     expect(err.drop?.category).toBe("duplicate");
     expect(err.drop?.recoverable).toBe(false);
     // Another owner may say the same thing.
-    const other = await world.user("other");
-    await expect(world.cairn.invoke("receipt_create", other.ctx(), minimalReceipt())).resolves.toBeDefined();
+    const other = await fx.world.user("other");
+    await expect(fx.world.cairn.invoke("receipt_create", other.ctx(), minimalReceipt())).resolves.toBeDefined();
   });
 
   it("stores exactly one of many identical concurrent submissions", async () => {
-    const sam = await world.user("sam");
+    const sam = await fx.world.user("sam");
     const results = await Promise.allSettled(
-      Array.from({ length: 8 }, () => world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ learned: "race" }))),
+      Array.from({ length: 8 }, () => fx.world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ learned: "race" }))),
     );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     const rejected = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
@@ -80,42 +73,42 @@ describe.each(DRIVERS)("receipts on %s", (driver) => {
   });
 
   it("counts follows as part of a receipt's identity for duplicates, though the body does not show it", async () => {
-    const a = await world.user("a");
-    const first = await world.cairn.invoke("receipt_create", a.ctx(), minimalReceipt({ learned: "outcome measured" }));
-    const other = await world.cairn.invoke("receipt_create", a.ctx(), minimalReceipt({ learned: "another start" }));
+    const a = await fx.world.user("a");
+    const first = await fx.world.cairn.invoke("receipt_create", a.ctx(), minimalReceipt({ learned: "outcome measured" }));
+    const other = await fx.world.cairn.invoke("receipt_create", a.ctx(), minimalReceipt({ learned: "another start" }));
     const followUp = minimalReceipt({ learned: "checked", follows: first.id });
-    const stored = await world.cairn.invoke("receipt_create", a.ctx(), followUp);
+    const stored = await fx.world.cairn.invoke("receipt_create", a.ctx(), followUp);
     // Same fields following a different receipt: a different receipt, same body bytes.
-    const second = await world.cairn.invoke("receipt_create", a.ctx(), { ...followUp, follows: other.id });
+    const second = await fx.world.cairn.invoke("receipt_create", a.ctx(), { ...followUp, follows: other.id });
     expect(second.checksum).toBe(stored.checksum);
-    const again = await rejectionOf(world.cairn.invoke("receipt_create", a.ctx(), followUp));
+    const again = await rejectionOf(fx.world.cairn.invoke("receipt_create", a.ctx(), followUp));
     expect(again.code).toBe("duplicate");
     expect(again.existing?.id).toBe(stored.id);
   });
 
   it("accepts follows to an own receipt and rejects one to another owner's as foreign-link", async () => {
-    const a = await world.user("a");
-    const b = await world.user("b");
-    const first = await world.cairn.invoke("receipt_create", a.ctx(), minimalReceipt({ learned: "first" }));
-    const second = await world.cairn.invoke("receipt_create", a.ctx(), minimalReceipt({ learned: "second", follows: first.id }));
+    const a = await fx.world.user("a");
+    const b = await fx.world.user("b");
+    const first = await fx.world.cairn.invoke("receipt_create", a.ctx(), minimalReceipt({ learned: "first" }));
+    const second = await fx.world.cairn.invoke("receipt_create", a.ctx(), minimalReceipt({ learned: "second", follows: first.id }));
     expect(second.follows).toEqual({ id: first.id });
     expect(second.metadata?.follows).toBe(first.id);
-    const err = await rejectionOf(world.cairn.invoke("receipt_create", b.ctx(), minimalReceipt({ follows: first.id })));
+    const err = await rejectionOf(fx.world.cairn.invoke("receipt_create", b.ctx(), minimalReceipt({ follows: first.id })));
     expect(err.code).toBe("validation_failed");
     expect(err.drop?.category).toBe("foreign-link");
     expect(err.issues).toEqual([{ field: "follows", reason: "names no receipt of the same owner" }]);
   });
 
   it("rejects an unknown schema with code unknown_schema", async () => {
-    const sam = await world.user("sam");
-    const err = await rejectionOf(world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ schema: "cairn.note/v1" })));
+    const sam = await fx.world.user("sam");
+    const err = await rejectionOf(fx.world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ schema: "cairn.note/v1" })));
     expect(err.code).toBe("unknown_schema");
     expect(err.issues?.[0]?.field).toBe("schema");
   });
 
   it("refuses to create for a user or team the caller does not act for", async () => {
-    const sam = await world.user("sam");
-    const err = await rejectionOf(world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ owner: "team:strangers" })));
+    const sam = await fx.world.user("sam");
+    const err = await rejectionOf(fx.world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ owner: "team:strangers" })));
     expect(err.code).toBe("forbidden");
     expect(err.issues?.[0]?.field).toBe("owner");
   });

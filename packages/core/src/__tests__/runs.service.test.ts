@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rejectionOf } from "./helpers.js";
-import type { Store } from "../store/port.js";
-import { createTestTeam, createTestWorld, DRIVERS, minimalReceipt, openTestStore, type TestWorld } from "../testing/index.js";
+import { describe, expect, it } from "vitest";
+import { rejectionOf, useTestWorld } from "./helpers.js";
+import { createTestTeam, DRIVERS, minimalReceipt, } from "../testing/index.js";
 
 
 const span = (id: string, extra: Record<string, unknown> = {}) => ({
@@ -13,32 +12,26 @@ const span = (id: string, extra: Record<string, unknown> = {}) => ({
 });
 
 describe.each(DRIVERS)("runs on %s", (driver) => {
-  let store: Store;
-  let world: TestWorld;
-  beforeAll(async () => {
-    store = await openTestStore(driver);
-    world = await createTestWorld(store);
-  });
-  afterAll(async () => store?.close());
+  const fx = useTestWorld(driver);
 
   it("creates an open run owned by the caller, with server-derived provenance", async () => {
-    const sam = await world.user("sam");
-    const run = await world.cairn.invoke("run_create", sam.ctx("mcp"), { name: "nightly-export" });
+    const sam = await fx.world.user("sam");
+    const run = await fx.world.cairn.invoke("run_create", sam.ctx("mcp"), { name: "nightly-export" });
     expect(run).toMatchObject({ name: "nightly-export", owner: `user:${sam.name}`, status: "open", closed_at: null, spans: [] });
     expect(run.id).toMatch(/^run_[0-9a-z]{26}$/);
     expect(run.provenance).toMatchObject({ on_behalf_of: sam.name, surface: "mcp", actor: { name: "initial", kind: "human" } });
   });
 
   it("creates a run for a team the caller belongs to", async () => {
-    const t = await createTestTeam(world, await world.user("a"));
-    const run = await world.cairn.invoke("run_create", t.creator.ctx(), { name: "deploy", owner: `team:${t.name}` });
+    const t = await createTestTeam(fx.world, await fx.world.user("a"));
+    const run = await fx.world.cairn.invoke("run_create", t.creator.ctx(), { name: "deploy", owner: `team:${t.name}` });
     expect(run.owner).toBe(`team:${t.name}`);
   });
 
   it("appends spans and reads them back in start order, times in UTC, attributes in their order", async () => {
-    const sam = await world.user("sam");
-    const run = await world.cairn.invoke("run_create", sam.ctx(), { name: "trace" });
-    const out = await world.cairn.invoke("run_append_spans", sam.ctx(), {
+    const sam = await fx.world.user("sam");
+    const run = await fx.world.cairn.invoke("run_create", sam.ctx(), { name: "trace" });
+    const out = await fx.world.cairn.invoke("run_append_spans", sam.ctx(), {
       run_id: run.id,
       spans: [
         span("child", { parent_span_id: "root", start_time: "2026-11-01T12:00:05.5+02:00", end_time: undefined }),
@@ -46,7 +39,7 @@ describe.each(DRIVERS)("runs on %s", (driver) => {
       ],
     });
     expect(out).toEqual({ run_id: run.id, appended: 2, unchanged: 0, span_count: 2 });
-    const read = await world.cairn.invoke("run_read", sam.ctx(), { run_id: run.id });
+    const read = await fx.world.cairn.invoke("run_read", sam.ctx(), { run_id: run.id });
     expect(read.spans.map((s) => s.span_id)).toEqual(["root", "child"]);
     expect(read.spans[1]).toEqual({
       span_id: "child",
@@ -61,16 +54,16 @@ describe.each(DRIVERS)("runs on %s", (driver) => {
   });
 
   it("a span naming a receipt of the run's owner links them: produced_by on the receipt", async () => {
-    const sam = await world.user("sam");
-    const receipt = await world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ learned: "linked" }));
-    const run = await world.cairn.invoke("run_create", sam.ctx(), { name: "writer" });
-    await world.cairn.invoke("run_append_spans", sam.ctx(), {
+    const sam = await fx.world.user("sam");
+    const receipt = await fx.world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ learned: "linked" }));
+    const run = await fx.world.cairn.invoke("run_create", sam.ctx(), { name: "writer" });
+    await fx.world.cairn.invoke("run_append_spans", sam.ctx(), {
       run_id: run.id,
       spans: [span("a", { produced_artifact_id: receipt.id }), span("b", { produced_artifact_id: receipt.id })],
     });
-    const read = await world.cairn.invoke("artifact_read", sam.ctx(), { id: receipt.id });
+    const read = await fx.world.cairn.invoke("artifact_read", sam.ctx(), { id: receipt.id });
     expect(read.produced_by).toEqual([{ id: run.id, name: "writer" }]);
-    const page = await world.cairn.invoke("artifact_search", sam.ctx(), { tag: "receipt" });
+    const page = await fx.world.cairn.invoke("artifact_search", sam.ctx(), { tag: "receipt" });
     expect(page.items.find((i) => i.id === receipt.id)?.produced_by).toEqual([{ id: run.id, name: "writer" }]);
   });
 
@@ -93,58 +86,58 @@ describe.each(DRIVERS)("runs on %s", (driver) => {
   ];
 
   it.each(BROKEN)("%s → 422 naming %s; nothing is stored", async (_rule, spans, field, limit) => {
-    const sam = await world.user("sam");
-    const run = await world.cairn.invoke("run_create", sam.ctx(), { name: "bad" });
-    const err = await rejectionOf(world.cairn.invoke("run_append_spans", sam.ctx(), { run_id: run.id, spans }));
+    const sam = await fx.world.user("sam");
+    const run = await fx.world.cairn.invoke("run_create", sam.ctx(), { name: "bad" });
+    const err = await rejectionOf(fx.world.cairn.invoke("run_append_spans", sam.ctx(), { run_id: run.id, spans }));
     expect(err.code).toBe("validation_failed");
     const issue = err.issues?.find((i) => i.field === field);
     expect(issue, JSON.stringify(err.issues)).toBeDefined();
     if (limit !== undefined) expect(issue?.limit).toBe(limit);
-    expect((await world.cairn.invoke("run_read", sam.ctx(), { run_id: run.id })).spans).toEqual([]);
+    expect((await fx.world.cairn.invoke("run_read", sam.ctx(), { run_id: run.id })).spans).toEqual([]);
   });
 
   it("a retried batch is a no-op; changing a stored span is refused", async () => {
-    const sam = await world.user("sam");
-    const run = await world.cairn.invoke("run_create", sam.ctx(), { name: "retry" });
+    const sam = await fx.world.user("sam");
+    const run = await fx.world.cairn.invoke("run_create", sam.ctx(), { name: "retry" });
     const batch = [span("a", { attributes: { x: 1, y: "z" } }), span("b")];
-    await world.cairn.invoke("run_append_spans", sam.ctx(), { run_id: run.id, spans: batch });
-    const retried = await world.cairn.invoke("run_append_spans", sam.ctx(), {
+    await fx.world.cairn.invoke("run_append_spans", sam.ctx(), { run_id: run.id, spans: batch });
+    const retried = await fx.world.cairn.invoke("run_append_spans", sam.ctx(), {
       run_id: run.id,
       spans: [span("a", { attributes: { y: "z", x: 1 }, start_time: "2026-11-01T11:00:00+01:00" }), span("b"), span("c")],
     });
     expect(retried).toEqual({ run_id: run.id, appended: 1, unchanged: 2, span_count: 3 });
     const err = await rejectionOf(
-      world.cairn.invoke("run_append_spans", sam.ctx(), { run_id: run.id, spans: [span("d"), span("b", { name: "renamed" })] }),
+      fx.world.cairn.invoke("run_append_spans", sam.ctx(), { run_id: run.id, spans: [span("d"), span("b", { name: "renamed" })] }),
     );
     expect(err.issues).toEqual([{ field: "spans.1.span_id", reason: "is already in this run with other fields; spans cannot be changed" }]);
-    expect((await world.cairn.invoke("run_read", sam.ctx(), { run_id: run.id })).spans).toHaveLength(3);
+    expect((await fx.world.cairn.invoke("run_read", sam.ctx(), { run_id: run.id })).spans).toHaveLength(3);
   });
 
   it("a closed run accepts no spans; closing again changes nothing", async () => {
-    const sam = await world.user("sam");
-    const run = await world.cairn.invoke("run_create", sam.ctx(), { name: "done" });
-    const closed = await world.cairn.invoke("run_close", sam.ctx(), { run_id: run.id });
+    const sam = await fx.world.user("sam");
+    const run = await fx.world.cairn.invoke("run_create", sam.ctx(), { name: "done" });
+    const closed = await fx.world.cairn.invoke("run_close", sam.ctx(), { run_id: run.id });
     expect(closed.status).toBe("closed");
     expect(closed.closed_at).not.toBeNull();
-    const again = await world.cairn.invoke("run_close", sam.ctx(), { run_id: run.id });
+    const again = await fx.world.cairn.invoke("run_close", sam.ctx(), { run_id: run.id });
     expect(again.closed_at).toBe(closed.closed_at);
-    const err = await rejectionOf(world.cairn.invoke("run_append_spans", sam.ctx(), { run_id: run.id, spans: [span("late")] }));
+    const err = await rejectionOf(fx.world.cairn.invoke("run_append_spans", sam.ctx(), { run_id: run.id, spans: [span("late")] }));
     expect(err.code).toBe("validation_failed");
     expect(err.issues).toEqual([{ field: "run_id", reason: "names a closed run; spans can only be appended to an open run" }]);
   });
 
   it("appends racing a close either land before it or are refused, never after", async () => {
-    const sam = await world.user("sam");
-    const run = await world.cairn.invoke("run_create", sam.ctx(), { name: "race" });
+    const sam = await fx.world.user("sam");
+    const run = await fx.world.cairn.invoke("run_create", sam.ctx(), { name: "race" });
     const appends = Array.from({ length: 6 }, (_, i) =>
-      world.cairn.invoke("run_append_spans", sam.ctx(), { run_id: run.id, spans: [span(`r${i}`)] }),
+      fx.world.cairn.invoke("run_append_spans", sam.ctx(), { run_id: run.id, spans: [span(`r${i}`)] }),
     );
     const [closed, ...results] = await Promise.allSettled([
-      world.cairn.invoke("run_close", sam.ctx(), { run_id: run.id }),
+      fx.world.cairn.invoke("run_close", sam.ctx(), { run_id: run.id }),
       ...appends,
     ]);
     if (closed.status !== "fulfilled") throw closed.reason;
-    const stored = (await world.cairn.invoke("run_read", sam.ctx(), { run_id: run.id })).spans;
+    const stored = (await fx.world.cairn.invoke("run_read", sam.ctx(), { run_id: run.id })).spans;
     expect(stored).toHaveLength(results.filter((r) => r.status === "fulfilled").length);
     expect(stored.length).toBe(closed.value.spans.length);
   });
