@@ -1,7 +1,7 @@
-import { spawn } from "node:child_process";
+
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Driver } from "@cairn/core/testing";
+import { type Driver, runNode } from "@cairn/core/testing";
 import { CLI_BIN, homeFor, type ServeProcess, spawnServe } from "./serve-process.js";
 
 export const REPO_ROOT = join(import.meta.dirname, "../../../..");
@@ -22,32 +22,17 @@ export interface CliResult {
  */
 export function runCli(args: string[], opts: { env?: Record<string, string>; input?: string; nodeArgs?: string[] } = {}): Promise<CliResult> {
   const { CAIRN_URL: _u, CAIRN_TOKEN: _t, ...inherited } = process.env;
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), CLI_BIN, ...args], {
-    env: { ...inherited, ...opts.env },
-    cwd: REPO_ROOT,
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d) => {
-    stdout += d;
-  });
-  child.stderr.on("data", (d) => {
-    stderr += d;
-  });
-  child.stdin.end(opts.input ?? "");
-  return new Promise((resolve, reject) => {
-    child.once("error", reject);
-    child.once("close", (code) => {
+  return runNode([...(opts.nodeArgs ?? []), CLI_BIN, ...args], { env: { ...inherited, ...opts.env }, input: opts.input ?? "", cwd: REPO_ROOT }).then(
+    (ran) => {
       let json: unknown;
       try {
-        json = JSON.parse(stdout);
+        json = JSON.parse(ran.stdout);
       } catch {
         json = undefined;
       }
-      resolve({ code, stdout, stderr, json });
-    });
-  });
+      return { ...ran, json };
+    },
+  );
 }
 
 export interface CliServer {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CairnError } from "../errors.js";
+import { rejectionOf } from "./helpers.js";
 import type { Store } from "../store/port.js";
 import {
   createTestTeam,
@@ -11,15 +11,6 @@ import {
   type TestWorld,
 } from "../testing/index.js";
 
-async function rejectionOf(p: Promise<unknown>): Promise<CairnError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof CairnError) return err;
-    throw err;
-  }
-  throw new Error("expected a rejection");
-}
 
 describe.each(DRIVERS)("teams on %s", (driver) => {
   let store: Store;

@@ -4,3 +4,4 @@ export * from "./stores.js";
 export * from "./teams.js";
 export * from "./link-scenario.js";
 export * from "./link-tables.js";
+export * from "./process.js";

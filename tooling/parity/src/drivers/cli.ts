@@ -1,5 +1,5 @@
-import { spawn } from "node:child_process";
 import { exitCodeOf } from "@cairn/cli";
+import { runNode } from "@cairn/core/testing";
 import type { Actor, Driver, Outcome } from "../types.js";
 import { cliEnv, requireBuiltCli } from "./cli-bin.js";
 
@@ -9,22 +9,7 @@ interface Ran {
   stderr: string;
 }
 
-function run(bin: string, args: string[], env: Record<string, string>, input: string): Promise<Ran> {
-  const child = spawn(process.execPath, [bin, ...args], { env, stdio: ["pipe", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d) => {
-    stdout += d;
-  });
-  child.stderr.on("data", (d) => {
-    stderr += d;
-  });
-  child.stdin.end(input);
-  return new Promise((resolve, reject) => {
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = (bin: string, args: string[], env: Record<string, string>, input: string): Promise<Ran> => runNode([bin, ...args], { env, input });
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
