@@ -1,5 +1,6 @@
 export * from "./artifact/schemas.js";
 export { EXPORT_PAGE_SIZE } from "./artifact/export.js";
+export * from "./artifact/resource-uri.js";
 export { readArtifactByShareToken } from "./artifact/read.js";
 export { provenanceHeader, provenanceLine, SURFACE_LABELS, type ProvenanceHeader } from "./artifact/provenance-line.js";
 export { createCairn, openCairn, type Cairn, type CairnOptions } from "./cairn.js";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ARTIFACT_RESOURCE_PATTERN } from "../artifact/resource-uri.js";
 import { OwnerRef } from "../identity/names.js";
 import { LIMITS } from "../limits.js";
 import { Tags } from "../tags.js";
@@ -17,8 +18,10 @@ export const EvidenceLink = z
       .overwrite((s) => s.trim())
       .min(1)
       .max(LIMITS.url)
-      .describe("Where to see it. Only https:, http: and mcp://cairn/ URLs are accepted; the server never fetches them.")
-      .meta({ pattern: "^(https?:|mcp://cairn/)" }),
+      .describe(
+        "Where to see it: an https: or http: URL, or mcp://cairn/artifacts/<id> for another Cairn artifact. No other scheme is accepted; the server never fetches them.",
+      )
+      .meta({ pattern: `^(https?:|${ARTIFACT_RESOURCE_PATTERN.slice(1)})`, examples: ["https://ci.example.com/runs/4812", "mcp://cairn/artifacts/art_01jd8x3q5v7w9y2b4c6d8f0g1h"] }),
   })
   .describe("One piece of evidence that the change is actually active: a label and a link.");
 
