@@ -7,6 +7,7 @@ export { createCairn, openCairn, type Cairn, type CairnOptions } from "./cairn.j
 export { checksumOf } from "./checksum.js";
 export * from "./context.js";
 export * from "./drops/classification.js";
+export { SURFACE_WORDS, type SurfaceWords } from "./drops/surface-words.js";
 export * from "./drops/schemas.js";
 export * from "./health/schemas.js";
 export * from "./policy/schemas.js";

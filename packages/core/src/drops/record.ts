@@ -69,7 +69,7 @@ async function buildDrop(ctx: ServiceContext, raw: unknown, rejection: Rejection
   return {
     id: (ctx.newId ?? newId)("drp", now),
     owner,
-    ...classifyDrop(rejection.category),
+    ...classifyDrop(rejection.category, ctx.surface),
     fields: await safePaths(fields, settings),
     title: withheld ? WITHHELD_TITLE : title,
     title_withheld: withheld,
