@@ -27,6 +27,18 @@ export const EvidenceLink = z
 
 export const OUTCOME_STATUSES = ["measured", "pending", "not_applicable"] as const;
 
+/**
+ * The too-thin gate's rule (LIMITS.minChangedWords words) as a JSON Schema pattern, so a
+ * model filling the tool schema sees it; the gate itself still decides and leaves the drop.
+ */
+export const THREE_WORDS_PATTERN = `^\\s*\\S+(\\s+\\S+){${LIMITS.minChangedWords - 1},}`;
+
+/** The outcome rules as JSON Schema conditionals: what a model reads where zod's refinement is invisible. */
+const OUTCOME_CONDITIONS = [
+  { if: { properties: { status: { const: "measured" } }, required: ["status"] }, then: { required: ["summary"] } },
+  { if: { properties: { status: { const: "pending" } }, required: ["status"] }, then: { required: ["measure_at"] } },
+];
+
 /** ISO 8601 date (2026-12-01) or date-time with a zone (2026-12-01T09:00:00Z). */
 const ISO_DATE_OR_DATETIME =
   /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2}))?$/;
@@ -48,7 +60,8 @@ export const Outcome = z
       .overwrite((s) => s.trim())
       .refine(isIsoDateOrDateTime, "must be an ISO 8601 date (2026-12-01) or date-time with a zone (2026-12-01T09:00:00Z)")
       .optional()
-      .describe("When the outcome can be measured: ISO 8601 date (2026-12-01) or date-time with a zone. Required when status is `pending`."),
+      .describe("When the outcome can be measured: ISO 8601 date (2026-12-01) or date-time with a zone. Required when status is `pending`.")
+      .meta({ pattern: ISO_DATE_OR_DATETIME.source, examples: ["2026-12-08", "2026-12-08T09:00:00Z"] }),
   })
   .superRefine((outcome, ctx) => {
     if (outcome.status === "measured" && outcome.summary === undefined) {
@@ -58,7 +71,16 @@ export const Outcome = z
       ctx.addIssue({ code: "custom", path: ["measure_at"], message: "is required when status is pending" });
     }
   })
-  .describe("Did it produce the intended outcome, or when will that be measured? An object with `status` and, depending on it, `summary` or `measure_at`.");
+  .meta({
+    description:
+      "Did it produce the intended outcome, or when will that be measured? An object with `status` and, depending on it, `summary` (when measured) or `measure_at` (when pending).",
+    allOf: OUTCOME_CONDITIONS,
+    examples: [
+      { status: "measured", summary: "error rate fell from 2.1% to 0.3% over 24 hours" },
+      { status: "pending", measure_at: "2026-12-08" },
+      { status: "not_applicable" },
+    ],
+  });
 
 export const RemainingItem = z
   .strictObject({
@@ -72,10 +94,10 @@ export const ReceiptFields = z.strictObject({
   changed: requiredText(
     LIMITS.text,
     "What changed? The TL;DR a busy reader sees first, in at least three words, e.g. \"Nightly export now retries failed uploads\".",
-  ),
+  ).meta({ pattern: THREE_WORDS_PATTERN, examples: ["Nightly export now retries failed uploads"] }),
   affected: requiredText(LIMITS.text, "Who experiences the change? Name the users, teams, services or systems, e.g. \"Finance analysts who read the morning export\"."),
-  before: requiredText(LIMITS.text, "What happened before the change, as those affected saw it, e.g. \"A failed upload left the export empty until someone re-ran it\"."),
-  after: requiredText(LIMITS.text, "What happens now that the change is in place, e.g. \"Failed uploads are retried three times; the export is complete by 06:00\"."),
+  before: requiredText(LIMITS.text, "What happened before the change, as those affected saw it? E.g. \"A failed upload left the export empty until someone re-ran it\"."),
+  after: requiredText(LIMITS.text, "What happens now that the change is in place? E.g. \"Failed uploads are retried three times; the export is complete by 06:00\"."),
   evidence: listOf(
     EvidenceLink,
     "How do we know it is actually active? Links to runs, dashboards, commits or pages that show it working. Required: send [] when you have none (the card then warns \"No evidence linked\").",
@@ -86,10 +108,10 @@ export const ReceiptFields = z.strictObject({
     LIMITS.text,
     "What must a human do now? One concrete action, e.g. \"Approve the retry budget in the finance channel\". Omit it when nothing is needed: it defaults to \"Nothing\".",
   ),
-  remaining: listOf(RemainingItem, "What is left undone, each item with its owner. Required: send [] when nothing remains."),
+  remaining: listOf(RemainingItem, "What is left undone, and who owns each item? Required: send [] when nothing remains."),
   learned: requiredText(
     LIMITS.text,
-    "What does the system now know that it didn't before, e.g. a cause found or an assumption disproved? Always required: when nothing was learned, say \"nothing new\".",
+    "What does the system now know that it didn't before? E.g. a cause found or an assumption disproved. Always required: when nothing was learned, say \"nothing new\".",
   ),
   follows: z
     .string()
