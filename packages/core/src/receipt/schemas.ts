@@ -34,10 +34,12 @@ export const OUTCOME_STATUSES = ["measured", "pending", "not_applicable"] as con
 export const THREE_WORDS_PATTERN = `^\\s*\\S+(\\s+\\S+){${LIMITS.minChangedWords - 1},}`;
 
 /** The outcome rules as JSON Schema conditionals: what a model reads where zod's refinement is invisible. */
-const OUTCOME_CONDITIONS = [
-  { if: { properties: { status: { const: "measured" } }, required: ["status"] }, then: { required: ["summary"] } },
-  { if: { properties: { status: { const: "pending" } }, required: ["status"] }, then: { required: ["measure_at"] } },
-];
+const requiredWhen = (status: (typeof OUTCOME_STATUSES)[number], field: string) => ({
+  if: { properties: { status: { const: status } }, required: ["status"] },
+  // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword in a plain data object, never awaited.
+  then: { required: [field] },
+});
+const OUTCOME_CONDITIONS = [requiredWhen("measured", "summary"), requiredWhen("pending", "measure_at")];
 
 /** ISO 8601 date (2026-12-01) or date-time with a zone (2026-12-01T09:00:00Z). */
 const ISO_DATE_OR_DATETIME =
