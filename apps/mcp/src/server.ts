@@ -1,9 +1,20 @@
-import type { Cairn, Principal } from "@cairn/core";
+import type { Artifact, Cairn, Principal } from "@cairn/core";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { toolFailure, toolSuccess } from "./adapter.js";
-import { RpcError } from "./rpc.js";
 import { INSTRUCTIONS, toolDefinitions } from "./catalog.js";
+import { getPrompt, PROMPTS } from "./prompts.js";
+import { LINKING_TOOLS, listResources, RESOURCE_TEMPLATES, readResource, resourceLinkOf } from "./resources.js";
+import { RpcError } from "./rpc.js";
 import { isToolName, toolNames } from "./tools.js";
 
 export interface McpServerOptions {
@@ -15,18 +26,23 @@ export interface McpServerOptions {
 
 const defaultLogError = (line: string, err: unknown) => console.error(line, err);
 
+/** What this server offers; the stdio proxy mirrors whatever the HTTP endpoint declares. */
+export const SERVER_CAPABILITIES = { tools: {}, resources: {}, prompts: {} };
+
 /**
  * An MCP server for one authenticated caller. The low-level Server is used on purpose:
  * McpServer validates arguments with zod before the handler runs (so the receipt gates,
  * their classification and their drop would never see a bad call) and turns every thrown
  * error into a tool result (so "not signed in" and internal faults could not be protocol
- * errors). Here the core operation validates, exactly as it does for REST.
+ * errors). Here the core operation validates, exactly as it does for REST. The protocol
+ * version is the SDK's negotiation (docs/adr/0022).
  */
 export function createMcpServer(cairn: Cairn, principal: Principal, options: McpServerOptions): Server {
   const logError = options.logError ?? defaultLogError;
+  const ctx = () => cairn.context(principal, "mcp");
   const server = new Server(
     { name: "cairn", title: "Cairn", version: options.version },
-    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+    { capabilities: SERVER_CAPABILITIES, instructions: INSTRUCTIONS },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolDefinitions() }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
@@ -35,10 +51,21 @@ export function createMcpServer(cairn: Cairn, principal: Principal, options: Mcp
       throw new RpcError(ErrorCode.InvalidParams, `Unknown tool ${JSON.stringify(name)}; the tools are ${toolNames().join(", ")}.`);
     }
     try {
-      return toolSuccess(await cairn.invoke(name, cairn.context(principal, "mcp"), args ?? {}));
+      const value = await cairn.invoke(name, ctx(), args ?? {});
+      return toolSuccess(value, LINKING_TOOLS.has(name) ? [resourceLinkOf(value as Artifact)] : []);
     } catch (err) {
       return toolFailure(err, (line, e) => logError(`${line} in tool ${name}:`, e));
     }
   });
+  const log = (what: string) => (line: string, e: unknown) => logError(`${line} in ${what}:`, e);
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => RESOURCE_TEMPLATES);
+  server.setRequestHandler(ListResourcesRequestSchema, (request) =>
+    listResources(cairn, ctx(), request.params?.cursor, log("resources/list")),
+  );
+  server.setRequestHandler(ReadResourceRequestSchema, (request) =>
+    readResource(cairn, ctx(), request.params.uri, log("resources/read")),
+  );
+  server.setRequestHandler(ListPromptsRequestSchema, () => PROMPTS);
+  server.setRequestHandler(GetPromptRequestSchema, (request) => getPrompt(request.params.name, request.params.arguments));
   return server;
 }

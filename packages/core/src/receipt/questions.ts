@@ -66,3 +66,11 @@ export function receiptPromptText(task?: string): string {
     "Give the person the share url it returns, and remind them that the receipt expires (after 7 days unless the owner's policy says otherwise) unless they retain it.",
   ].join("\n");
 }
+
+/** How the prompt is offered in a client's menu (MCP prompts/list, the Claude Code command). */
+export const RECEIPT_PROMPT = {
+  name: "receipt",
+  title: "Leave a receipt",
+  description: "Asks the nine receipt questions about a task and leaves the answers as a Cairn receipt (receipt_create).",
+  taskDescription: "The task the receipt is for, in a few words, e.g. \"migrate the billing cron\". Without it: the task just finished.",
+} as const;
