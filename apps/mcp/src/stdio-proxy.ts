@@ -1,12 +1,58 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
   CallToolRequestSchema,
   CallToolResultSchema,
+  GetPromptRequestSchema,
+  GetPromptResultSchema,
+  ListPromptsRequestSchema,
+  ListPromptsResultSchema,
+  ListResourcesRequestSchema,
+  ListResourcesResultSchema,
+  ListResourceTemplatesRequestSchema,
+  ListResourceTemplatesResultSchema,
   ListToolsRequestSchema,
   ListToolsResultSchema,
+  ReadResourceRequestSchema,
+  ReadResourceResultSchema,
+  type ServerCapabilities,
 } from "@modelcontextprotocol/sdk/types.js";
 import { connectUpstream, relay, type Upstream } from "./upstream.js";
+
+type Send = (method: string, params: unknown, options: RequestOptions) => Promise<unknown>;
+type Forwarder = (server: Server, relayed: (request: { method: string; params?: unknown }, extra: { signal: AbortSignal }) => never) => void;
+
+/**
+ * Every request the proxy relays, by the capability that offers it. The proxy declares
+ * only what the server declared, so a client never sees a method it cannot use.
+ */
+const FORWARDED: Record<"tools" | "resources" | "prompts", Forwarder> = {
+  tools(server, relayed) {
+    server.setRequestHandler(ListToolsRequestSchema, relayed);
+    server.setRequestHandler(CallToolRequestSchema, relayed);
+  },
+  resources(server, relayed) {
+    server.setRequestHandler(ListResourcesRequestSchema, relayed);
+    server.setRequestHandler(ListResourceTemplatesRequestSchema, relayed);
+    server.setRequestHandler(ReadResourceRequestSchema, relayed);
+  },
+  prompts(server, relayed) {
+    server.setRequestHandler(ListPromptsRequestSchema, relayed);
+    server.setRequestHandler(GetPromptRequestSchema, relayed);
+  },
+};
+
+/** How each relayed result is checked on the way through (the SDK's own result schemas). */
+const RESULT_SCHEMAS = {
+  "tools/list": ListToolsResultSchema,
+  "tools/call": CallToolResultSchema,
+  "resources/list": ListResourcesResultSchema,
+  "resources/templates/list": ListResourceTemplatesResultSchema,
+  "resources/read": ReadResourceResultSchema,
+  "prompts/list": ListPromptsResultSchema,
+  "prompts/get": GetPromptResultSchema,
+} as const;
 
 export interface StdioProxyOptions extends Upstream {
   version: string;
@@ -23,7 +69,7 @@ export interface RunningProxy {
 }
 
 /**
- * `cairn mcp`: an MCP server on stdio that forwards tools/list and tools/call to the
+ * `cairn mcp`: an MCP server on stdio that forwards tools, resources and prompts to the
  * Cairn server's Streamable HTTP endpoint. Tools, validation and errors are the server's
  * own, so stdio and HTTP answer byte for byte alike and provenance records `mcp`. It
  * connects before serving, so a wrong URL or token fails at once with a plain reason.
@@ -32,17 +78,21 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<Running
   const client = await connectUpstream(options, options.version);
   const remote = client.getServerVersion();
   const instructions = client.getInstructions();
+  const offered = client.getServerCapabilities() ?? { tools: {} };
+  const kinds = (Object.keys(FORWARDED) as Array<keyof typeof FORWARDED>).filter((kind) => offered[kind]);
+  const capabilities: ServerCapabilities = Object.fromEntries(kinds.map((kind) => [kind, {}]));
   const server = new Server(
     { name: remote?.name ?? "cairn", ...(remote?.title && { title: remote.title }), version: remote?.version ?? options.version },
-    { capabilities: { tools: {} }, ...(instructions && { instructions }) },
+    { capabilities, ...(instructions && { instructions }) },
   );
-  const forward = <T>(call: () => Promise<T>) => relay(options.serverUrl, options.warn, call);
-  server.setRequestHandler(ListToolsRequestSchema, (request, extra) =>
-    forward(() => client.request({ method: "tools/list", params: request.params }, ListToolsResultSchema, { signal: extra.signal })),
-  );
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-    forward(() => client.request({ method: "tools/call", params: request.params }, CallToolResultSchema, { signal: extra.signal })),
-  );
+  const send: Send = (method, params, requestOptions) => {
+    const schema = RESULT_SCHEMAS[method as keyof typeof RESULT_SCHEMAS];
+    return relay(options.serverUrl, options.warn, () => client.request({ method, params } as never, schema, requestOptions));
+  };
+  // The handler's result is the upstream's, already checked against the SDK's result schema.
+  const relayed = (request: { method: string; params?: unknown }, extra: { signal: AbortSignal }) =>
+    send(request.method, request.params, { signal: extra.signal }) as never;
+  for (const kind of kinds) FORWARDED[kind](server, relayed);
 
   const stdin = options.stdin ?? process.stdin;
   let finish: () => void = () => {};
