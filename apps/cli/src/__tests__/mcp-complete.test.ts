@@ -81,10 +81,7 @@ describe.each(Object.keys(TRANSPORTS) as Array<keyof typeof TRANSPORTS>)("the of
 
   it("is refused another owner's artifact with a clear error", async () => {
     const uri = `mcp://cairn/artifacts/${theirs}`;
-    const refused = await client.readResource({ uri }).then(
-      () => null,
-      (e: Json) => e,
-    );
+    const refused: Json = await client.readResource({ uri }).catch((e: Json) => e);
     expect(refused).toMatchObject({ code: -32002, data: { uri, error: { code: "not_found" } } });
     expect(refused.message).toContain(`${uri}: No artifact with that id is visible to you`);
     expect(JSON.stringify(refused)).not.toContain("eve only");
@@ -92,7 +89,7 @@ describe.each(Object.keys(TRANSPORTS) as Array<keyof typeof TRANSPORTS>)("the of
 
   it("gets the receipt prompt with the nine questions", async () => {
     const prompt = await client.getPrompt({ name: "receipt", arguments: { task: "ship the exporter" } });
-    const text = (prompt.messages[0]?.content as Json).text as string;
+    const text = (prompt.messages as Json[])[0]?.content.text as string;
     expect(text).toContain("ship the exporter");
     for (const q of receiptQuestions()) expect(text).toContain(q.question);
   });

@@ -76,10 +76,12 @@ describe("MCP tool catalog", () => {
   it("states the outcome rules and the three-word rule in the schema a model fills, with examples", () => {
     const { properties } = tool("receipt_create").inputSchema;
     const outcome = properties.outcome;
-    expect(outcome.allOf).toEqual([
-      { if: { properties: { status: { const: "measured" } }, required: ["status"] }, then: { required: ["summary"] } },
-      { if: { properties: { status: { const: "pending" } }, required: ["status"] }, then: { required: ["measure_at"] } },
-    ]);
+    const requiredWhen = (status: string, field: string) => ({
+      if: { properties: { status: { const: status } }, required: ["status"] },
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, never awaited.
+      then: { required: [field] },
+    });
+    expect(outcome.allOf).toEqual([requiredWhen("measured", "summary"), requiredWhen("pending", "measure_at")]);
     expect(outcome.examples.map((e: Json) => e.status)).toEqual(["measured", "pending", "not_applicable"]);
     const threeWords = new RegExp(properties.changed.pattern);
     expect(["Fixed", "Fixed it"].map((t) => threeWords.test(t))).toEqual([false, false]);

@@ -81,7 +81,7 @@ describe("MCP resources and prompts (in memory, PGlite)", () => {
     const { prompts } = await client.listPrompts();
     expect(prompts).toEqual([expect.objectContaining({ name: "receipt", title: "Leave a receipt", arguments: [expect.objectContaining({ name: "task", required: false })] })]);
     const prompt = await client.getPrompt({ name: "receipt", arguments: { task: "rotate the api keys" } });
-    const text = (prompt.messages[0]?.content as Json).text as string;
+    const text = (prompt.messages as Json[])[0]?.content.text as string;
     expect(text).toContain("rotate the api keys");
     for (const q of receiptQuestions()) expect(text).toContain(q.question);
     await expect(client.getPrompt({ name: "nope" })).rejects.toMatchObject({ code: -32602 });
