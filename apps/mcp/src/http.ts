@@ -1,5 +1,6 @@
 import { type Cairn, LIMITS, unauthenticated } from "@cairn/core";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { versionOfHttpRequest } from "./protocol.js";
 import { createMcpServer, type McpServerOptions } from "./server.js";
 
 function bearerOf(header: string | null): string | null {
@@ -32,7 +33,7 @@ export function createMcpHttpHandler(cairn: Cairn, options: McpServerOptions): (
         { status: 405, headers: { Allow: "POST" } },
       );
     }
-    const server = createMcpServer(cairn, principal, options);
+    const server = createMcpServer(cairn, principal, { ...options, protocolVersion: versionOfHttpRequest(req) });
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,

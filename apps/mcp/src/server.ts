@@ -4,6 +4,7 @@ import {
   CallToolRequestSchema,
   ErrorCode,
   GetPromptRequestSchema,
+  LATEST_PROTOCOL_VERSION,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
@@ -13,6 +14,7 @@ import {
 import { toolFailure, toolSuccess } from "./adapter.js";
 import { INSTRUCTIONS, toolDefinitions } from "./catalog.js";
 import { getPrompt, PROMPTS } from "./prompts.js";
+import { shapeForVersion } from "./protocol.js";
 import { LINKING_TOOLS, listResources, RESOURCE_TEMPLATES, readResource, resourceLinkOf } from "./resources.js";
 import { RpcError } from "./rpc.js";
 import { isToolName, toolNames } from "./tools.js";
@@ -22,6 +24,8 @@ export interface McpServerOptions {
   version: string;
   /** Where unexpected errors are logged (never sent to the client). */
   logError?: (line: string, err: unknown) => void;
+  /** The negotiated protocol revision this server's answers are for (default: the newest the SDK speaks). */
+  protocolVersion?: string;
 }
 
 const defaultLogError = (line: string, err: unknown) => console.error(line, err);
@@ -52,7 +56,8 @@ export function createMcpServer(cairn: Cairn, principal: Principal, options: Mcp
     }
     try {
       const value = await cairn.invoke(name, ctx(), args ?? {});
-      return toolSuccess(value, LINKING_TOOLS.has(name) ? [resourceLinkOf(value as Artifact)] : []);
+      const links = LINKING_TOOLS.has(name) ? [resourceLinkOf(value as Artifact)] : [];
+      return shapeForVersion(toolSuccess(value, links), options.protocolVersion ?? LATEST_PROTOCOL_VERSION);
     } catch (err) {
       return toolFailure(err, (line, e) => logError(`${line} in tool ${name}:`, e));
     }

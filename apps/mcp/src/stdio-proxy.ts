@@ -3,6 +3,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
   CallToolRequestSchema,
+  type CallToolResult,
   CallToolResultSchema,
   GetPromptRequestSchema,
   GetPromptResultSchema,
@@ -14,10 +15,12 @@ import {
   ListResourceTemplatesResultSchema,
   ListToolsRequestSchema,
   ListToolsResultSchema,
+  LATEST_PROTOCOL_VERSION,
   ReadResourceRequestSchema,
   ReadResourceResultSchema,
   type ServerCapabilities,
 } from "@modelcontextprotocol/sdk/types.js";
+import { negotiate, shapeForVersion } from "./protocol.js";
 import { connectUpstream, relay, type Upstream } from "./upstream.js";
 
 type Send = (method: string, params: unknown, options: RequestOptions) => Promise<unknown>;
@@ -89,9 +92,14 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<Running
     const schema = RESULT_SCHEMAS[method as keyof typeof RESULT_SCHEMAS];
     return relay(options.serverUrl, options.warn, () => client.request({ method, params } as never, schema, requestOptions));
   };
+  // The revision our client negotiated; upstream speaks the newest, so tool results are
+  // shaped down to what this client can parse.
+  let negotiated = LATEST_PROTOCOL_VERSION;
   // The handler's result is the upstream's, already checked against the SDK's result schema.
   const relayed = (request: { method: string; params?: unknown }, extra: { signal: AbortSignal }) =>
-    send(request.method, request.params, { signal: extra.signal }) as never;
+    send(request.method, request.params, { signal: extra.signal }).then((result) =>
+      request.method === "tools/call" ? shapeForVersion(result as CallToolResult, negotiated) : result,
+    ) as never;
   for (const kind of kinds) FORWARDED[kind](server, relayed);
 
   const stdin = options.stdin ?? process.stdin;
@@ -113,6 +121,13 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<Running
   stdin.on("end", () => void close());
   stdin.on("close", () => void close());
   server.onclose = () => void close();
-  await server.connect(new StdioServerTransport(stdin as never, options.stdout as never));
+  const transport = new StdioServerTransport(stdin as never, options.stdout as never);
+  await server.connect(transport);
+  // The SDK's Server negotiates without telling us the outcome; read the request it answers.
+  const deliver = transport.onmessage;
+  transport.onmessage = (message) => {
+    if ("method" in message && message.method === "initialize") negotiated = negotiate(message.params?.protocolVersion);
+    deliver?.(message);
+  };
   return { done, close };
 }

@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { classifyDrop, receiptQuestions } from "@cairn/core";
 import { createTestHome, fullReceipt, minimalReceipt } from "@cairn/core/testing";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -105,6 +106,83 @@ describe.each(Object.keys(TRANSPORTS) as Array<keyof typeof TRANSPORTS>)("the of
     const { category, cause, next_action } = classifyDrop("invalid", "mcp");
     expect(error.drop).toMatchObject({ category, cause, next_action, surface: "mcp" });
     expect(next_action).toContain("call receipt_create again");
+  });
+});
+
+/**
+ * One JSON-RPC exchange with the built `cairn mcp`, by hand (the SDK's client always asks
+ * for the newest revision): all messages in at once, in order; the answers by id.
+ */
+async function rawStdio(token: string, messages: Json[]): Promise<Map<number, Json>> {
+  const child = spawn(process.execPath, [CLI_BIN, "mcp"], {
+    env: { PATH: process.env.PATH ?? "", CAIRN_URL: serve.url, CAIRN_TOKEN: token, CAIRN_HOME: "/nonexistent/cairn-home" },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const answers = new Map<number, Json>();
+  const expected = messages.filter((m) => m.id !== undefined).length;
+  let buffer = "";
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, 20_000);
+    child.stdout.on("data", (d) => {
+      buffer += d;
+      const lines = buffer.split("\n");
+      buffer = lines.pop() ?? "";
+      for (const line of lines) {
+        const answer = JSON.parse(line) as Json;
+        answers.set(answer.id, answer);
+      }
+      if (answers.size >= expected) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.stdin.write(messages.map((m) => `${JSON.stringify(m)}\n`).join(""));
+  });
+  child.stdin.end();
+  if (child.exitCode === null) await new Promise((resolve) => child.once("exit", resolve));
+  return answers;
+}
+
+describe("a client of an older revision", () => {
+  const receiptCall = (learned: string) => ({
+    jsonrpc: "2.0",
+    method: "tools/call",
+    params: { name: "receipt_create", arguments: minimalReceipt({ learned }) },
+  });
+  const types = (answer: Json | undefined) => (answer?.result.content as Json[]).map((c) => c.type);
+
+  it("gets no resource_link over HTTP when it speaks 2025-03-26, and one when it speaks 2025-06-18", async () => {
+    const call = async (version: string, learned: string) => {
+      const res = await fetch(`${serve.url}/mcp`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${ada}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": version,
+        },
+        body: JSON.stringify({ ...receiptCall(learned), id: 1 }),
+      });
+      return (await res.json()) as Json;
+    };
+    expect(types(await call("2025-03-26", "old http client"))).toEqual(["text"]);
+    expect(types(await call("2025-06-18", "newer http client"))).toEqual(["text", "resource_link"]);
+  });
+
+  it("gets no resource_link through cairn mcp when it negotiated 2025-03-26", async () => {
+    const initialize = (id: number, protocolVersion: string) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "initialize",
+      params: { protocolVersion, capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    });
+    const initialized = { jsonrpc: "2.0", method: "notifications/initialized" };
+    const old = await rawStdio(ada, [initialize(1, "2025-03-26"), initialized, { ...receiptCall("old stdio client"), id: 2 }]);
+    expect(old.get(1)?.result.protocolVersion).toBe("2025-03-26");
+    expect(types(old.get(2))).toEqual(["text"]);
+    const current = await rawStdio(ada, [initialize(1, "2026-07-28"), initialized, { ...receiptCall("new stdio client"), id: 2 }]);
+    expect(current.get(1)?.result.protocolVersion).toBe("2025-11-25");
+    expect(types(current.get(2))).toEqual(["text", "resource_link"]);
   });
 });
 
