@@ -1,0 +1,52 @@
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ReceiptCreateInput } from "@cairn/core/receipt";
+import { describe, expect, it } from "vitest";
+import { EXAMPLE_YAML, REPO_ROOT, runCli } from "./cli-process.js";
+
+const noHome = () => ({ CAIRN_HOME: mkdtempSync(join(tmpdir(), "cairn-nohome-")) });
+
+describe("cairn receipt --template", () => {
+  it("prints a commented YAML receipt that passes a dry run, one comment per field from the schema", async () => {
+    const template = await runCli(["receipt", "--template"], { env: noHome() });
+    expect(template.code).toBe(0);
+    const shape = ReceiptCreateInput.shape as Record<string, unknown>;
+    for (const key of Object.keys(shape).filter((k) => k !== "schema")) expect(template.stdout).toMatch(new RegExp(`^(# )?${key}:`, "m"));
+    expect(template.stdout).toContain("# What changed? The TL;DR");
+    const dry = await runCli(["receipt", "--from", "-", "--dry-run", "--json"], { env: noHome(), input: template.stdout });
+    expect(dry.code).toBe(0);
+    expect(dry.json.metadata.schema).toBe("cairn.receipt/v1");
+  });
+
+  it("prints JSON with --json, also accepted by a dry run; refuses --yaml with --json", async () => {
+    const template = await runCli(["receipt", "--template", "--json"], { env: noHome() });
+    expect(template.code).toBe(0);
+    expect(JSON.parse(template.stdout).outcome.status).toBe("pending");
+    const dry = await runCli(["receipt", "--from", "-", "--dry-run"], { env: noHome(), input: template.stdout });
+    expect(dry.code).toBe(0);
+    const both = await runCli(["receipt", "--template", "--json", "--yaml"], { env: noHome() });
+    expect(both.code).toBe(2);
+    const neither = await runCli(["receipt"], { env: noHome() });
+    expect(neither.code).toBe(2);
+    expect(neither.stderr).toContain("--from");
+  });
+});
+
+describe("pnpm cairn from a subfolder", () => {
+  it("resolves paths from where the command was typed and prints only Cairn's output on stdout", () => {
+    const work = mkdtempSync(join(tmpdir(), "cairn-sub-"));
+    mkdirSync(join(work, "deeper"));
+    writeFileSync(join(work, "r.yaml"), readFileSync(EXAMPLE_YAML, "utf8"));
+    const ran = spawnSync("pnpm", ["--dir", REPO_ROOT, "cairn", "receipt", "--dry-run", "--from", "../r.yaml"], {
+      cwd: join(work, "deeper"),
+      env: { ...process.env, ...noHome() },
+      encoding: "utf8",
+    });
+    expect(ran.status, ran.stderr).toBe(0);
+    expect(ran.stdout.startsWith("# Nightly invoice export")).toBe(true);
+    expect(ran.stdout).not.toMatch(/turbo|Tasks:|Cached:/);
+    expect(ran.stderr).not.toMatch(/turbo|Tasks:|Cached:/);
+  });
+});
