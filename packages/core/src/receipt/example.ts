@@ -1,5 +1,3 @@
-import type { ReceiptCreateInput } from "./schemas.js";
-
 const DAY_MS = 86_400_000;
 
 /**
@@ -8,7 +6,7 @@ const DAY_MS = 86_400_000;
  * stays valid (a pending outcome in the past is only a warning, but a template should not
  * start with one).
  */
-export function receiptExample(now: Date = new Date()): ReceiptCreateInput {
+export function receiptExample(now: Date = new Date()) {
   const inAWeek = new Date(now.getTime() + 7 * DAY_MS).toISOString().slice(0, 10);
   return {
     changed: "Nightly invoice export now retries failed uploads",
@@ -16,7 +14,7 @@ export function receiptExample(now: Date = new Date()): ReceiptCreateInput {
     before: "One failed upload left the export empty until someone re-ran it by hand.",
     after: "Failed uploads are retried three times with backoff; the export is complete by 06:00.",
     evidence: [{ label: "CI run 4812 (green)", url: "https://ci.example.com/runs/4812" }],
-    outcome: { status: "pending", measure_at: inAWeek },
+    outcome: { status: "pending" as const, measure_at: inAWeek },
     human_action: "Approve the retry budget in the finance channel",
     remaining: [{ item: "Alert when all three retries fail", owner: "sam" }],
     learned: "The upload target drops connections during its 02:00 maintenance window.",
