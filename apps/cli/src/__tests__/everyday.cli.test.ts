@@ -34,6 +34,18 @@ describe("cairn receipt --template", () => {
   });
 });
 
+describe("warnings that are not refusals", () => {
+  it("a dry run with a past measure_at and no evidence succeeds and warns on stderr, naming each field", async () => {
+    const template = JSON.parse((await runCli(["receipt", "--template", "--json"], { env: noHome() })).stdout);
+    const late = { ...template, evidence: [], outcome: { status: "pending", measure_at: "2020-01-01" } };
+    const dry = await runCli(["receipt", "--from", "-", "--dry-run"], { env: noHome(), input: JSON.stringify(late) });
+    expect(dry.code).toBe(0);
+    expect(dry.stderr).toContain("warning: outcome.measure_at is already past");
+    expect(dry.stderr).toContain("warning: evidence is empty");
+    expect(dry.stdout).not.toContain("warning:");
+  });
+});
+
 describe("pnpm cairn from a subfolder", () => {
   it("resolves paths from where the command was typed and prints only Cairn's output on stdout", () => {
     const work = mkdtempSync(join(tmpdir(), "cairn-sub-"));

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { CliFailure } from "../failure.js";
-import { expiryLine, fieldLines } from "../format.js";
+import { expiryLine, fieldLines, warningLine } from "../format.js";
 import { parseDocument } from "../input/parse-document.js";
 import { readSource } from "../input/read-source.js";
 import { applyReceiptFlags } from "../input/receipt-flags.js";
@@ -90,6 +90,7 @@ export const receiptCommand: CliCommand<"receipt_create"> = {
           const prepared = await receipt.prepareRedactedReceipt(raw);
           if (!prepared.ok) throw CliFailure.fromError(receipt.rejectionError(prepared.rejection, undefined).toBody());
           printDryRun(prepared.value, prepared.redactions, json, stdio);
+          if (!json) for (const w of receipt.receiptWarnings(prepared.value.metadata, new Date())) stdio.err(warningLine(w));
           return;
         }
       } catch (err) {
@@ -108,6 +109,7 @@ export const receiptCommand: CliCommand<"receipt_create"> = {
         ];
         if (a.redactions.length > 0) pairs.push(["redacted", a.redactions.map((r) => `${r.field} (${r.rule})`).join(", ")]);
         for (const line of fieldLines(pairs)) printer.out(line);
+        for (const w of a.warnings) printer.err(warningLine(w));
         printer.out(expiryLine(a));
       });
     });
