@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ReceiptCreateInput } from "@cairn/core/receipt";
 import { describe, expect, it } from "vitest";
-import { EXAMPLE_YAML, REPO_ROOT, runCli } from "./cli-process.js";
+import { EXAMPLE_JSON, EXAMPLE_YAML, REPO_ROOT, runCli, startCliServer } from "./cli-process.js";
 
 const noHome = () => ({ CAIRN_HOME: mkdtempSync(join(tmpdir(), "cairn-nohome-")) });
 
@@ -60,5 +60,25 @@ describe("pnpm cairn from a subfolder", () => {
     expect(ran.stdout.startsWith("# Nightly invoice export")).toBe(true);
     expect(ran.stdout).not.toMatch(/turbo|Tasks:|Cached:/);
     expect(ran.stderr).not.toMatch(/turbo|Tasks:|Cached:/);
+  });
+});
+
+describe("the README's quick start", () => {
+  it("the CLI example, then the curl example with the token read through CAIRN_HOME, both answer 201", async () => {
+    const server = await startCliServer("pglite");
+    try {
+      const cli = await runCli(["receipt", "--from", EXAMPLE_JSON, "--json"], { env: server.env });
+      expect(cli.code, cli.stderr).toBe(0);
+      // The README's own token one-liner, run with CAIRN_HOME set as a user of another home would.
+      const readToken = `JSON.parse(require("fs").readFileSync((process.env.CAIRN_HOME || require("os").homedir() + "/.cairn") + "/credentials")).token`;
+      const token = spawnSync(process.execPath, ["-p", readToken], { env: { ...process.env, ...server.env }, encoding: "utf8" }).stdout.trim();
+      expect(token).toBe(server.adminToken);
+      const body = JSON.parse(readFileSync(join(REPO_ROOT, "examples/receipt-measured.json"), "utf8"));
+      const curl = await server.rest("POST", "/v1/receipts", token, body);
+      expect(curl.status, curl.text).toBe(201);
+      expect(curl.json.warnings).toEqual([]);
+    } finally {
+      await server.stop();
+    }
   });
 });
