@@ -14,7 +14,7 @@ describe.each(DRIVERS)("warnings on accepted receipts on %s", (driver) => {
     );
     expect(created.warnings).toEqual([{ field: "outcome.measure_at", reason: expect.stringContaining("already past") }]);
     const read = await fx.world.cairn.invoke("artifact_read", sam.ctx(), { id: created.id });
-    expect((read.metadata as { outcome: { measure_at: string } }).outcome.measure_at).toBe("2020-01-01");
+    expect((read.metadata as unknown as { outcome: { measure_at: string } }).outcome.measure_at).toBe("2020-01-01");
   });
 
   it("no evidence is a warning; a future measure_at with evidence has none", async () => {
