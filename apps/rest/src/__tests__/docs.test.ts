@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { serve } from "@hono/node-server";
