@@ -8,8 +8,8 @@ import { receiptExample } from "./example.js";
 
 export const RECEIPT_SCHEMA_ID = "cairn.receipt/v1";
 
-const listOf = <T extends z.ZodType>(item: T, description: string) =>
-  z.array(item).max(LIMITS.listItems).describe(description);
+const listOf = <T extends z.ZodType>(item: T, description: string, examples: unknown[]) =>
+  z.array(item).max(LIMITS.listItems).meta({ description, examples });
 
 export const EvidenceLink = z
   .strictObject({
@@ -104,6 +104,7 @@ export const ReceiptFields = z.strictObject({
   evidence: listOf(
     EvidenceLink,
     "How do we know it is actually active? Links to runs, dashboards, commits or pages that show it working. Required: send [] when you have none (the card then warns \"No evidence linked\").",
+    [[{ label: "CI run 4812 (green)", url: "https://ci.example.com/runs/4812" }], []],
   ),
   evidence_note: optionalText(LIMITS.text, "Optional: what the evidence links do not show, e.g. how you exercised the change by hand."),
   outcome: Outcome,
@@ -111,7 +112,10 @@ export const ReceiptFields = z.strictObject({
     LIMITS.text,
     "What must a human do now? One concrete action, e.g. \"Approve the retry budget in the finance channel\". Omit it when nothing is needed: it defaults to \"Nothing\".",
   ),
-  remaining: listOf(RemainingItem, "What is left undone, and who owns each item? Required: send [] when nothing remains."),
+  remaining: listOf(RemainingItem, "What is left undone, and who owns each item? Required: send [] when nothing remains.", [
+    [{ item: "Remove the old cron entry", owner: "platform team" }],
+    [],
+  ]),
   learned: requiredText(
     LIMITS.text,
     "What does the system now know that it didn't before? E.g. a cause found or an assumption disproved. Always required: when nothing was learned, say \"nothing new\".",
