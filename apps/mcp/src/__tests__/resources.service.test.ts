@@ -77,6 +77,16 @@ describe("MCP resources and prompts (in memory, PGlite)", () => {
     expect(gone.message).toContain("expired");
   });
 
+  it("reads a team's artifact for a member, by the same read rule as artifact_read", async () => {
+    const mate = await world.user("mate");
+    const team = await world.team([mate, sam]);
+    const shared = await world.cairn.invoke("artifact_create", mate.ctx(), { title: "team notes", body: "for the team", owner: team });
+    const teamClient = await connect(world, sam.principal);
+    const read = await teamClient.readResource({ uri: `mcp://cairn/artifacts/${shared.id}` });
+    expect(read.contents[0]).toMatchObject({ text: "for the team", mimeType: "text/markdown" });
+    await teamClient.close();
+  });
+
   it("offers the receipt prompt with core's nine questions and the task", async () => {
     const { prompts } = await client.listPrompts();
     expect(prompts).toEqual([expect.objectContaining({ name: "receipt", title: "Leave a receipt", arguments: [expect.objectContaining({ name: "task", required: false })] })]);
