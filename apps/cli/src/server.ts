@@ -58,7 +58,7 @@ export async function startServer(settings: Settings, log: ServerLog, version: s
   // Bind first so share links carry the real port (PORT=0 picks a free one); until the
   // store is open, requests get a 503.
   let handler: (req: Request) => Response | Promise<Response> = () =>
-    Response.json({ error: { code: "internal", message: "Cairn is starting." } }, { status: 503 });
+    Response.json({ error: { code: "unavailable", message: "Cairn is starting." } }, { status: 503, headers: { "Retry-After": "1" } });
   const server = serve({ fetch: (req) => handler(req), port: settings.port, hostname: settings.host });
   try {
     await new Promise<void>((resolve, reject) => {

@@ -13,7 +13,7 @@ import {
 } from "@cairn/core";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
-import { bearerOf, errorResponse, type RestEnv } from "./adapter.js";
+import { bearerOf, errorResponse, loggablePath, type RestEnv } from "./adapter.js";
 import { renderDocsPage } from "./docs.js";
 import { NDJSON, ndjsonResponse } from "./ndjson.js";
 import { readInput, requestContext } from "./request.js";
@@ -34,6 +34,9 @@ export interface RestOptions {
   mounts?: Record<string, (req: Request) => Response | Promise<Response>>;
 }
 
+/** How long /healthz waits for the database before it says it is unreachable. */
+const HEALTH_WAIT_MS = 2_000;
+
 const errorResponses = {
   401: { description: "Missing or unknown bearer token.", content: { "application/json": { schema: ErrorEnvelope } } },
   403: { description: "Not allowed for this caller.", content: { "application/json": { schema: ErrorEnvelope } } },
@@ -42,6 +45,15 @@ const errorResponses = {
     description: "Input failed validation: the issues name each field, the reason and the limit. A refused receipt carries its drop receipt.",
     content: { "application/json": { schema: ErrorEnvelope } },
   },
+  503: {
+    description: "The database is down or not answering (`unavailable`); retry after the Retry-After seconds.",
+    content: { "application/json": { schema: ErrorEnvelope } },
+  },
+};
+
+/** Only routes that read a JSON body can refuse one. */
+const bodyResponses = {
+  415: { description: "The body is not sent as application/json.", content: { "application/json": { schema: ErrorEnvelope } } },
 };
 
 const receiptResponses = {
@@ -98,8 +110,8 @@ export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIH
     c.header("X-Request-Id", requestId);
     await next();
     if (options.accessLog) {
-      const ms = (performance.now() - started).toFixed(1);
-      console.log(`${c.req.method} ${c.req.path} ${c.res.status} ${ms}ms`);
+      const ms = Number((performance.now() - started).toFixed(1));
+      cairn.log.info("request", { method: c.req.method, path: loggablePath(c.req.path), status: c.res.status, ms, requestId });
     }
   });
 
@@ -135,6 +147,7 @@ export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIH
       responses: {
         [route.status]: documentedResponse(op.output, route),
         ...errorResponses,
+        ...(route.input.includes("body") && bodyResponses),
         ...(name === "receipt_create" && receiptResponses),
       },
     });
@@ -143,7 +156,7 @@ export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIH
       const ctx = requestContext(cairn, c);
       if (route.response === "ndjson") {
         // ROUTES only lets paged operations stream (see RouteOf).
-        return ndjsonResponse(c, pagesOf(cairn, name as PagedOperationName, ctx, raw as Record<string, unknown>));
+        return ndjsonResponse(c, pagesOf(cairn, name as PagedOperationName, ctx, raw as Record<string, unknown>), cairn.log);
       }
       return c.json(await cairn.invoke(name, ctx, raw), route.status);
     });
@@ -159,12 +172,23 @@ export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIH
   }
 
   app.get("/healthz", async (c) => {
+    // A probe must answer even when the database does not: it gives up after HEALTH_WAIT_MS.
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<"late">((resolve) => {
+      timer = setTimeout(() => resolve("late"), HEALTH_WAIT_MS);
+    });
     try {
-      await cairn.store.query("select 1");
-      return c.json({ status: "ok", database: "ok" });
+      const answer = await Promise.race([cairn.store.query("select 1"), late]);
+      if (answer !== "late") return c.json({ status: "ok", database: "ok" });
     } catch {
-      return c.json({ status: "fail", database: "unreachable" }, 503);
+      // reported below, as a late answer is
+    } finally {
+      clearTimeout(timer);
     }
+    return c.json(
+      { status: "fail", database: "unreachable", message: "The database is down or not answering; every route answers 503 unavailable until it is back." },
+      503,
+    );
   });
 
   const documentConfig = {
@@ -181,7 +205,7 @@ export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIH
     return c.html(renderDocsPage(app.getOpenAPI31Document(documentConfig) as unknown as Record<string, unknown>));
   });
 
-  app.notFound((c) => errorResponse(c, new CairnError("not_found", `No route for ${c.req.method} ${c.req.path}.`)));
-  app.onError((err, c) => errorResponse(c, err));
+  app.notFound((c) => errorResponse(c, new CairnError("not_found", `No route for ${c.req.method} ${c.req.path}.`), cairn.log));
+  app.onError((err, c) => errorResponse(c, err, cairn.log));
   return app;
 }

@@ -1,0 +1,54 @@
+import { CairnError, unavailable } from "../errors.js";
+
+/**
+ * Timeouts of the PostgreSQL driver, in milliseconds. A stuck database (accepts the
+ * connection, never answers) then costs a request a few seconds and a 503, never a hang.
+ */
+export interface DatabaseTimeouts {
+  /** Opening a connection, or waiting for a free one in the pool. */
+  connectMs: number;
+  /** Server-side `statement_timeout`; the client gives up shortly after it on its own. */
+  statementMs: number;
+}
+
+export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = { connectMs: 3_000, statementMs: 5_000 };
+
+/** `CAIRN_DB_CONNECT_TIMEOUT_MS` / `CAIRN_DB_STATEMENT_TIMEOUT_MS` override the defaults. */
+export function databaseTimeoutsFrom(env: NodeJS.ProcessEnv = process.env): DatabaseTimeouts {
+  const read = (name: string, fallback: number) => {
+    const n = Number(env[name]);
+    return Number.isInteger(n) && n > 0 ? n : fallback;
+  };
+  return {
+    connectMs: read("CAIRN_DB_CONNECT_TIMEOUT_MS", DEFAULT_DATABASE_TIMEOUTS.connectMs),
+    statementMs: read("CAIRN_DB_STATEMENT_TIMEOUT_MS", DEFAULT_DATABASE_TIMEOUTS.statementMs),
+  };
+}
+
+// SQLSTATE classes and codes that mean "the database is not there", not "the query is wrong":
+// 08 connection exception, 53 insufficient resources, 57P0x shutdown/crash, 57014 a
+// statement cancelled by statement_timeout.
+const UNAVAILABLE_SQLSTATE = /^(08...|53...|57P0.|57014)$/;
+const UNAVAILABLE_ERRNO = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "EPIPE", "ENOTFOUND", "EAI_AGAIN"]);
+// node-postgres reports its own timeouts and lost sockets as plain Errors with these texts.
+const UNAVAILABLE_MESSAGE =
+  /timeout exceeded when trying to connect|timeout expired|Connection terminated|Query read timeout|Client has encountered a connection error|Connection ended|PGlite is closed|Cannot use a pool after calling end/i;
+
+export function isUnavailable(err: unknown): boolean {
+  if (err instanceof CairnError) return err.code === "unavailable";
+  const e = err as { code?: unknown; message?: unknown } | null;
+  if (typeof e?.code === "string" && (UNAVAILABLE_SQLSTATE.test(e.code) || UNAVAILABLE_ERRNO.has(e.code))) return true;
+  return typeof e?.message === "string" && UNAVAILABLE_MESSAGE.test(e.message);
+}
+
+/**
+ * A driver fault that means the database is unreachable becomes `unavailable` (503 on
+ * every surface); anything else is rethrown as it is. The original is kept as `cause`
+ * for the logger, which prints only its class, code and our frames.
+ */
+export function translateFault(err: unknown): unknown {
+  if (err instanceof CairnError || !isUnavailable(err)) return err;
+  const translated = unavailable();
+  (translated as { cause?: unknown }).cause = err;
+  return translated;
+}
