@@ -4,7 +4,7 @@ import { expiryLine, fieldLines } from "../format.js";
 import { parseDocument } from "../input/parse-document.js";
 import { readSource } from "../input/read-source.js";
 import { applyReceiptFlags } from "../input/receipt-flags.js";
-import { reportFailure, stdio } from "../output.js";
+import { printerFor, reportFailure } from "../output.js";
 import type { CliCommand } from "./define.js";
 import { examplesHelp } from "./define.js";
 import { printDryRun } from "./dry-run.js";
@@ -77,7 +77,7 @@ export const receiptCommand: CliCommand<"receipt_create"> = {
           // Redacted as the server would under the default policy, so the checksum matches.
           const prepared = await receipt.prepareRedactedReceipt(raw);
           if (!prepared.ok) throw CliFailure.fromError(receipt.rejectionError(prepared.rejection, undefined).toBody());
-          printDryRun(prepared.value, prepared.redactions, json, stdio);
+          printDryRun(prepared.value, prepared.redactions, json, printerFor(json));
           return;
         }
       } catch (err) {
