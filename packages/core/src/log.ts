@@ -62,7 +62,8 @@ function renderFields(fields: LogFields): string {
 export function describeError(err: unknown): { fields: LogFields; frames: string[] } {
   if (typeof err !== "object" || err === null) return { fields: { error: typeof err }, frames: [] };
   const e = err as { name?: unknown; code?: unknown; stack?: unknown; constructor?: { name?: unknown } };
-  const name = typeof e.constructor?.name === "string" && NAME.test(e.constructor.name) ? e.constructor.name : "Object";
+  const named = (v: unknown) => (typeof v === "string" && NAME.test(v) ? v : undefined);
+  const name = named(e.name) ?? named(e.constructor?.name) ?? "Object";
   const code = typeof e.code === "string" && CODE.test(e.code) ? e.code : undefined;
   const stack = typeof e.stack === "string" ? e.stack.split("\n") : [];
   const frames = stack

@@ -42,13 +42,35 @@ export function isUnavailable(err: unknown): boolean {
 }
 
 /**
- * A driver fault that means the database is unreachable becomes `unavailable` (503 on
- * every surface); anything else is rethrown as it is. The original is kept as `cause`
- * for the logger, which prints only its class, code and our frames.
+ * A database error as the rest of Cairn sees it: its SQLSTATE (or errno) code and the
+ * stack of our code that ran the query. The driver's error never leaves the store: it
+ * carries the SQL text and its parameters (PGlite: `query`, `params`), and its message
+ * quotes values, so nothing downstream (a log, a surface) can print them by accident.
  */
-export function translateFault(err: unknown): unknown {
-  if (err instanceof CairnError || !isUnavailable(err)) return err;
+export class StoreError extends Error {
+  readonly code: string | undefined;
+  constructor(code: string | undefined, site: string | undefined) {
+    super(`database error${code ? ` ${code}` : ""}`);
+    this.name = "StoreError";
+    this.code = code;
+    const frames = site?.split("\n").filter((line) => /^\s+at /.test(line)) ?? [];
+    this.stack = [`StoreError: ${this.message}`, ...frames].join("\n");
+  }
+}
+
+/** Our call site, taken before a query starts (a driver's own stack ends in its internals or WASM). */
+export const callSite = (): string | undefined => new Error().stack;
+
+/**
+ * Every driver fault leaves the store translated: unreachable → `unavailable` (503 on
+ * every surface), anything else → StoreError. Our own errors pass through unchanged.
+ */
+export function translateFault(err: unknown, site?: string): unknown {
+  if (err instanceof CairnError || err instanceof StoreError) return err;
+  const code = (err as { code?: unknown } | null)?.code;
+  const stored = new StoreError(typeof code === "string" && /^[A-Z0-9_]{1,40}$/.test(code) ? code : undefined, site);
+  if (!isUnavailable(err)) return stored;
   const translated = unavailable();
-  (translated as { cause?: unknown }).cause = err;
+  (translated as { cause?: unknown }).cause = stored;
   return translated;
 }

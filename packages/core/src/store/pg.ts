@@ -1,6 +1,6 @@
 import pg from "pg";
 import { defaultLogger, type Logger } from "../log.js";
-import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts, isUnavailable, translateFault } from "./faults.js";
+import { callSite, DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts, isUnavailable, translateFault } from "./faults.js";
 import type { Sql, Store } from "./port.js";
 
 // int8 (count(*), bigint) as a number so both drivers return the same JS types.
@@ -26,10 +26,11 @@ export async function openPgStore(connectionString: string, options: PgStoreOpti
   // An idle client's error (server restart) must not crash the process.
   pool.on("error", (err) => logger.warn({ code: "database_idle_client_error" }, err));
   const guarded = async <T>(work: () => Promise<T>): Promise<T> => {
+    const site = callSite();
     try {
       return await work();
     } catch (err) {
-      throw translateFault(err);
+      throw translateFault(err, site);
     }
   };
   await guarded(() => pool.query("select 1"));

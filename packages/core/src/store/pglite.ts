@@ -1,5 +1,5 @@
 import { PGlite } from "@electric-sql/pglite";
-import { translateFault } from "./faults.js";
+import { callSite, translateFault } from "./faults.js";
 import type { Sql, Store } from "./port.js";
 
 /** Embedded Postgres (WASM) on a data directory, or in memory when none is given. */
@@ -10,10 +10,11 @@ export async function openPgliteStore(dataDir?: string): Promise<Store> {
   const runner = (conn: Pick<PGlite, "query">): Sql => ({
     // In process, the embedded store cannot be down or stuck; once closed it is unavailable, like a dead server.
     async query<T>(text: string, params: unknown[] = []) {
+      const site = callSite();
       try {
         return (await conn.query<T>(text, params)).rows;
       } catch (err) {
-        throw translateFault(err);
+        throw translateFault(err, site);
       }
     },
   });
