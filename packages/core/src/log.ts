@@ -49,7 +49,7 @@ function safeValue(value: Exclude<LogValue, undefined>): string {
 
 function renderFields(fields: LogFields): string {
   return Object.entries(fields)
-    .filter(([k, v]) => v !== undefined && safeKey(k))
+    .filter(([k, v]) => safeKey(k) && (v === null || ["string", "number", "boolean"].includes(typeof v)))
     .map(([k, v]) => `${k}=${safeValue(v as Exclude<LogValue, undefined>)}`)
     .join(" ");
 }
