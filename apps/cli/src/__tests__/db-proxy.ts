@@ -43,9 +43,10 @@ export async function startDatabaseProxy(databaseUrl: string): Promise<DatabaseP
   };
   const listen = () =>
     new Promise<void>((resolve) => {
-      server = createServer(onConnection);
-      server.listen(port, "127.0.0.1", () => {
-        port = (server?.address() as { port: number }).port;
+      const listening = createServer(onConnection);
+      server = listening;
+      listening.listen(port, "127.0.0.1", () => {
+        port = (listening.address() as { port: number }).port;
         resolve();
       });
     });
