@@ -11,7 +11,7 @@ export interface DatabaseTimeouts {
   statementMs: number;
 }
 
-export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = { connectMs: 3_000, statementMs: 5_000 };
+export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = { connectMs: 2_000, statementMs: 4_000 };
 
 /** `CAIRN_DB_CONNECT_TIMEOUT_MS` / `CAIRN_DB_STATEMENT_TIMEOUT_MS` override the defaults. */
 export function databaseTimeoutsFrom(env: NodeJS.ProcessEnv = process.env): DatabaseTimeouts {
