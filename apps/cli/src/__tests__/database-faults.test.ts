@@ -2,11 +2,13 @@ import { createTestDatabase, minimalReceipt } from "@cairn/core/testing";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "./cli-process.js";
 import { adminTokenIn } from "./mcp-harness.js";
 import { type DatabaseProxy, startDatabaseProxy } from "./db-proxy.js";
-import { type ServeProcess, spawnServe } from "./serve-process.js";
+import { CLI_BIN, type ServeProcess, spawnServe } from "./serve-process.js";
 
 const drivers = (process.env.CAIRN_TEST_DRIVERS ?? "pglite,pg").split(",").map((d) => d.trim());
 
@@ -89,6 +91,22 @@ describe.runIf(drivers.includes("pg"))("cairn serve when PostgreSQL is stuck or 
   }
 
   it("answers normally through the relay", expectHealthy);
+
+  it("a live `cairn mcp` session gets an `unavailable` tool error while the database is down", async () => {
+    const client = new Client({ name: "t", version: "1" });
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [CLI_BIN, "mcp"], env: { PATH: process.env.PATH ?? "", CAIRN_HOME: home }, stderr: "pipe" }),
+    );
+    try {
+      await proxy.set("down");
+      const result = (await client.callTool({ name: "artifact_search", arguments: {} })) as { isError?: boolean; content: Array<{ text: string }> };
+      expect(result.isError).toBe(true);
+      expect(JSON.parse(result.content[0]?.text ?? "{}").error.code).toBe("unavailable");
+    } finally {
+      await proxy.set("pass");
+      await client.close();
+    }
+  }, 60_000);
 
   it("stuck: every route answers 503 unavailable within seconds, never hangs; then recovers", async () => {
     await proxy.set("stuck");
