@@ -41,11 +41,11 @@ export function toolSuccess(value: unknown): CallToolResult {
  * structuredContent against the tool's outputSchema even when isError is set, so an
  * error object there would break every SDK-based client.
  */
-export function toolFailure(err: unknown, log: Logger, tool: string): CallToolResult {
+export function toolFailure(err: unknown, log: Logger, tool: string, requestId?: string): CallToolResult {
   const cairnError = toCairnError(err);
-  if (!(err instanceof CairnError)) log.error({ code: "internal", surface: "mcp", tool }, err);
+  if (!(err instanceof CairnError)) log.error({ code: "internal", requestId, surface: "mcp", tool }, err);
   else if (cairnError.code === "unavailable") {
-    log.warn({ code: "database_unavailable", surface: "mcp", tool }, (err as { cause?: unknown }).cause);
+    log.warn({ code: "database_unavailable", requestId, surface: "mcp", tool }, (err as { cause?: unknown }).cause);
   }
   const body = cairnError.toBody();
   if (failureKind(cairnError.code) === "protocol") {

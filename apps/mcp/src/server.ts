@@ -9,6 +9,8 @@ import { isToolName, toolNames } from "./tools.js";
 export interface McpServerOptions {
   /** Reported as serverInfo.version. */
   version: string;
+  /** The HTTP request this server answers, for the log lines of its failures. */
+  requestId?: string;
 }
 
 /**
@@ -33,7 +35,7 @@ export function createMcpServer(cairn: Cairn, principal: Principal, options: Mcp
       return toolSuccess(await cairn.invoke(name, cairn.context(principal, "mcp"), args ?? {}));
     } catch (err) {
       // Unexpected errors go to the process logger (code and our stack only), never to the client.
-      return toolFailure(err, cairn.log, name);
+      return toolFailure(err, cairn.log, name, options.requestId);
     }
   });
   return server;

@@ -31,7 +31,7 @@ export interface RestOptions {
    * at /mcp). They get the request id and access log, do their own auth, and keep their
    * protocol's dependencies out of this package.
    */
-  mounts?: Record<string, (req: Request) => Response | Promise<Response>>;
+  mounts?: Record<string, (req: Request, requestId: string) => Response | Promise<Response>>;
 }
 
 /** How long /healthz waits for the database before it says it is unreachable. */
@@ -165,7 +165,7 @@ export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIH
   mountSchemaRoutes(app);
   for (const [path, handle] of Object.entries(options.mounts ?? {})) {
     app.all(path, async (c) => {
-      const res = await handle(c.req.raw);
+      const res = await handle(c.req.raw, c.get("requestId"));
       res.headers.set("X-Request-Id", c.get("requestId"));
       return res;
     });

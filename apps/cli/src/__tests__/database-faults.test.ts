@@ -69,6 +69,8 @@ describe.runIf(drivers.includes("pg"))("cairn serve when PostgreSQL is stuck or 
       expect(r.ms).toBeLessThan(5_000);
       expect(r.headers.get("retry-after")).toBe("5");
     }
+    const page = await timed(`${serve.url}/s/not-a-real-share-token`);
+    expect([page.status, page.ms < 5_000]).toEqual([503, true]);
     const health = await timed(`${serve.url}/healthz`);
     expect(health.status).toBe(503);
     expect(health.body).toMatchObject({ status: "fail", database: "unreachable" });
