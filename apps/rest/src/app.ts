@@ -15,6 +15,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import { bearerOf, errorResponse, loggablePath, type RestEnv } from "./adapter.js";
 import { DOCS_CSP, renderDocsPage } from "./docs/index.js";
+import { mountHealth } from "./health.js";
 import { NDJSON, ndjsonResponse } from "./ndjson.js";
 import { readInput, requestContext } from "./request.js";
 import { openApiPath, pathParams, ROUTES, type RouteSpec } from "./routes.js";
@@ -33,9 +34,6 @@ export interface RestOptions {
    */
   mounts?: Record<string, (req: Request, requestId: string) => Response | Promise<Response>>;
 }
-
-/** How long /healthz waits for the database before it says it is unreachable. */
-const HEALTH_WAIT_MS = 2_000;
 
 const errorResponses = {
   401: { description: "Missing or unknown bearer token.", content: { "application/json": { schema: ErrorEnvelope } } },
@@ -171,25 +169,7 @@ export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIH
     });
   }
 
-  app.get("/healthz", async (c) => {
-    // A probe must answer even when the database does not: it gives up after HEALTH_WAIT_MS.
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<"late">((resolve) => {
-      timer = setTimeout(() => resolve("late"), HEALTH_WAIT_MS);
-    });
-    try {
-      const answer = await Promise.race([cairn.store.query("select 1"), late]);
-      if (answer !== "late") return c.json({ status: "ok", database: "ok" });
-    } catch {
-      // reported below, as a late answer is
-    } finally {
-      clearTimeout(timer);
-    }
-    return c.json(
-      { status: "fail", database: "unreachable", message: "The database is down or not answering; every route answers 503 unavailable until it is back." },
-      503,
-    );
-  });
+  mountHealth(app, cairn);
 
   const documentConfig = {
     openapi: "3.1.0",
