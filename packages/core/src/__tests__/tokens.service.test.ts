@@ -58,6 +58,8 @@ describe.each(DRIVERS)("token list and revoke on %s", (driver) => {
     const err = await rejectionOf(fx.world.cairn.invoke("token_revoke", sam.ctx(), { id: dana.principal.token.id }));
     expect(err.code).toBe("not_found");
     expect(err.message).toBe((await rejectionOf(fx.world.cairn.invoke("token_revoke", sam.ctx(), { id: "tok_nope" }))).message);
+    const malformed = await rejectionOf(fx.world.cairn.invoke("token_revoke", sam.ctx(), { id: "tok_\u0000x" }));
+    expect([malformed.code, malformed.issues?.[0]?.field]).toEqual(["validation_failed", "id"]);
     expect(await authenticate(fx.store, dana.token)).not.toBeNull();
     await fx.world.cairn.invoke("token_revoke", fx.world.cairn.context(fx.world.admin.principal, "rest"), { id: dana.principal.token.id });
     expect(await authenticate(fx.store, dana.token)).toBeNull();

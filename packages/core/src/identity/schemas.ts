@@ -76,5 +76,8 @@ export const TokenListInput = z.strictObject({
 });
 
 export const TokenRevokeInput = z.strictObject({
-  id: z.string().min(1).max(100).describe("Id of the token to revoke (`tok_…`, from `GET /v1/tokens`)."),
+  id: z
+    .string()
+    .regex(/^tok_[0-9a-z]{1,64}$/, "must be a token id (tok_…)")
+    .describe("Id of the token to revoke (`tok_…`, from `GET /v1/tokens`)."),
 });
