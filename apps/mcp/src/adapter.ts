@@ -1,14 +1,14 @@
-import { CairnError, type CairnErrorBody, type CairnErrorCode, toCairnError } from "@cairn/core";
+import { CairnError, type CairnErrorBody, type CairnErrorCode, type Logger, toCairnError } from "@cairn/core";
 import type { CallToolResult, ContentBlock } from "@modelcontextprotocol/sdk/types.js";
-import { RPC_INTERNAL, RPC_INVALID_PARAMS, RPC_RESOURCE_NOT_FOUND, RPC_UNAUTHENTICATED, RpcError } from "./rpc.js";
+import { ERROR_META_KEY, RPC_INTERNAL, RPC_INVALID_PARAMS, RPC_RESOURCE_NOT_FOUND, RPC_UNAUTHENTICATED, RpcError } from "./rpc.js";
 
-/** Where a tool error's envelope also travels, for clients that read `_meta` rather than text. */
-export const ERROR_META_KEY = "cairn.dev/error";
+export { ERROR_META_KEY } from "./rpc.js";
 
 /**
  * Exhaustive: a new error code does not compile until MCP decides. Whatever a caller can
  * fix is a tool result the model reads; not being signed in, and our own faults, are
- * protocol errors (the call itself failed).
+ * protocol errors (the call itself failed). An unreachable database is a tool result: the
+ * model should read "try again shortly", and MCP clients often hide protocol errors.
  */
 export function failureKind(code: CairnErrorCode): "tool" | "protocol" {
   switch (code) {
@@ -20,6 +20,8 @@ export function failureKind(code: CairnErrorCode): "tool" | "protocol" {
     case "not_found":
     case "gone":
     case "payload_too_large":
+    case "unsupported_media_type":
+    case "unavailable":
       return "tool";
     case "unauthenticated":
     case "internal":
@@ -42,9 +44,11 @@ export function requestErrorCode(code: CairnErrorCode): number {
     case "idempotency_mismatch":
     case "forbidden":
     case "payload_too_large":
+    case "unsupported_media_type":
       return RPC_INVALID_PARAMS;
     case "unauthenticated":
       return RPC_UNAUTHENTICATED;
+    case "unavailable":
     case "internal":
       return RPC_INTERNAL;
   }
@@ -58,10 +62,19 @@ export function toolSuccess(value: unknown, links: ContentBlock[] = []): CallToo
   };
 }
 
+/** Where a failure happened, for the log line (names only, never values). */
+export interface FailureSite {
+  /** The tool, or the MCP method for requests that are not tool calls. */
+  tool: string;
+  requestId?: string | undefined;
+}
+
 /** Logs what is not ours to explain and returns the body a client may see (never an unknown error's message). */
-export function errorBodyOf(err: unknown, log: (line: string, err: unknown) => void): { code: CairnErrorCode; body: CairnErrorBody } {
+export function errorBodyOf(err: unknown, log: Logger, site: FailureSite): { code: CairnErrorCode; body: CairnErrorBody } {
   const cairnError = toCairnError(err);
-  if (!(err instanceof CairnError)) log("cairn mcp: internal error", err);
+  const fields = { requestId: site.requestId, surface: "mcp", tool: site.tool };
+  if (!(err instanceof CairnError)) log.error({ code: "internal", ...fields }, err);
+  else if (cairnError.code === "unavailable") log.warn({ code: "database_unavailable", ...fields }, (err as { cause?: unknown }).cause);
   return { code: cairnError.code, body: cairnError.toBody() };
 }
 
@@ -73,8 +86,8 @@ export function errorBodyOf(err: unknown, log: (line: string, err: unknown) => v
  * would make `callTool` throw instead of showing the model what to fix. A drop's `cause`
  * and `next_action` are phrased for a model on MCP by core.
  */
-export function toolFailure(err: unknown, log: (line: string, err: unknown) => void): CallToolResult {
-  const { code, body } = errorBodyOf(err, log);
+export function toolFailure(err: unknown, log: Logger, tool: string, requestId?: string): CallToolResult {
+  const { code, body } = errorBodyOf(err, log, { tool, requestId });
   if (failureKind(code) === "protocol") {
     throw new RpcError(code === "unauthenticated" ? RPC_UNAUTHENTICATED : RPC_INTERNAL, body.message, { error: body });
   }

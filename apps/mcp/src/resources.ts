@@ -5,6 +5,7 @@ import {
   artifactResourceUri,
   type Cairn,
   CairnError,
+  type Logger,
   type ServiceContext,
   SHARE_TYPE_MIME,
 } from "@cairn/core";
@@ -15,7 +16,7 @@ import type {
   Resource,
   ResourceLink,
 } from "@modelcontextprotocol/sdk/types.js";
-import { errorBodyOf, requestErrorCode } from "./adapter.js";
+import { errorBodyOf, type FailureSite, requestErrorCode } from "./adapter.js";
 import { RpcError } from "./rpc.js";
 import type { ToolName } from "./tools.js";
 
@@ -51,17 +52,21 @@ export const LINKING_TOOLS: ReadonlySet<string> = new Set<ToolName>(["receipt_cr
 /** The `resource_link` a create answers with, so a client can read (or show) what was stored. */
 export const resourceLinkOf = (artifact: Artifact): ResourceLink => ({ type: "resource_link", ...describe(artifact) });
 
-type Log = (line: string, err: unknown) => void;
+/** Where a failure is logged, and what it is logged under. */
+export interface Reporting {
+  log: Logger;
+  site: FailureSite;
+}
 
 /** A failed resources/* request as the JSON-RPC error MCP expects, with REST's body as data. */
-function requestFailure(err: unknown, log: Log, uri?: string): RpcError {
-  const { code, body } = errorBodyOf(err, log);
+function requestFailure(err: unknown, { log, site }: Reporting, uri?: string): RpcError {
+  const { code, body } = errorBodyOf(err, log, site);
   const message = uri && (code === "not_found" || code === "gone") ? `${uri}: ${body.message}` : body.message;
   return new RpcError(requestErrorCode(code), message, { ...(uri && { uri }), error: body });
 }
 
 /** resources/read: the artifact's body, through core's read rule (another owner's artifact reads as not found, an expired one as gone). */
-export async function readResource(cairn: Cairn, ctx: ServiceContext, uri: string, log: Log): Promise<ReadResourceResult> {
+export async function readResource(cairn: Cairn, ctx: ServiceContext, uri: string, reporting: Reporting): Promise<ReadResourceResult> {
   const id = artifactIdOfResourceUri(uri);
   try {
     if (id === null) {
@@ -70,16 +75,16 @@ export async function readResource(cairn: Cairn, ctx: ServiceContext, uri: strin
     const artifact = await cairn.invoke("artifact_read", ctx, { id });
     return { contents: [{ uri, mimeType: SHARE_TYPE_MIME[artifact.share_type], text: artifact.body }] };
   } catch (err) {
-    throw requestFailure(err, log, uri);
+    throw requestFailure(err, reporting, uri);
   }
 }
 
 /** resources/list: the caller's newest artifacts, one search page at a time (the cursor is search's own). */
-export async function listResources(cairn: Cairn, ctx: ServiceContext, cursor: string | undefined, log: Log): Promise<ListResourcesResult> {
+export async function listResources(cairn: Cairn, ctx: ServiceContext, cursor: string | undefined, reporting: Reporting): Promise<ListResourcesResult> {
   try {
     const page = await cairn.invoke("artifact_search", ctx, cursor === undefined ? {} : { cursor });
     return { resources: page.items.map(describe), ...(page.next_cursor && { nextCursor: page.next_cursor }) };
   } catch (err) {
-    throw requestFailure(err, log);
+    throw requestFailure(err, reporting);
   }
 }

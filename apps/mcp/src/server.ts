@@ -22,13 +22,11 @@ import { isToolName, toolNames } from "./tools.js";
 export interface McpServerOptions {
   /** Reported as serverInfo.version. */
   version: string;
-  /** Where unexpected errors are logged (never sent to the client). */
-  logError?: (line: string, err: unknown) => void;
+  /** The HTTP request this server answers, for the log lines of its failures. */
+  requestId?: string;
   /** The negotiated protocol revision this server's answers are for (default: the newest the SDK speaks). */
   protocolVersion?: string;
 }
-
-const defaultLogError = (line: string, err: unknown) => console.error(line, err);
 
 /** What this server offers; the stdio proxy mirrors whatever the HTTP endpoint declares. */
 export const SERVER_CAPABILITIES = { tools: {}, resources: {}, prompts: {} };
@@ -42,7 +40,6 @@ export const SERVER_CAPABILITIES = { tools: {}, resources: {}, prompts: {} };
  * version is the SDK's negotiation (docs/adr/0022).
  */
 export function createMcpServer(cairn: Cairn, principal: Principal, options: McpServerOptions): Server {
-  const logError = options.logError ?? defaultLogError;
   const ctx = () => cairn.context(principal, "mcp");
   const server = new Server(
     { name: "cairn", title: "Cairn", version: options.version },
@@ -59,16 +56,17 @@ export function createMcpServer(cairn: Cairn, principal: Principal, options: Mcp
       const links = LINKING_TOOLS.has(name) ? [resourceLinkOf(value as Artifact)] : [];
       return shapeForVersion(toolSuccess(value, links), options.protocolVersion ?? LATEST_PROTOCOL_VERSION);
     } catch (err) {
-      return toolFailure(err, (line, e) => logError(`${line} in tool ${name}:`, e));
+      // Unexpected errors go to the process logger (code and our stack only), never to the client.
+      return toolFailure(err, cairn.log, name, options.requestId);
     }
   });
-  const log = (what: string) => (line: string, e: unknown) => logError(`${line} in ${what}:`, e);
+  const site = (tool: string) => ({ log: cairn.log, site: { tool, requestId: options.requestId } });
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => RESOURCE_TEMPLATES);
   server.setRequestHandler(ListResourcesRequestSchema, (request) =>
-    listResources(cairn, ctx(), request.params?.cursor, log("resources/list")),
+    listResources(cairn, ctx(), request.params?.cursor, site("resources/list")),
   );
   server.setRequestHandler(ReadResourceRequestSchema, (request) =>
-    readResource(cairn, ctx(), request.params.uri, log("resources/read")),
+    readResource(cairn, ctx(), request.params.uri, site("resources/read")),
   );
   server.setRequestHandler(ListPromptsRequestSchema, () => PROMPTS);
   server.setRequestHandler(GetPromptRequestSchema, (request) => getPrompt(request.params.name, request.params.arguments));

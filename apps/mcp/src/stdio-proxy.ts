@@ -1,61 +1,11 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import {
-  CallToolRequestSchema,
-  type CallToolResult,
-  CallToolResultSchema,
-  GetPromptRequestSchema,
-  GetPromptResultSchema,
-  ListPromptsRequestSchema,
-  ListPromptsResultSchema,
-  ListResourcesRequestSchema,
-  ListResourcesResultSchema,
-  ListResourceTemplatesRequestSchema,
-  ListResourceTemplatesResultSchema,
-  ListToolsRequestSchema,
-  ListToolsResultSchema,
-  LATEST_PROTOCOL_VERSION,
-  ReadResourceRequestSchema,
-  ReadResourceResultSchema,
-  type ServerCapabilities,
-} from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, LATEST_PROTOCOL_VERSION, type ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import { negotiate, shapeForVersion } from "./protocol.js";
+import { FORWARDED, RESULT_SCHEMAS, type Relayed } from "./proxy-methods.js";
+import { ERROR_META_KEY, RpcError } from "./rpc.js";
 import { connectUpstream, relay, type Upstream } from "./upstream.js";
-
-type Send = (method: string, params: unknown, options: RequestOptions) => Promise<unknown>;
-type Forwarder = (server: Server, relayed: (request: { method: string; params?: unknown }, extra: { signal: AbortSignal }) => never) => void;
-
-/**
- * Every request the proxy relays, by the capability that offers it. The proxy declares
- * only what the server declared, so a client never sees a method it cannot use.
- */
-const FORWARDED: Record<"tools" | "resources" | "prompts", Forwarder> = {
-  tools(server, relayed) {
-    server.setRequestHandler(ListToolsRequestSchema, relayed);
-    server.setRequestHandler(CallToolRequestSchema, relayed);
-  },
-  resources(server, relayed) {
-    server.setRequestHandler(ListResourcesRequestSchema, relayed);
-    server.setRequestHandler(ListResourceTemplatesRequestSchema, relayed);
-    server.setRequestHandler(ReadResourceRequestSchema, relayed);
-  },
-  prompts(server, relayed) {
-    server.setRequestHandler(ListPromptsRequestSchema, relayed);
-    server.setRequestHandler(GetPromptRequestSchema, relayed);
-  },
-};
-
-/** How each relayed result is checked on the way through (the SDK's own result schemas). */
-const RESULT_SCHEMAS = {
-  "tools/list": ListToolsResultSchema,
-  "tools/call": CallToolResultSchema,
-  "resources/list": ListResourcesResultSchema,
-  "resources/templates/list": ListResourceTemplatesResultSchema,
-  "resources/read": ReadResourceResultSchema,
-  "prompts/list": ListPromptsResultSchema,
-  "prompts/get": GetPromptResultSchema,
-} as const;
 
 export interface StdioProxyOptions extends Upstream {
   version: string;
@@ -88,18 +38,39 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<Running
     { name: remote?.name ?? "cairn", ...(remote?.title && { title: remote.title }), version: remote?.version ?? options.version },
     { capabilities, ...(instructions && { instructions }) },
   );
-  const send: Send = (method, params, requestOptions) => {
+  // Calls still in flight when the client closes stdin are answered before we stop.
+  const inFlight = new Set<Promise<unknown>>();
+  const forward = <T>(call: () => Promise<T>): Promise<T> => {
+    const pending = relay(options.serverUrl, options.warn, call);
+    const settled = pending.catch(() => {});
+    inFlight.add(settled);
+    void settled.then(() => inFlight.delete(settled));
+    return pending;
+  };
+  const send = (method: string, params: unknown, requestOptions: RequestOptions) => {
     const schema = RESULT_SCHEMAS[method as keyof typeof RESULT_SCHEMAS];
-    return relay(options.serverUrl, options.warn, () => client.request({ method, params } as never, schema, requestOptions));
+    return forward(() => client.request({ method, params } as never, schema, requestOptions));
   };
   // The revision our client negotiated; upstream speaks the newest, so tool results are
   // shaped down to what this client can parse.
   let negotiated = LATEST_PROTOCOL_VERSION;
+  const callTool = async (params: unknown, requestOptions: RequestOptions): Promise<CallToolResult> => {
+    try {
+      return shapeForVersion((await send("tools/call", params, requestOptions)) as CallToolResult, negotiated);
+    } catch (err) {
+      // The server's database is down: a tool error the model reads ("try again shortly"), as over HTTP.
+      const body = err instanceof RpcError ? (err.data as { error?: { code?: unknown } } | undefined)?.error : undefined;
+      if (body?.code === "unavailable") {
+        return { content: [{ type: "text", text: JSON.stringify({ error: body }) }], isError: true, _meta: { [ERROR_META_KEY]: body } };
+      }
+      throw err;
+    }
+  };
   // The handler's result is the upstream's, already checked against the SDK's result schema.
-  const relayed = (request: { method: string; params?: unknown }, extra: { signal: AbortSignal }) =>
-    send(request.method, request.params, { signal: extra.signal }).then((result) =>
-      request.method === "tools/call" ? shapeForVersion(result as CallToolResult, negotiated) : result,
-    ) as never;
+  const relayed: Relayed = (request, extra) =>
+    (request.method === "tools/call"
+      ? callTool(request.params, { signal: extra.signal })
+      : send(request.method, request.params, { signal: extra.signal })) as never;
   for (const kind of kinds) FORWARDED[kind](server, relayed);
 
   const stdin = options.stdin ?? process.stdin;
@@ -110,6 +81,10 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<Running
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
+      const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+      await tick(); // requests read just before end of input have started by now
+      while (inFlight.size > 0) await Promise.all(inFlight);
+      await tick(); // and their answers have been handed to the transport
       await server.close().catch(() => {});
       await client.close().catch(() => {});
       finish();

@@ -1,5 +1,5 @@
-import { CairnError, ERROR_CODES, jsonSchemaOf, OPERATIONS, operationNames, ReceiptFields } from "@cairn/core";
-import { describe, expect, it, vi } from "vitest";
+import { CairnError, createLogger, ERROR_CODES, jsonSchemaOf, OPERATIONS, operationNames, ReceiptFields } from "@cairn/core";
+import { describe, expect, it } from "vitest";
 import { failureKind, requestErrorCode, toolFailure } from "../adapter.js";
 import { toolDefinitions } from "../catalog.js";
 import { RPC_INTERNAL, RPC_UNAUTHENTICATED, RpcError } from "../rpc.js";
@@ -114,10 +114,11 @@ describe("MCP error mapping", () => {
   });
 
   it("never sends an unexpected error's message, and logs it", () => {
-    const log = vi.fn();
+    const lines: string[] = [];
+    const log = createLogger({ write: (l) => void lines.push(l) });
     let thrown: unknown;
     try {
-      toolFailure(new Error("password=hunter2 at db.internal"), log);
+      toolFailure(new Error("password=hunter2 at db.internal"), log, "artifact_read");
     } catch (err) {
       thrown = err;
     }
@@ -126,11 +127,12 @@ describe("MCP error mapping", () => {
     expect(rpc.code).toBe(RPC_INTERNAL);
     expect(JSON.stringify({ message: rpc.message, data: rpc.data })).not.toContain("hunter2");
     expect(rpc.data).toEqual({ error: { code: "internal", message: rpc.message } });
-    expect(log).toHaveBeenCalledOnce();
+    expect(lines).toHaveLength(1);
+    expect(lines.join("\n")).not.toContain("hunter2");
   });
 
   it("carries a tool error as JSON text and in _meta, never as structuredContent", () => {
-    const result = toolFailure(new CairnError("not_found", "No artifact with that id is visible to you."), vi.fn());
+    const result = toolFailure(new CairnError("not_found", "No artifact with that id is visible to you."), createLogger({ write: () => {} }), "artifact_read");
     expect(result).toEqual({
       content: [{ type: "text", text: JSON.stringify({ error: { code: "not_found", message: "No artifact with that id is visible to you." } }) }],
       isError: true,

@@ -10,7 +10,7 @@ const DAY = 86_400_000;
 
 /** A real SDK client over the in-memory transport, as `principal`, on a world whose clock the test moves. */
 async function connect(world: TestWorld, principal: TestWorld["admin"]["principal"]) {
-  const server = createMcpServer(world.cairn, principal, { version: "test", logError: () => {} });
+  const server = createMcpServer(world.cairn, principal, { version: "test" });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: "test", version: "1" });
