@@ -149,7 +149,7 @@ describe("a client of an older revision", () => {
     method: "tools/call",
     params: { name: "receipt_create", arguments: minimalReceipt({ learned }) },
   });
-  const types = (answer: Json | undefined) => (answer?.result.content as Json[]).map((c) => c.type);
+  const types = (answer: Json | undefined) => ((answer?.result.content ?? []) as Json[]).map((c) => c.type);
 
   it("gets no resource_link over HTTP when it speaks 2025-03-26, and one when it speaks 2025-06-18", async () => {
     const call = async (version: string, learned: string) => {
