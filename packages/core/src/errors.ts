@@ -1,4 +1,5 @@
 import type { DropReceipt } from "./drops/schemas.js";
+import { capIssues } from "./validation.js";
 
 /** One thing wrong with an input: a dotted path, a reason a person can act on, and the limit when one was exceeded. */
 export interface Issue {
@@ -52,7 +53,8 @@ export class CairnError extends Error {
     super(message);
     this.name = "CairnError";
     this.code = code;
-    if (extra.issues) this.issues = extra.issues;
+    // Bounded here, once, so no error on any surface carries more than LIMITS.issuesReported paths.
+    if (extra.issues) this.issues = capIssues(extra.issues);
     if (extra.drop) this.drop = extra.drop;
     if (extra.existing) this.existing = extra.existing;
   }

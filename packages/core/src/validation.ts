@@ -1,10 +1,34 @@
 import type { z } from "zod";
 import type { Issue } from "./errors.js";
+import { LIMITS } from "./limits.js";
+import { storableCopy, UNSTORABLE_REASON } from "./text.js";
 
 export const ROOT_FIELD = "(input)";
 
-function pathOf(path: readonly PropertyKey[]): string {
-  return path.length === 0 ? ROOT_FIELD : path.map(String).join(".");
+/** A key the caller chose (an unknown field's name) is their text: made storable and cut, so an issue can always be persisted. */
+function segmentOf(key: PropertyKey): string {
+  const s = storableCopy(String(key));
+  return s.length > LIMITS.fieldPathSegment ? `${s.slice(0, LIMITS.fieldPathSegment)}…` : s;
+}
+
+export function pathOf(path: readonly PropertyKey[]): string {
+  return path.length === 0 ? ROOT_FIELD : path.map(segmentOf).join(".");
+}
+
+/** The entry that stands for the paths past the limit. */
+export const moreEntry = (n: number) => `…and ${n} more`;
+
+/** At most LIMITS.issuesReported field paths, then one entry saying how many more there were. */
+export function capFields(fields: readonly string[]): string[] {
+  const max = LIMITS.issuesReported;
+  return fields.length <= max ? [...fields] : [...fields.slice(0, max), moreEntry(fields.length - max)];
+}
+
+/** The same bound for issues: the first LIMITS.issuesReported, then one saying how many more. */
+export function capIssues(issues: readonly Issue[]): Issue[] {
+  const max = LIMITS.issuesReported;
+  if (issues.length <= max) return [...issues];
+  return [...issues.slice(0, max), { field: moreEntry(issues.length - max), reason: "further issues; fix these first", limit: max }];
 }
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
@@ -69,8 +93,22 @@ export function issuesFromZod(error: z.ZodError, input: unknown): Issue[] {
         const inner = zi.issues[0];
         if (inner?.code === "too_big") {
           issues.push({ field, reason: `is a key longer than ${Number(inner.maximum)} characters`, limit: Number(inner.maximum) });
+        } else if (inner?.message === UNSTORABLE_REASON) {
+          issues.push({ field, reason: `is a key that ${UNSTORABLE_REASON}` });
         } else {
           issues.push({ field, reason: "is not an allowed key" });
+        }
+        break;
+      }
+      case "invalid_union": {
+        // A value of the right type that broke that type's rule: report the rule, not the union.
+        const relevant = zi.errors.filter((branch) => branch.length > 0 && branch.every((i) => i.code !== "invalid_type"));
+        const only = relevant.length === 1 ? relevant[0] : undefined;
+        if (only) {
+          const nested = { issues: only.map((i) => ({ ...i, path: [...zi.path, ...i.path] })) } as unknown as z.ZodError;
+          issues.push(...issuesFromZod(nested, input));
+        } else {
+          issues.push({ field, reason: zi.message === "Invalid input" ? "has an invalid value" : zi.message });
         }
         break;
       }

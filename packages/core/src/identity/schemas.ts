@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { titleText } from "../text.js";
 import { UserName } from "./names.js";
 
 export const TokenKindSchema = z
@@ -36,7 +37,7 @@ export const UserCreateOutput = z
   .meta({ id: "UserCreated", description: "The new user and its first human token (shown once)." });
 
 export const TokenCreateInput = z.strictObject({
-  name: z.string().trim().min(1).max(100).describe("A name to recognise the token by, e.g. nightly-export."),
+  name: titleText(100, "A name to recognise the token by, e.g. nightly-export."),
   kind: TokenKindSchema,
   user: UserName.optional().describe("The user the token acts for. Defaults to the caller; only admins mint for others."),
 });
