@@ -40,6 +40,12 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   return cur;
 }
 
+/** An issue that only says "not this type" (directly, or through every branch of a nested union). */
+function isTypeMismatch(issue: z.core.$ZodIssue): boolean {
+  if (issue.code === "invalid_type") return true;
+  return issue.code === "invalid_union" && issue.errors.every((branch) => branch.every(isTypeMismatch));
+}
+
 const article = (noun: string) => (/^[aeiou]/.test(noun) ? `an ${noun}` : `a ${noun}`);
 
 /**
@@ -102,7 +108,7 @@ export function issuesFromZod(error: z.ZodError, input: unknown): Issue[] {
       }
       case "invalid_union": {
         // A value of the right type that broke that type's rule: report the rule, not the union.
-        const relevant = zi.errors.filter((branch) => branch.length > 0 && branch.every((i) => i.code !== "invalid_type"));
+        const relevant = zi.errors.filter((branch) => branch.length > 0 && !branch.every(isTypeMismatch));
         const only = relevant.length === 1 ? relevant[0] : undefined;
         if (only) {
           const nested = { issues: only.map((i) => ({ ...i, path: [...zi.path, ...i.path] })) } as unknown as z.ZodError;

@@ -63,6 +63,9 @@ export const ArtifactCreateInput = z
   })
   .meta({ id: "ArtifactCreateInput", description: "A plain artifact. It takes no metadata: structured records use their own verb." });
 
+/** The capability in a share link (`/s/<token>`); only its shape is checked here, never its value logged. */
+export const ShareToken = storableId(200, "The token of a share link.");
+
 export const ArtifactReadInput = z.strictObject({ id: storableId(64, "Artifact id.") });
 
 export const ArtifactSearchInput = z.strictObject({
