@@ -8,6 +8,7 @@ export const ROOT_FIELD = "(input)";
 /** A key the caller chose (an unknown field's name) is their text: made storable and cut, so an issue can always be persisted. */
 function segmentOf(key: PropertyKey): string {
   const s = storableCopy(String(key));
+  if (s === "") return "(empty key)";
   return s.length > LIMITS.fieldPathSegment ? `${s.slice(0, LIMITS.fieldPathSegment)}…` : s;
 }
 
