@@ -13,15 +13,16 @@ export const UNSTORABLE_REASON = "contains a character that cannot be stored";
  * Postgres refuses U+0000 in `text` and `\u0000` in `json`/`jsonb`, and lone UTF-16
  * surrogates cannot be encoded as UTF-8 at all. Every other code point is storable.
  */
-const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const NUL = String.fromCharCode(0);
 
 export function isStorable(value: string): boolean {
-  return !UNSTORABLE.test(value);
+  return !value.includes(NUL) && !LONE_SURROGATE.test(value);
 }
 
 /** Replaces what cannot be stored by U+FFFD, for text we persist about a refusal (field paths). */
 export function storableCopy(value: string): string {
-  return value.replace(new RegExp(UNSTORABLE.source, "g"), "\uFFFD");
+  return value.replaceAll(NUL, "\uFFFD").replace(new RegExp(LONE_SURROGATE.source, "g"), "\uFFFD");
 }
 
 /**

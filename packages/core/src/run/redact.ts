@@ -26,8 +26,8 @@ export async function redactSpans(spans: readonly NormalizedSpan[], rules: Secre
   const { values, redactions } = await applySecretRules(strings, rules);
   if (redactions.length === 0) return [...spans];
   const text = (n: number) => values[n] as string;
-  const valueOf = (slot: unknown): unknown =>
-    typeof slot === "number" ? text(slot) : Array.isArray(slot) ? slot.map(valueOf) : (slot as { v: unknown }).v;
+  const restore = (slot: unknown): unknown =>
+    typeof slot === "number" ? text(slot) : Array.isArray(slot) ? slot.map(restore) : (slot as { v: unknown }).v;
   return spans.map((span, i) => {
     const slot = slots[i] as Slot;
     const attributes: Record<string, unknown> = {};
@@ -35,7 +35,7 @@ export async function redactSpans(spans: readonly NormalizedSpan[], rules: Secre
       let key = text(a.key);
       // Two keys redacted to the same marker keep both values.
       for (let n = 2; key in attributes; n++) key = `${text(a.key)} (${n})`;
-      attributes[key] = valueOf(a.value);
+      attributes[key] = restore(a.value);
     }
     return { ...span, name: text(slot.name), attributes };
   });
