@@ -1,5 +1,5 @@
 import type { DropReceipt } from "./drops/schemas.js";
-import { capIssues } from "./validation.js";
+import { capIssues, moreCount } from "./validation.js";
 
 /** One thing wrong with an input: a dotted path, a reason a person can act on, and the limit when one was exceeded. */
 export interface Issue {
@@ -82,7 +82,8 @@ export function validationFailed(issues: Issue[], message?: string): CairnError 
 export function describeIssues(issues: Issue[]): string {
   const first = issues[0];
   if (!first) return "The input is not valid.";
-  const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : "";
+  const total = issues.reduce((n, i) => n + (moreCount(i.field) || 1), 0);
+  const more = total > 1 ? ` (and ${total - 1} more)` : "";
   return `${first.field}: ${first.reason}${more}`;
 }
 

@@ -19,17 +19,33 @@ export function pathOf(path: readonly PropertyKey[]): string {
 /** The entry that stands for the paths past the limit. */
 export const moreEntry = (n: number) => `…and ${n} more`;
 
-/** At most LIMITS.issuesReported field paths, then one entry saying how many more there were. */
+/** How many paths an entry made by `moreEntry` stands for (0 for a real path). */
+export function moreCount(field: string): number {
+  const m = /^…and (\d+) more$/.exec(field);
+  return m ? Number(m[1]) : 0;
+}
+
+const moreIssue = (n: number): Issue => ({ field: moreEntry(n), reason: "further issues; fix these first", limit: LIMITS.issuesReported });
+
+/**
+ * At most LIMITS.issuesReported field paths, then one entry saying how many more there
+ * were, counting what earlier caps already folded into a `…and N more` entry.
+ */
 export function capFields(fields: readonly string[]): string[] {
-  const max = LIMITS.issuesReported;
-  return fields.length <= max ? [...fields] : [...fields.slice(0, max), moreEntry(fields.length - max)];
+  const real = fields.filter((f) => moreCount(f) === 0);
+  const folded = fields.reduce((n, f) => n + moreCount(f), 0);
+  const kept = real.slice(0, LIMITS.issuesReported);
+  const more = real.length - kept.length + folded;
+  return more > 0 ? [...kept, moreEntry(more)] : kept;
 }
 
 /** The same bound for issues: the first LIMITS.issuesReported, then one saying how many more. */
 export function capIssues(issues: readonly Issue[]): Issue[] {
-  const max = LIMITS.issuesReported;
-  if (issues.length <= max) return [...issues];
-  return [...issues.slice(0, max), { field: moreEntry(issues.length - max), reason: "further issues; fix these first", limit: max }];
+  const real = issues.filter((i) => moreCount(i.field) === 0);
+  const folded = issues.reduce((n, i) => n + moreCount(i.field), 0);
+  const kept = real.slice(0, LIMITS.issuesReported);
+  const more = real.length - kept.length + folded;
+  return more > 0 ? [...kept, moreIssue(more)] : kept;
 }
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
@@ -92,9 +108,13 @@ export function issuesFromZod(error: z.ZodError, input: unknown): Issue[] {
       case "invalid_value":
         issues.push({ field, reason: `must be one of: ${zi.values.map(String).join(", ")}` });
         break;
-      case "unrecognized_keys":
-        for (const key of zi.keys) issues.push({ field: pathOf([...zi.path, key]), reason: "is not a known field" });
+      case "unrecognized_keys": {
+        // Only as many as can be reported are named; 20k made-up keys cost a count, not 20k paths.
+        const named = zi.keys.slice(0, LIMITS.issuesReported + 1);
+        for (const key of named) issues.push({ field: pathOf([...zi.path, key]), reason: "is not a known field" });
+        if (zi.keys.length > named.length) issues.push(moreIssue(zi.keys.length - named.length));
         break;
+      }
       case "invalid_key": {
         // A record key (e.g. a span attribute name) broke its own rule; say so with the key's limit.
         const inner = zi.issues[0];

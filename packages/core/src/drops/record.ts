@@ -8,7 +8,7 @@ import type { Rejection } from "../receipt/validate.js";
 import { deriveTitle } from "../receipt/validate.js";
 import { containsSecret, type ScanSettings } from "../secrets/scan.js";
 import { canonicalText, isInvisible, isStorable } from "../text.js";
-import { capFields } from "../validation.js";
+import { capFields, moreCount, moreEntry } from "../validation.js";
 import { classifyDrop } from "./classification.js";
 import { DROPS_HIGH_WATER, DROPS_KEPT, type DropReceipt, WITHHELD_TITLE } from "./schemas.js";
 
@@ -55,11 +55,13 @@ const PLAIN_SEGMENT = /^(?:[a-z][a-z0-9_]{0,23}|\d{1,6}|\(input\))$/;
 /** The failing paths a drop keeps: plain ones as they are, others withheld, at most LIMITS.issuesReported. */
 export function dropFields(issues: readonly { field: string }[]): string[] {
   const fields = new Set<string>();
+  let folded = 0;
   for (const { field } of issues) {
-    if (field.startsWith("…and ")) continue;
-    fields.add(field.split(".").every((segment) => PLAIN_SEGMENT.test(segment)) ? field : WITHHELD_FIELD);
+    const more = moreCount(field);
+    if (more > 0) folded += more;
+    else fields.add(field.split(".").every((segment) => PLAIN_SEGMENT.test(segment)) ? field : WITHHELD_FIELD);
   }
-  return capFields([...fields]);
+  return capFields(folded > 0 ? [...fields, moreEntry(folded)] : [...fields]);
 }
 
 /** Builds the drop receipt for a decided rejection: classification, paths, and only text the scanner clears. */
