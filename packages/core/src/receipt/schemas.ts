@@ -40,6 +40,7 @@ export const Outcome = z
     summary: optionalText(LIMITS.text, "What the measurement showed, with numbers where you have them, e.g. \"error rate fell from 2.1% to 0.3%\". Required when status is `measured`."),
     measure_at: storableString()
       .overwrite((s) => s.trim())
+      .max(64)
       .refine(isIsoDateOrDateTime, "must be an ISO 8601 date (2026-12-01) or date-time with a zone (2026-12-01T09:00:00Z)")
       .optional()
       .describe("When the outcome can be measured: ISO 8601 date (2026-12-01) or date-time with a zone. Required when status is `pending`."),

@@ -26,6 +26,7 @@ export const SpanId = storableString()
 
 const IsoDateTime = (description: string) =>
   storableString()
+    .max(64)
     .refine((s) => isCalendarDateTime(s, { dateOnly: false }), {
       message: "must be an ISO 8601 date-time with a zone, e.g. 2026-11-01T10:00:00Z",
       abort: true,
