@@ -36,6 +36,7 @@ describe.each(DRIVERS)(`hostile bodies (seed ${SEED}) on %s`, (driver) => {
       drops = [];
     };
     const perOp = new Map<string, number>();
+    let accepted = 0;
     for (let at = 0; at < cases.length; at += CONCURRENCY) {
       const batch = cases.slice(at, at + CONCURRENCY);
       const answers = await Promise.all(
@@ -48,7 +49,9 @@ describe.each(DRIVERS)(`hostile bodies (seed ${SEED}) on %s`, (driver) => {
       );
       for (const [c, answer, surface] of answers) {
         perOp.set(c.op, (perOp.get(c.op) ?? 0) + 1);
-        const problem = envelopeProblem(answer);
+        if (answer.status < 400) accepted++;
+        // The caller's token is valid throughout: a 401 would mean the suite stopped reaching the verbs.
+        const problem = answer.status === 401 ? "401 for a valid token" : envelopeProblem(answer);
         if (problem) failures.push(`${surface} ${c.op} (${c.label}): ${problem}`);
         if (c.op === "receipt_create" && answer.status >= 400 && !answer.error?.code.startsWith("rpc ")) {
           if (answer.error?.drop?.id) drops.push(answer.error.drop.id);
@@ -63,6 +66,8 @@ describe.each(DRIVERS)(`hostile bodies (seed ${SEED}) on %s`, (driver) => {
     }
     await checkDrops();
     expect(failures, failures.slice(0, 20).join("\n")).toEqual([]);
+    // Some hostile bodies are still valid (invisible characters inside visible text, say): the verbs were reached.
+    expect(accepted).toBeGreaterThan(0);
     // Every verb was exercised.
     expect([...perOp.keys()].sort()).toEqual(Object.keys((await import("@cairn/core")).OPERATIONS).sort());
   });
