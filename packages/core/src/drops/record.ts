@@ -1,3 +1,4 @@
+import { defaultLogger } from "../log.js";
 import type { Principal, ServiceContext } from "../context.js";
 import { actsFor } from "../identity/authorize.js";
 import { OwnerRef } from "../identity/names.js";
@@ -152,6 +153,5 @@ export async function recordDrop(ctx: ServiceContext, raw: unknown, rejection: R
 }
 
 function logDropFailure(ctx: ServiceContext, drop: DropReceipt, err: unknown) {
-  const reason = (err as { code?: unknown }).code ?? (err as Error)?.name ?? "error";
-  (ctx.log ?? console.error)(`cairn: could not record drop receipt ${drop.id} (${drop.category}, ${drop.owner}): ${String(reason)}`);
+  (ctx.logger ?? defaultLogger).error({ code: "drop_write_failed", drop: drop.id, category: drop.category }, err);
 }
