@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { PAGE_FIELDS } from "../paging.js";
-import { titleText } from "../text.js";
+import { storableString, titleText } from "../text.js";
 import { UserName } from "./names.js";
 
 export const TokenKindSchema = z
@@ -77,8 +77,7 @@ export const TokenListInput = z.strictObject({
 });
 
 export const TokenRevokeInput = z.strictObject({
-  id: z
-    .string()
+  id: storableString()
     .regex(/^tok_[0-9a-z]{1,64}$/, "must be a token id (tok_…)")
     .describe("Id of the token to revoke (`tok_…`, from `GET /v1/tokens`)."),
 });
