@@ -11,6 +11,7 @@ import {
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
 import { toolFailure, toolSuccess } from "./adapter.js";
 import { INSTRUCTIONS, toolDefinitions } from "./catalog.js";
 import { getPrompt, PROMPTS } from "./prompts.js";
@@ -32,6 +33,16 @@ export interface McpServerOptions {
 export const SERVER_CAPABILITIES = { tools: {}, resources: {}, prompts: {} };
 
 /**
+ * tools/call as the SDK defines it, except that `name` and `arguments` may be anything: the
+ * SDK's own schema fails a call whose arguments are not an object with an internal error
+ * (-32603). Here the tool name is checked below and the arguments go to core, which refuses
+ * them like REST refuses such a body (a receipt's refusal still leaves its drop).
+ */
+const LooseCallToolRequest = CallToolRequestSchema.extend({
+  params: z.looseObject({ name: z.unknown(), arguments: z.unknown().optional() }),
+});
+
+/**
  * An MCP server for one authenticated caller. The low-level Server is used on purpose:
  * McpServer validates arguments with zod before the handler runs (so the receipt gates,
  * their classification and their drop would never see a bad call) and turns every thrown
@@ -46,9 +57,9 @@ export function createMcpServer(cairn: Cairn, principal: Principal, options: Mcp
     { capabilities: SERVER_CAPABILITIES, instructions: INSTRUCTIONS },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolDefinitions() }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(LooseCallToolRequest, async (request) => {
     const { name, arguments: args } = request.params;
-    if (!isToolName(name)) {
+    if (typeof name !== "string" || !isToolName(name)) {
       throw new RpcError(ErrorCode.InvalidParams, `Unknown tool ${JSON.stringify(name)}; the tools are ${toolNames().join(", ")}.`);
     }
     try {
