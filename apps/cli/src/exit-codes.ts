@@ -30,6 +30,7 @@ export function exitCodeOf(code: CairnErrorCode): ExitCode {
     case "unknown_schema":
     case "idempotency_mismatch":
     case "payload_too_large":
+    case "unsupported_media_type":
       return EXIT.rejected;
     case "unauthenticated":
     case "forbidden":
@@ -39,6 +40,8 @@ export function exitCodeOf(code: CairnErrorCode): ExitCode {
       return EXIT.notFound;
     case "duplicate":
       return EXIT.duplicate;
+    case "unavailable":
+      return EXIT.unreachable;
     case "internal":
       return EXIT.server;
   }

@@ -17,8 +17,10 @@ export function failureKind(code: CairnErrorCode): "tool" | "protocol" {
     case "not_found":
     case "gone":
     case "payload_too_large":
+    case "unsupported_media_type":
       return "tool";
     case "unauthenticated":
+    case "unavailable":
     case "internal":
       return "protocol";
   }

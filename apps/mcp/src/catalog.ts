@@ -1,7 +1,7 @@
 import { OPERATIONS } from "@cairn/core";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { toolJsonSchema } from "./json-schema.js";
-import { toolEntries } from "./tools.js";
+import { toolAnnotations, toolNames } from "./tools.js";
 
 /** Told to every MCP client at initialisation; models read it before choosing a tool. */
 export const INSTRUCTIONS =
@@ -12,23 +12,17 @@ export const INSTRUCTIONS =
 
 let cached: Tool[] | undefined;
 
-/** The tool list, generated once from the core operations registry and the TOOLS table. */
+/** The tool list, generated once from the core operations registry. */
 export function toolDefinitions(): Tool[] {
-  cached ??= toolEntries().map(([name, spec]) => {
+  cached ??= toolNames().map((name) => {
     const op = OPERATIONS[name];
     return {
       name,
-      title: spec.title,
+      title: op.title,
       description: op.description,
       inputSchema: toolJsonSchema(op.input, "input"),
       outputSchema: toolJsonSchema(op.output, "output"),
-      annotations: {
-        title: spec.title,
-        readOnlyHint: !op.mutates,
-        destructiveHint: false,
-        idempotentHint: spec.idempotent,
-        openWorldHint: false,
-      },
+      annotations: toolAnnotations(op),
     };
   });
   return cached;

@@ -21,6 +21,10 @@ export function statusOf(code: CairnErrorCode): ContentfulStatusCode {
       return 410;
     case "payload_too_large":
       return 413;
+    case "unsupported_media_type":
+      return 415;
+    case "unavailable":
+      return 503;
     case "internal":
       return 500;
   }

@@ -48,7 +48,7 @@ export function renderDocsPage(doc: Json): HtmlEscapedString | Promise<HtmlEscap
       const responses = Object.entries((op.responses ?? {}) as Record<string, Json>);
       return html`<section>
         <h2><span class="m">${method.toUpperCase()}</span> <code>${path}</code></h2>
-        <p>${String(op.summary ?? "")}</p>
+        <p><strong>${String(op.summary ?? "")}</strong>. ${String(op.description ?? "")}</p>
         ${params.length > 0
           ? html`<h3>Parameters</h3><table>${params.map(
               (p) => html`<tr><td><code>${String(p.name)}</code></td><td>${String(p.in)}</td><td>${String((p.schema as Json | undefined)?.description ?? p.description ?? "")}</td></tr>`,

@@ -1,7 +1,8 @@
 import type { CairnConfig, CairnHooks, Principal, RequestOptions, ServiceContext, Surface } from "./context.js";
 import type { CairnError } from "./errors.js";
 import { authenticate } from "./identity/tokens.js";
-import { OPERATIONS, type OperationName, type OperationOutput } from "./operations/index.js";
+import { invokeOperation, refuseUnreadableInput } from "./operations/invoke.js";
+import { OPERATIONS, type OperationName, type OperationOutput } from "./operations/registry.js";
 import { preloadSecretScanner } from "./secrets/secretlint.js";
 import { openStore } from "./store/open.js";
 import type { Store, StoreOptions } from "./store/port.js";
@@ -41,11 +42,8 @@ export function createCairn(store: Store, config: CairnConfig, options: CairnOpt
       ...hooks,
       ...(request.idempotencyKey !== undefined && { idempotencyKey: request.idempotencyKey }),
     }),
-    invoke: (name, ctx, raw) => OPERATIONS[name].invoke(ctx, raw) as never,
-    refuseUnreadable: async (name, ctx, error) => {
-      const op: { refuseUnreadable?: (ctx: ServiceContext, error: CairnError) => Promise<CairnError> } = OPERATIONS[name];
-      return op.refuseUnreadable ? op.refuseUnreadable(ctx, error) : error;
-    },
+    invoke: (name, ctx, raw) => invokeOperation(OPERATIONS[name], ctx, raw) as never,
+    refuseUnreadable: (name, ctx, error) => refuseUnreadableInput(OPERATIONS[name], ctx, error),
     close: () => store.close(),
   };
 }
