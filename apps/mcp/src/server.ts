@@ -11,6 +11,8 @@ export interface McpServerOptions {
   version: string;
   /** Where unexpected errors are logged (never sent to the client). */
   logError?: (line: string, err: unknown) => void;
+  /** The HTTP request's id, carried into core's log lines. */
+  requestId?: string;
 }
 
 const defaultLogError = (line: string, err: unknown) => console.error(line, err);
@@ -35,7 +37,7 @@ export function createMcpServer(cairn: Cairn, principal: Principal, options: Mcp
       throw new RpcError(ErrorCode.InvalidParams, `Unknown tool ${JSON.stringify(name)}; the tools are ${toolNames().join(", ")}.`);
     }
     try {
-      return toolSuccess(await cairn.invoke(name, cairn.context(principal, "mcp"), args ?? {}));
+      return toolSuccess(await cairn.invoke(name, cairn.context(principal, "mcp", { requestId: options.requestId }), args ?? {}));
     } catch (err) {
       return toolFailure(err, (line, e) => logError(`${line} in tool ${name}:`, e));
     }

@@ -13,10 +13,10 @@ export interface RestOptions {
   accessLog?: boolean;
   /**
    * Other web-standard handlers served by this app, by exact path (e.g. the MCP endpoint
-   * at /mcp). They get the request id and access log, do their own auth, and keep their
-   * protocol's dependencies out of this package.
+   * at /mcp). They get the request id (to pass to core) and access log, do their own
+   * auth, and keep their protocol's dependencies out of this package.
    */
-  mounts?: Record<string, (req: Request) => Response | Promise<Response>>;
+  mounts?: Record<string, (req: Request, requestId: string) => Response | Promise<Response>>;
 }
 
 export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIHono<RestEnv> {
@@ -33,7 +33,7 @@ export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIH
   mountSchemaRoutes(app);
   for (const [path, handle] of Object.entries(options.mounts ?? {})) {
     app.all(path, async (c) => {
-      const res = await handle(c.req.raw);
+      const res = await handle(c.req.raw, c.get("requestId"));
       res.headers.set("X-Request-Id", c.get("requestId"));
       return res;
     });

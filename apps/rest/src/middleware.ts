@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { type Cairn, unauthenticated } from "@cairn/core";
+import type { Cairn } from "@cairn/core";
 import type { MiddlewareHandler } from "hono";
-import { bearerOf, type RestEnv } from "./adapter.js";
+import type { RestEnv } from "./adapter.js";
 
 /** Every response carries the request id: the client's `X-Request-Id` (trimmed to 100 characters) or a new one. */
 export function requestIds(accessLog: boolean): MiddlewareHandler<RestEnv> {
@@ -22,10 +22,7 @@ export function requestIds(accessLog: boolean): MiddlewareHandler<RestEnv> {
 export function bearerAuth(cairn: Cairn): MiddlewareHandler<RestEnv> {
   return async (c, next) => {
     if (c.req.path.startsWith("/v1/schemas")) return next();
-    const bearer = bearerOf(c.req.header("authorization"));
-    const principal = bearer ? await cairn.authenticate(bearer) : null;
-    if (!principal) throw unauthenticated(bearer ? "The bearer token is not valid." : "A bearer token is required.");
-    c.set("principal", principal);
+    c.set("principal", await cairn.authenticateHeader(c.req.header("authorization")));
     return next();
   };
 }

@@ -1,3 +1,4 @@
+import { isPlainObject } from "@cairn/core/json";
 import { type Cairn, CairnError, OPERATION_HEADERS, OPERATIONS, type OperationName, type RequestOptions, type ServiceContext } from "@cairn/core";
 import type { Context } from "hono";
 import type { RestEnv } from "./adapter.js";
@@ -8,10 +9,10 @@ import { surfaceOf } from "./surface.js";
 
 /**
  * The service context of a request: the surface the client may claim (`X-Cairn-Surface`),
- * and the headers the operation declares it reads (their meaning is core's).
+ * the request id, and the headers the operation declares it reads (their meaning is core's).
  */
 export function requestContext(cairn: Cairn, c: Context<RestEnv>, name: OperationName): ServiceContext {
-  const options: RequestOptions = {};
+  const options: RequestOptions = { requestId: c.get("requestId") };
   for (const header of OPERATIONS[name].headers) {
     const value = c.req.header(header);
     if (value !== undefined) options[OPERATION_HEADERS[header].option] = value;
@@ -23,7 +24,7 @@ export function requestContext(cairn: Cairn, c: Context<RestEnv>, name: Operatio
 function withQuery(body: unknown, query: Record<string, string>): unknown {
   if (Object.keys(query).length === 0) return body ?? {};
   if (body === undefined) return query;
-  return typeof body === "object" && body !== null && !Array.isArray(body) ? { ...body, ...query } : body;
+  return isPlainObject(body) ? { ...body, ...query } : body;
 }
 
 /**

@@ -1,6 +1,7 @@
+import { randomUUID } from "node:crypto";
 import type { CairnConfig, CairnHooks, Principal, RequestOptions, ServiceContext, Surface } from "./context.js";
-import type { CairnError } from "./errors.js";
-import { authenticate } from "./identity/tokens.js";
+import { type CairnError, unauthenticated } from "./errors.js";
+import { authenticate, bearerOf } from "./identity/tokens.js";
 import { invokeOperation, refuseUnreadableInput } from "./operations/invoke.js";
 import { OPERATIONS, type OperationName, type OperationOutput } from "./operations/registry.js";
 import { preloadSecretScanner } from "./secrets/secretlint.js";
@@ -12,6 +13,8 @@ export interface Cairn {
   readonly store: Store;
   readonly config: CairnConfig;
   authenticate(bearer: string): Promise<Principal | null>;
+  /** The caller of an `Authorization` header value; throws 401 `unauthenticated` saying whether the token was missing or wrong. */
+  authenticateHeader(authorization: string | null | undefined): Promise<Principal>;
   context(principal: Principal, surface: Surface, request?: RequestOptions): ServiceContext;
   invoke<N extends OperationName>(name: N, ctx: ServiceContext, raw: unknown): Promise<OperationOutput<N>>;
   /**
@@ -33,6 +36,12 @@ export function createCairn(store: Store, config: CairnConfig, options: CairnOpt
     store,
     config,
     authenticate: (bearer) => authenticate(store, bearer),
+    async authenticateHeader(authorization) {
+      const bearer = bearerOf(authorization);
+      const principal = bearer ? await authenticate(store, bearer) : null;
+      if (!principal) throw unauthenticated(bearer ? "The bearer token is not valid." : "A bearer token is required.");
+      return principal;
+    },
     context: (principal, surface, request = {}) => ({
       store,
       config,
@@ -40,6 +49,7 @@ export function createCairn(store: Store, config: CairnConfig, options: CairnOpt
       surface,
       now,
       ...hooks,
+      requestId: request.requestId || randomUUID(),
       ...(request.idempotencyKey !== undefined && { idempotencyKey: request.idempotencyKey }),
     }),
     invoke: (name, ctx, raw) => invokeOperation(OPERATIONS[name], ctx, raw) as never,

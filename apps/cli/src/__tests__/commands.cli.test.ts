@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { DRIVERS, minimalReceipt } from "@cairn/core/testing";
+import { ADAPTER_DRIVERS, minimalReceipt } from "@cairn/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CliServer, cliUser, runCli, startCliServer } from "./cli-process.js";
 import { homeFor, spawnServe } from "./serve-process.js";
 
-describe.each(DRIVERS)("cairn client commands against cairn serve on %s", (driver) => {
+describe.each(ADAPTER_DRIVERS)("cairn client commands against cairn serve on %s", (driver) => {
   let server: CliServer;
   beforeAll(async () => {
     server = await startCliServer(driver);
@@ -105,7 +105,7 @@ describe.each(DRIVERS)("cairn client commands against cairn serve on %s", (drive
   });
 });
 
-describe.each(DRIVERS)("cairn against a stopped cairn serve on %s", (driver) => {
+describe.each(ADAPTER_DRIVERS)("cairn against a stopped cairn serve on %s", (driver) => {
   it("exits 3 with a message that says the server cannot be reached", async () => {
     const { env, home, dispose } = await homeFor(driver);
     try {

@@ -1,3 +1,4 @@
+import { isPlainObject } from "@cairn/core/json";
 import type { CairnErrorBody, OperationName, OperationOutput } from "@cairn/core";
 import { ROUTES } from "@cairn/rest/routes";
 import { EXIT, exitCodeOf } from "../exit-codes.js";
@@ -31,8 +32,6 @@ export function unreachable(err: unknown, base: string): CliFailure {
     `cannot reach Cairn at ${base} (${reason}). Is \`cairn serve\` running? The CLI talks to CAIRN_URL, else the url in $CAIRN_HOME/credentials.`,
   );
 }
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 function isErrorBody(value: unknown): value is { error: CairnErrorBody } {
   const error = (value as { error?: { code?: unknown; message?: unknown } } | null)?.error;

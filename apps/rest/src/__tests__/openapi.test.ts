@@ -1,11 +1,11 @@
-import { DRIVERS } from "@cairn/core/testing";
+import { ADAPTER_DRIVERS } from "@cairn/core/testing";
 import { OPERATIONS, operationNames, ReceiptFields } from "@cairn/core";
 import { statusOf } from "../adapter.js";
 import { openApiPath, ROUTES } from "../routes.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openRestHarness, type RestHarness } from "./harness.js";
 
-describe.each(DRIVERS)("published schemas on %s", (driver) => {
+describe.each(ADAPTER_DRIVERS)("published schemas on %s", (driver) => {
   let h: RestHarness;
   beforeAll(async () => {
     h = await openRestHarness(driver);

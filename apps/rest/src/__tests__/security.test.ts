@@ -1,8 +1,8 @@
-import { DRIVERS, minimalReceipt } from "@cairn/core/testing";
+import { ADAPTER_DRIVERS, minimalReceipt } from "@cairn/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openRestHarness, type RestHarness } from "./harness.js";
 
-describe.each(DRIVERS)("REST security on %s", (driver) => {
+describe.each(ADAPTER_DRIVERS)("REST security on %s", (driver) => {
   let h: RestHarness;
   beforeAll(async () => {
     h = await openRestHarness(driver);

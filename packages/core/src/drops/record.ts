@@ -1,3 +1,5 @@
+import { isPlainObject } from "../json.js";
+import { logFailure } from "../log.js";
 import type { Principal, ServiceContext } from "../context.js";
 import { actsFor } from "../identity/authorize.js";
 import { OwnerRef } from "../identity/names.js";
@@ -11,18 +13,17 @@ import { canonicalText } from "../text.js";
 import { classifyDrop } from "./classification.js";
 import { DROPS_HIGH_WATER, DROPS_KEPT, type DropReceipt, WITHHELD_TITLE } from "./schemas.js";
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The owner the submission targeted when the caller may act for it; otherwise the caller's own user. */
 export function dropOwner(principal: Principal, raw: unknown): string {
-  const requested = isObject(raw) ? raw.owner : undefined;
+  const requested = isPlainObject(raw) ? raw.owner : undefined;
   if (OwnerRef.safeParse(requested).success && actsFor(principal, requested as string)) return requested as string;
   return `user:${principal.user.name}`;
 }
 
 /** The title the receipt would have had, unless it comes from a failing field (that would persist a rejected value). */
 function titleOf(raw: unknown, failing: ReadonlySet<string>): string | null {
-  if (!isObject(raw)) return null;
+  if (!isPlainObject(raw)) return null;
   if (typeof raw.title === "string") {
     const title = canonicalText(raw.title).replace(/\s+/g, " ");
     return failing.has("title") || title === "" ? null : title.slice(0, LIMITS.title);
@@ -33,7 +34,7 @@ function titleOf(raw: unknown, failing: ReadonlySet<string>): string | null {
 }
 
 function modelOf(raw: unknown, failing: ReadonlySet<string>): string | null {
-  if (!isObject(raw) || typeof raw.model !== "string" || failing.has("model")) return null;
+  if (!isPlainObject(raw) || typeof raw.model !== "string" || failing.has("model")) return null;
   const model = canonicalText(raw.model);
   return model === "" || model.length > LIMITS.model ? null : model;
 }
@@ -126,7 +127,7 @@ export async function recordDrop(ctx: ServiceContext, raw: unknown, rejection: R
     await writeDrop(ctx, drop, rejection.rule);
   } catch (err) {
     const reason = (err as { code?: unknown }).code ?? (err as Error)?.name ?? "error";
-    (ctx.log ?? console.error)(`cairn: could not record drop receipt ${drop.id} (${drop.category}, ${drop.owner}): ${String(reason)}`);
+    logFailure(ctx, `could not record drop receipt ${drop.id} (${drop.category}, ${drop.owner}): ${String(reason)}`);
   }
   return drop;
 }

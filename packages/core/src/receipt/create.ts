@@ -2,6 +2,7 @@ import type { CreatedArtifact } from "../artifact/schemas.js";
 import type { ServiceContext } from "../context.js";
 import { recordDrop } from "../drops/record.js";
 import { CairnError, describeIssues, type ExistingArtifactRef } from "../errors.js";
+import { logFailure } from "../log.js";
 import { runReceiptGates } from "./gates.js";
 import {
   fingerprintOf,
@@ -51,7 +52,7 @@ async function refuse(
   const error = rejectionError(rejection, drop, existing);
   if (claim) {
     await saveOutcome(ctx.store, claim, { kind: "rejected", error: error.toBody() }, ctx.now()).catch((err) =>
-      (ctx.log ?? console.error)(`cairn: could not remember idempotency key outcome: ${String((err as { code?: unknown }).code ?? "error")}`),
+      logFailure(ctx, `could not remember idempotency key outcome: ${String((err as { code?: unknown }).code ?? "error")}`),
     );
   }
   return error;

@@ -1,7 +1,7 @@
 export { checksumOf } from "../checksum.js";
 export { LIMITS } from "../limits.js";
 export { rejectionError } from "./create.js";
-export type { GateReceipt, GateRefusal, ReceiptGate } from "./custom-gate.js";
+export type { GateContext, GateReceipt, GateRefusal, ReceiptGate } from "./custom-gate.js";
 export { IdempotencyKey } from "./idempotency.js";
 export { prepareReceipt, prepareRedactedReceipt, renderValidReceipt, type PreparedReceipt } from "./prepare.js";
 export { mapReceiptStrings, redactReceipt, type Redaction, type RedactionResult } from "./redact.js";

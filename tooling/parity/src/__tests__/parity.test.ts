@@ -1,4 +1,4 @@
-import { DRIVERS } from "@cairn/core/testing";
+import { ADAPTER_DRIVERS } from "@cairn/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cliDriver } from "../drivers/cli.js";
 import { coreDriver } from "../drivers/core.js";
@@ -11,7 +11,7 @@ import { runScenario } from "../run.js";
 import { SCENARIOS } from "../scenarios.js";
 import type { Driver } from "../types.js";
 
-describe.each(DRIVERS)("parity on %s", (store) => {
+describe.each(ADAPTER_DRIVERS)("parity on %s", (store) => {
   let parity: ParityServer;
   let drivers: Driver[];
   beforeAll(async () => {

@@ -1,3 +1,4 @@
+import { isPlainObject } from "@cairn/core/json";
 import { exitCodeOf } from "@cairn/cli";
 import { runNode } from "@cairn/core/testing";
 import type { Actor, Driver, Outcome } from "../types.js";
@@ -11,8 +12,6 @@ interface Ran {
 
 const run = (bin: string, args: string[], env: Record<string, string>, input: string): Promise<Ran> => runNode([bin, ...args], { env, input });
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-
 /**
  * `--json` output as an Outcome, checked against the CLI's contract: stdout is the REST
  * answer, or on failure the REST error object `{error: {...}}`; the exit code is the one
@@ -25,7 +24,7 @@ export function outcomeOfCliRun(command: string, ran: Ran): Outcome {
   } catch {
     throw new Error(`\`cairn ${command}\` exited ${ran.code} and printed no JSON on stdout; stderr: ${ran.stderr.trim().slice(0, 500)}`);
   }
-  const isError = isRecord(answer) && Object.keys(answer).join() === "error" && isRecord(answer.error);
+  const isError = isPlainObject(answer) && Object.keys(answer).join() === "error" && isPlainObject(answer.error);
   const outcome: Outcome = isError ? { ok: false, error: (answer as { error: never }).error } : { ok: true, value: answer };
   const exit = outcome.ok ? 0 : exitCodeOf(outcome.error.code);
   if (ran.code !== exit) {
