@@ -1,4 +1,4 @@
-import { decodeCursor, encodeCursor } from "../paging.js";
+import { decodeCursor, encodeCursor } from "../cursor.js";
 import type { z } from "zod";
 import type { ServiceContext } from "../context.js";
 import { visibleOwners } from "../identity/authorize.js";
