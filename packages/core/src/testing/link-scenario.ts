@@ -3,7 +3,7 @@ import type { Artifact } from "../artifact/schemas.js";
 import { type CairnErrorBody, toCairnError } from "../errors.js";
 import { authenticate } from "../identity/tokens.js";
 import type { TestWorld } from "./fixtures.js";
-import { REFUSED_EDGES, type ReceiptKey, type RunKey, RUNS, type ViewerKey } from "./link-tables.js";
+import { REFUSED_EDGES, type ReceiptKey, type RunKey, RUNS } from "./link-tables.js";
 
 export { type ReceiptKey, type RunKey, RUNS, type ViewerKey, VIEWERS } from "./link-tables.js";
 import { minimalReceipt } from "./receipts.js";
