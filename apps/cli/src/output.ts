@@ -8,10 +8,6 @@ export interface Printer {
   err(text: string): void;
 }
 
-export const stdio: Printer = {
-  out: (text) => void process.stdout.write(`${text}\n`),
-  err: (text) => void process.stderr.write(`${text}\n`),
-};
 
 /** The one spelling of an issue on every command: `field: reason (limit N)`. */
 export function formatIssue(issue: Issue): string {
@@ -35,7 +31,7 @@ export function describeFailure(failure: CliFailure): string[] {
  * Prints a failure and returns its exit code. With --json the REST error object goes to
  * stdout (verbatim when the server sent it); the human lines always go to stderr.
  */
-export function reportFailure(err: unknown, json: boolean, printer: Printer = stdio): ExitCode {
+export function reportFailure(err: unknown, json: boolean, printer: Printer): ExitCode {
   const failure =
     err instanceof CliFailure
       ? err

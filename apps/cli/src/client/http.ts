@@ -75,6 +75,7 @@ export class CairnClient {
   constructor(
     readonly connection: Connection,
     private readonly version: string,
+    private readonly fetch: typeof globalThis.fetch = globalThis.fetch,
   ) {}
 
   private request(name: OperationName, input: unknown): { url: string; init: RequestInit } {
@@ -133,7 +134,7 @@ export class CairnClient {
     const timer = setTimeout(() => controller.abort(new DOMException("no answer", "TimeoutError")), TIMEOUT_MS);
     let res: Response;
     try {
-      res = await fetch(url, { ...init, signal: controller.signal });
+      res = await this.fetch(url, { ...init, signal: controller.signal });
     } catch (err) {
       throw unreachable(err, this.connection.url);
     } finally {

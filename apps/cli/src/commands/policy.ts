@@ -2,9 +2,9 @@ import type { Policy } from "@cairn/core";
 import type { Command } from "commander";
 import { CliFailure } from "../failure.js";
 import { fieldLines } from "../format.js";
-import { type Printer, reportFailure } from "../output.js";
+import type { Printer } from "../output.js";
 import { type CliCommand, examplesHelp, operationCommand } from "./define.js";
-import { JSON_HELP, runWithClient } from "./run.js";
+import { fail, JSON_HELP, runWithClient } from "./run.js";
 
 function printPolicy(policy: Policy, printer: Printer): void {
   printer.out(`Policy of ${policy.owner}`);
@@ -56,7 +56,7 @@ export const policySetCommand: CliCommand<"policy_set"> = {
         if (!(KEYS as readonly string[]).includes(key)) throw CliFailure.usage(`unknown policy key ${JSON.stringify(key)}; use one of ${KEYS.join(", ")}.`);
         input = { [key]: parseValue(key, value), ...(opts.owner !== undefined && { owner: opts.owner }) };
       } catch (err) {
-        process.exitCode = reportFailure(err, json);
+        fail(ctx, err, json);
         return;
       }
       await runWithClient(ctx, json, async (client, printer) => {

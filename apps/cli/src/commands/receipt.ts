@@ -4,12 +4,12 @@ import { expiryLine, fieldLines } from "../format.js";
 import { parseDocument } from "../input/parse-document.js";
 import { readSource } from "../input/read-source.js";
 import { applyReceiptFlags } from "../input/receipt-flags.js";
-import { reportFailure, stdio } from "../output.js";
+
 import type { CliCommand } from "./define.js";
 import { examplesHelp } from "./define.js";
 import { printDryRun } from "./dry-run.js";
 import { optionFor } from "./fields.js";
-import { JSON_HELP, runWithClient } from "./run.js";
+import { fail, JSON_HELP, runWithClient } from "./run.js";
 
 const EXAMPLES = [
   "cairn receipt --from receipt.json",
@@ -64,8 +64,8 @@ export const receiptCommand: CliCommand<"receipt_create"> = {
       try {
         if (opts.from === "-" && opts.details === "-") throw CliFailure.usage("--from and --details cannot both read standard input.");
         const limit = receipt.LIMITS.requestBytes;
-        const doc = await parseDocument(await readSource(opts.from, "--from", limit), opts.from);
-        const details = opts.details === undefined ? undefined : await readSource(opts.details, "--details", limit);
+        const doc = await parseDocument(await readSource(ctx.io, opts.from, "--from", limit), opts.from);
+        const details = opts.details === undefined ? undefined : await readSource(ctx.io, opts.details, "--details", limit);
         raw = applyReceiptFlags(doc, {
           tags: opts.tag ?? [],
           ...(opts.title !== undefined && { title: opts.title }),
@@ -77,11 +77,11 @@ export const receiptCommand: CliCommand<"receipt_create"> = {
           // Redacted as the server would under the default policy, so the checksum matches.
           const prepared = await receipt.prepareRedactedReceipt(raw);
           if (!prepared.ok) throw CliFailure.fromError(receipt.rejectionError(prepared.rejection, undefined).toBody());
-          printDryRun(prepared.value, prepared.redactions, json, stdio);
+          printDryRun(prepared.value, prepared.redactions, json, ctx.io);
           return;
         }
       } catch (err) {
-        process.exitCode = reportFailure(err, json);
+        fail(ctx, err, json);
         return;
       }
       await runWithClient(ctx, json, async (client, printer) => {
