@@ -43,14 +43,14 @@ function environment(env: Record<string, string> | undefined): Record<string, st
  * uses, with its own streams: what it prints and the exit code it returns.
  */
 export async function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult> {
-  let stdout = "";
-  let stderr = "";
+  const stdout: string[] = [];
+  const stderr: string[] = [];
   const input = opts.input ?? "";
   const io: CliIo = {
-    out: (text) => void (stdout += `${text}\n`),
-    err: (text) => void (stderr += `${text}\n`),
-    write: async (text) => void (stdout += text),
-    progress: (text) => void (stderr += text),
+    out: (text) => void stdout.push(`${text}\n`),
+    err: (text) => void stderr.push(`${text}\n`),
+    write: async (text) => void stdout.push(text),
+    progress: (text) => void stderr.push(text),
     stdin: (async function* () {
       if (input !== "") yield Buffer.from(input, "utf8");
     })(),
@@ -59,7 +59,7 @@ export async function runCli(args: string[], opts: CliOptions = {}): Promise<Cli
     env: environment(opts.env),
   };
   const code = await main(args, io, fetch, "test");
-  return withJson({ code, stdout, stderr });
+  return withJson({ code, stdout: stdout.join(""), stderr: stderr.join("") });
 }
 
 /** Runs the built `cairn` binary in its own process: the smoke tests that the binary itself behaves. */
