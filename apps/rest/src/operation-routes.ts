@@ -4,13 +4,14 @@ import type { RestEnv } from "./adapter.js";
 import { ndjsonResponse } from "./ndjson.js";
 import { documentOperation } from "./openapi.js";
 import { readInput, requestContext } from "./request.js";
-import { ROUTES, type RouteSpec } from "./routes.js";
+import { routeOf } from "./routes.js";
 
 /** One route per core operation, each documented and served the same way; none is special. */
 export function mountOperationRoutes(app: OpenAPIHono<RestEnv>, cairn: Cairn): void {
   for (const name of operationNames()) {
-    const route: RouteSpec = ROUTES[name];
-    documentOperation(app, name, OPERATIONS[name], route);
+    const op = OPERATIONS[name];
+    const route = routeOf(name, op.mutates);
+    documentOperation(app, name, op, route);
     app.on(route.method.toUpperCase(), route.path, async (c) => {
       const raw = await readInput(cairn, c, name, route);
       const ctx = requestContext(cairn, c, name);

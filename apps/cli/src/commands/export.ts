@@ -1,3 +1,4 @@
+import { isPlainObject } from "@cairn/core/json";
 import type { Command } from "commander";
 import { EXIT } from "../exit-codes.js";
 import { CliFailure } from "../failure.js";
@@ -68,6 +69,10 @@ async function copyLines(io: CliIo, body: ReadableStream<Uint8Array>, progress: 
 export const exportCommand: CliCommand<"artifact_export"> = {
   operation: "artifact_export",
   words: ["export"],
+  async commandLine(input) {
+    if (!isPlainObject(input) || Object.keys(input).some((k) => k !== "tag")) return null;
+    return { args: ["export", ...(typeof input.tag === "string" ? ["--tag", input.tag] : []), "--json"], ndjson: true };
+  },
   async register(parent: Command, ctx) {
     const { OPERATIONS } = await import("@cairn/core");
     const op = OPERATIONS.artifact_export;

@@ -1,4 +1,5 @@
 import type { Policy } from "@cairn/core";
+import { isPlainObject } from "@cairn/core/json";
 import type { Command } from "commander";
 import { CliFailure } from "../failure.js";
 import { fieldLines } from "../format.js";
@@ -39,6 +40,14 @@ function parseValue(key: string, value: string): unknown {
 export const policySetCommand: CliCommand<"policy_set"> = {
   operation: "policy_set",
   words: ["policy", "set"],
+  // One field per command line: `cairn policy set KEY VALUE [--owner O]`.
+  async commandLine(input) {
+    if (!isPlainObject(input)) return null;
+    const { owner, ...patch } = input;
+    const [entry, ...more] = Object.entries(patch);
+    if (!entry || more.length > 0 || (owner !== undefined && typeof owner !== "string")) return null;
+    return { args: ["policy", "set", entry[0], String(entry[1]), ...(owner ? ["--owner", owner] : []), "--json"] };
+  },
   async register(parent: Command, ctx) {
     const { OPERATIONS } = await import("@cairn/core");
     const cmd = parent

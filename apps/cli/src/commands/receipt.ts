@@ -35,6 +35,8 @@ const collect = (value: string, previous: string[] | undefined) => [...(previous
 export const receiptCommand: CliCommand<"receipt_create"> = {
   operation: "receipt_create",
   words: ["receipt"],
+  // Any document, as a file on standard input: the server judges it as it would from any client.
+  commandLine: async (input) => ({ args: ["receipt", "--from", "-", "--json"], stdin: JSON.stringify(input) }),
   async register(parent: Command, ctx) {
     // The receipt module alone (zod; no storage, no HTTP), so --dry-run starts quickly.
     const receipt = await import("@cairn/core/receipt");

@@ -1,4 +1,5 @@
 import type { Run } from "@cairn/core";
+import { isPlainObject } from "@cairn/core/json";
 import type { Command } from "commander";
 import { CliFailure } from "../failure.js";
 import { parseDocument } from "../input/parse-document.js";
@@ -50,6 +51,10 @@ const SPANS_EXAMPLES = [
 export const runSpansCommand: CliCommand<"run_append_spans"> = {
   operation: "run_append_spans",
   words: ["run", "spans"],
+  async commandLine(input) {
+    if (!isPlainObject(input) || typeof input.run_id !== "string" || Object.keys(input).some((k) => k !== "run_id" && k !== "spans")) return null;
+    return { args: ["run", "spans", input.run_id, "--from", "-", "--json"], stdin: JSON.stringify({ spans: input.spans }) };
+  },
   async register(parent: Command, ctx) {
     const { OPERATIONS, LIMITS } = await import("@cairn/core");
     const cmd = parent
