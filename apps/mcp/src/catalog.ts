@@ -10,13 +10,16 @@ export const INSTRUCTIONS =
   "stores it and returns a share url to give the user. A tool error carries JSON {error: {code, message, issues}}: " +
   "each issue names a field, the reason and the limit, so fix those fields and call again.";
 
-let cached: Tool[] | undefined;
+// Per operation, so generating the JSON Schemas happens once however often tools/list is asked.
+const cache = new WeakMap<object, Tool>();
 
-/** The tool list, generated once from the core operations registry. */
+/** The tool list, generated from the core operations registry. */
 export function toolDefinitions(): Tool[] {
-  cached ??= toolNames().map((name) => {
+  return toolNames().map((name) => {
     const op = OPERATIONS[name];
-    return {
+    const known = cache.get(op);
+    if (known) return known;
+    const tool: Tool = {
       name,
       title: op.title,
       description: op.description,
@@ -24,6 +27,7 @@ export function toolDefinitions(): Tool[] {
       outputSchema: toolJsonSchema(op.output, "output"),
       annotations: toolAnnotations(op),
     };
+    cache.set(op, tool);
+    return tool;
   });
-  return cached;
 }

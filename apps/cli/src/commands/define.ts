@@ -12,6 +12,8 @@ export interface CommandLine {
   stdin?: string;
   /** The answer is NDJSON lines (export), not one JSON document. */
   ndjson?: boolean;
+  /** The exit code of a success, when it depends on the answer (`cairn doctor` exits 1 on a warning). */
+  successExit?(data: unknown): number;
 }
 
 /** How the CLI offers one core operation. The catalog holds one per operation, or null. */
@@ -99,7 +101,9 @@ export function operationCommand<N extends OperationName>(operation: N, spec: Op
         else args.push(flag, String(value));
       }
       // A field the command has no argument or option for cannot be sent from the command line.
-      return rest.size === 0 ? { args: [...args, "--json"] } : null;
+      if (rest.size > 0) return null;
+      const exitCode = spec.exitCode;
+      return { args: [...args, "--json"], ...(exitCode && { successExit: (data: unknown) => exitCode(data as OperationOutput<N>) }) };
     },
     async register(parent, ctx) {
       const { OPERATIONS } = await import("@cairn/core");

@@ -6,6 +6,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import { isToolName } from "@cairn/mcp";
 import type { Actor, Driver, Outcome } from "../types.js";
 import { cliEnv, requireBuiltCli } from "./cli-bin.js";
 
@@ -90,10 +91,8 @@ function mcpDriver(name: string, transportFor: (actor: Actor) => { transport: Tr
   return {
     name,
     surface: "mcp",
-    // Tool arguments are a JSON object by protocol: a receipt that is not an object cannot be sent.
-    createReceipt: async (actor, input) => (isPlainObject(input) ? call(actor, "receipt_create", input) : null),
-    read: (actor, id) => call(actor, "artifact_read", { id }),
-    search: (actor, query) => call(actor, "artifact_search", query),
+    // Tool arguments are a JSON object by protocol: input that is not an object cannot be sent.
+    call: async (actor, operation, input) => (isToolName(operation) && isPlainObject(input) ? call(actor, operation, input) : null),
     release: (actor) => release(actor.token),
     async close() {
       await Promise.all([...clients.keys()].map(release));
