@@ -1,7 +1,7 @@
 import { type Cairn, CairnError } from "@cairn/core";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { errorResponse, type RestEnv } from "./adapter.js";
-import { renderDocsPage } from "./docs.js";
+import { DOCS_CSP, renderDocsPage } from "./docs/index.js";
 import { bearerAuth, requestIds } from "./middleware.js";
 import { mountOperationRoutes } from "./operation-routes.js";
 import { mountSchemaRoutes } from "./schemas-routes.js";
@@ -58,7 +58,7 @@ export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIH
   };
   app.doc31("/openapi.json", documentConfig);
   app.get("/docs", (c) => {
-    c.header("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'");
+    c.header("Content-Security-Policy", DOCS_CSP);
     return c.html(renderDocsPage(app.getOpenAPI31Document(documentConfig) as unknown as Record<string, unknown>));
   });
 
