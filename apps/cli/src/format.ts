@@ -1,4 +1,5 @@
 import type { Artifact } from "@cairn/core";
+import { artifactProvenanceLine } from "@cairn/core/receipt";
 import type { Printer } from "./output.js";
 
 const DAY_MS = 86_400_000;
@@ -15,12 +16,6 @@ export function fieldLines(pairs: ReadonlyArray<readonly [string, string]>): str
   return pairs.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`);
 }
 
-export function assertedBy(a: Pick<Artifact, "provenance">): string {
-  const p = a.provenance;
-  const model = p.model ? ` · ${p.model}` : "";
-  return `${p.actor.name} (${p.actor.kind})${model} for ${p.on_behalf_of}, via ${p.surface}`;
-}
-
 /** `cairn read`: the facts, then the body as stored. */
 export function printArtifact(a: Artifact, printer: Printer): void {
   printer.out(a.title);
@@ -28,7 +23,7 @@ export function printArtifact(a: Artifact, printer: Printer): void {
     ["id", a.id],
     ["url", a.url],
     ["owner", a.owner],
-    ["asserted", assertedBy(a)],
+    ["claim", artifactProvenanceLine(a)],
     ["tags", a.tags.join(", ") || "-"],
     ["created", a.created_at],
     ["expires", a.retained || a.expires_at === null ? "never (retained)" : a.expires_at],

@@ -1,7 +1,13 @@
 export * from "./artifact/schemas.js";
 export { EXPORT_PAGE_SIZE } from "./artifact/export.js";
 export { readArtifactByShareToken } from "./artifact/read.js";
-export { provenanceHeader, provenanceLine, SURFACE_LABELS, type ProvenanceHeader } from "./artifact/provenance-line.js";
+export {
+  artifactProvenanceLine,
+  provenanceHeader,
+  provenanceLine,
+  SURFACE_LABELS,
+  type ProvenanceHeader,
+} from "./artifact/provenance-line.js";
 export { createCairn, openCairn, type Cairn, type CairnOptions } from "./cairn.js";
 export { checksumOf } from "./checksum.js";
 export { type FieldInfo, fieldsOf } from "./fields.js";

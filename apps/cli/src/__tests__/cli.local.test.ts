@@ -46,6 +46,15 @@ describe("cairn without a server", () => {
     expect(receiptHelp.stdout).toContain("The model that wrote the receipt, e.g. opus-5.");
   });
 
+  it("receipt --help lists every receipt field with its rule, and policy set --help every policy key, from core's schemas", async () => {
+    const { fieldsOf, PolicySetInput, ReceiptCreateInput } = await import("@cairn/core");
+    const help = (await runCli(["receipt", "--help"])).stdout.replace(/\s+/g, " ");
+    for (const f of fieldsOf(ReceiptCreateInput)) expect(help, f.name).toContain(`${f.name} ${f.required ? "required. " : ""}${f.description}`.replace(/\s+/g, " "));
+    const policy = (await runCli(["policy", "set", "--help"])).stdout.replace(/\s+/g, " ");
+    for (const f of fieldsOf(PolicySetInput).filter((x) => x.name !== "owner")) expect(policy, f.name).toContain(f.name);
+    expect((await runCli(["policy", "set", "no_such_key", "1"], { env: noHome() })).code).toBe(2);
+  });
+
   it("usage errors exit 2: unknown command, unknown option, bad CAIRN_URL", async () => {
     expect((await runCli(["frobnicate"])).code).toBe(2);
     expect((await runCli(["read", "x", "--nope"])).code).toBe(2);

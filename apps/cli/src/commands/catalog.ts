@@ -49,7 +49,7 @@ export const CLI_COMMANDS: { readonly [N in OperationName]?: CliCommand<N> | nul
 export const GROUPS: Readonly<Record<string, string>> = {
   user: "Manage users (administrators).",
   token: "Mint bearer tokens for people and agents.",
-  policy: "Read and change an owner's policy: secrets, entropy_detection, require_evidence, default_ttl_days.",
+  policy: "Read and change an owner's policy (`cairn policy set --help` lists its fields and their values).",
   run: "Record runs and their spans; a span can name the receipt it produced.",
   team: "Teams own artifacts and runs together; members manage membership.",
 };

@@ -32,6 +32,13 @@ interface ReceiptOptions {
   json?: boolean;
 }
 
+/** Every field of the receipt with its rule, from the schema's own descriptions (the same text as the JSON Schema). */
+function fieldsHelp(fields: ReadonlyArray<{ name: string; required: boolean; description: string }>): string {
+  const width = Math.max(...fields.map((f) => f.name.length)) + 2;
+  const lines = fields.map((f) => `  ${f.name.padEnd(width)}${f.required ? "required. " : ""}${f.description}`);
+  return `\nReceipt fields (cairn.receipt/v1, in the --from file):\n${lines.join("\n")}\n`;
+}
+
 const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
 /** `cairn receipt --from FILE|-`: how scripts and scheduled runs leave receipts. */
@@ -63,7 +70,7 @@ export const receiptCommand: CliCommand<"receipt_create"> = {
       .option("--template", "Print a valid starting receipt to fill in, every field under its description (YAML with comments; --json for JSON), and exit.")
       .option("--yaml", "With --template: YAML (the default).")
       .option("--json", `${JSON_HELP} With --dry-run: the prepared receipt. With --template: the template as JSON.`)
-      .addHelpText("after", examplesHelp(EXAMPLES));
+      .addHelpText("after", `${fieldsHelp(receipt.fieldsOf(input))}${examplesHelp(EXAMPLES)}`);
 
     cmd.action(async (opts: ReceiptOptions) => {
       const json = opts.json === true;
