@@ -1,7 +1,7 @@
 import { mkdir, open, readFile, rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { bootstrapAdmin, type Cairn, openCairn } from "@cairn/core";
+import { type Cairn, openCairn } from "@cairn/core";
 import { readCredentials, type Settings, writeCredentials } from "@cairn/core/local";
 import { createMcpHttpHandler } from "@cairn/mcp";
 import { createRestApp } from "@cairn/rest";
@@ -89,7 +89,7 @@ export async function startServer(settings: Settings, log: ServerLog, version: s
   app.route("/", createWebApp(cairn));
   handler = app.fetch;
 
-  const admin = await bootstrapAdmin(cairn.store);
+  const admin = await cairn.bootstrapAdmin();
   if (admin) {
     await writeCredentials(settings.credentialsPath, { url, token: admin.token });
     log.info(`Created the admin user; its token is in ${settings.credentialsPath} (mode 0600).`);

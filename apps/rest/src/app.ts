@@ -39,14 +39,11 @@ export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIH
     });
   }
 
-  app.get("/healthz", async (c) => {
-    try {
-      await cairn.store.query("select 1");
-      return c.json({ status: "ok", database: "ok" });
-    } catch {
-      return c.json({ status: "fail", database: "unreachable" }, 503);
-    }
-  });
+  app.get("/healthz", async (c) =>
+    (await cairn.checkDatabase())
+      ? c.json({ status: "ok", database: "ok" })
+      : c.json({ status: "fail", database: "unreachable" }, 503),
+  );
 
   const documentConfig = {
     openapi: "3.1.0",

@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { CairnConfig, CairnHooks, Principal, RequestOptions, ServiceContext, Surface } from "./context.js";
 import { type CairnError, unauthenticated } from "./errors.js";
+import type { CreatedToken } from "./identity/schemas.js";
 import { authenticate, bearerOf } from "./identity/tokens.js";
+import { bootstrapAdmin } from "./identity/users.js";
 import { invokeOperation, refuseUnreadableInput } from "./operations/invoke.js";
 import { OPERATIONS, type OperationName, type OperationOutput } from "./operations/registry.js";
 import { preloadSecretScanner } from "./secrets/secretlint.js";
@@ -10,6 +12,11 @@ import type { Store, StoreOptions } from "./store/port.js";
 
 /** One running core: a store, its configuration, and the verbs bound to them. Adapters hold one of these. */
 export interface Cairn {
+  /**
+   * @deprecated Core's own: adapters call operations, `checkDatabase` and
+   * `bootstrapAdmin`. Kept only until apps/web reads share links through an operation;
+   * the boundaries test fails on any other app that touches it.
+   */
   readonly store: Store;
   readonly config: CairnConfig;
   authenticate(bearer: string): Promise<Principal | null>;
@@ -23,6 +30,10 @@ export interface Cairn {
    * the error to send, with its drop attached.
    */
   refuseUnreadable(name: OperationName, ctx: ServiceContext, error: CairnError): Promise<CairnError>;
+  /** Whether the database answers (`/healthz`). Never throws. */
+  checkDatabase(): Promise<boolean>;
+  /** On an empty database, creates the administrator and returns its first token; null when users exist. */
+  bootstrapAdmin(name?: string): Promise<CreatedToken | null>;
   close(): Promise<void>;
 }
 
@@ -54,6 +65,11 @@ export function createCairn(store: Store, config: CairnConfig, options: CairnOpt
     }),
     invoke: (name, ctx, raw) => invokeOperation(OPERATIONS[name], ctx, raw) as never,
     refuseUnreadable: (name, ctx, error) => refuseUnreadableInput(OPERATIONS[name], ctx, error),
+    checkDatabase: () => store.query("select 1").then(
+      () => true,
+      () => false,
+    ),
+    bootstrapAdmin: (name) => bootstrapAdmin(store, name),
     close: () => store.close(),
   };
 }
