@@ -1,6 +1,7 @@
 export * from "./artifact/schemas.js";
 export { EXPORT_PAGE_SIZE } from "./artifact/export.js";
 export { readArtifactByShareToken } from "./artifact/read.js";
+export { artifactFacts, artifactListLine } from "./artifact/facts.js";
 export {
   artifactProvenanceLine,
   provenanceHeader,

@@ -20,3 +20,4 @@ export {
   type ReceiptValidation,
 } from "./validate.js";
 export { artifactProvenanceLine, provenanceLine } from "../artifact/provenance-line.js";
+export { artifactFacts, artifactListLine } from "../artifact/facts.js";
