@@ -14,6 +14,8 @@ export const NOT_TOOLS = {
   me: "administration",
   user_create: "administration",
   token_create: "administration",
+  token_list: "administration",
+  token_revoke: "administration",
   // Team membership changes who can read what: kept for people, on REST and the CLI.
   team_create: "team membership is for people",
   team_read: "team membership is for people",

@@ -2,6 +2,7 @@ import { type Cairn, CairnError } from "@cairn/core";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { errorResponse, type RestEnv } from "./adapter.js";
 import { DOCS_CSP, renderDocsPage } from "./docs/index.js";
+import { mountHealth } from "./health.js";
 import { bearerAuth, requestIds } from "./middleware.js";
 import { mountOperationRoutes } from "./operation-routes.js";
 import { mountSchemaRoutes } from "./schemas-routes.js";
@@ -21,7 +22,7 @@ export interface RestOptions {
 
 export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIHono<RestEnv> {
   const app = new OpenAPIHono<RestEnv>();
-  app.use("*", requestIds(options.accessLog ?? false));
+  app.use("*", requestIds(cairn, options.accessLog ?? false));
   app.use("/v1/*", bearerAuth(cairn));
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
     type: "http",
@@ -39,11 +40,7 @@ export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIH
     });
   }
 
-  app.get("/healthz", async (c) =>
-    (await cairn.checkDatabase())
-      ? c.json({ status: "ok", database: "ok" })
-      : c.json({ status: "fail", database: "unreachable" }, 503),
-  );
+  mountHealth(app, cairn);
 
   const documentConfig = {
     openapi: "3.1.0",
@@ -59,7 +56,7 @@ export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIH
     return c.html(renderDocsPage(app.getOpenAPI31Document(documentConfig) as unknown as Record<string, unknown>));
   });
 
-  app.notFound((c) => errorResponse(c, new CairnError("not_found", `No route for ${c.req.method} ${c.req.path}.`)));
-  app.onError((err, c) => errorResponse(c, err));
+  app.notFound((c) => errorResponse(c, new CairnError("not_found", `No route for ${c.req.method} ${c.req.path}.`), cairn.log));
+  app.onError((err, c) => errorResponse(c, err, cairn.log));
   return app;
 }

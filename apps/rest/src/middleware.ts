@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { Cairn } from "@cairn/core";
 import type { MiddlewareHandler } from "hono";
-import type { RestEnv } from "./adapter.js";
+import { loggablePath, type RestEnv } from "./adapter.js";
 
 /** Every response carries the request id: the client's `X-Request-Id` (trimmed to 100 characters) or a new one. */
-export function requestIds(accessLog: boolean): MiddlewareHandler<RestEnv> {
+export function requestIds(cairn: Cairn, accessLog: boolean): MiddlewareHandler<RestEnv> {
   return async (c, next) => {
     const started = performance.now();
     const requestId = c.req.header("x-request-id")?.slice(0, 100) || randomUUID();
@@ -12,8 +12,8 @@ export function requestIds(accessLog: boolean): MiddlewareHandler<RestEnv> {
     c.header("X-Request-Id", requestId);
     await next();
     if (accessLog) {
-      const ms = (performance.now() - started).toFixed(1);
-      console.log(`${c.req.method} ${c.req.path} ${c.res.status} ${ms}ms`);
+      const ms = Number((performance.now() - started).toFixed(1));
+      cairn.log.info("request", { method: c.req.method, path: loggablePath(c.req.path), status: c.res.status, ms, requestId });
     }
   };
 }

@@ -17,7 +17,7 @@ export function mountOperationRoutes(app: OpenAPIHono<RestEnv>, cairn: Cairn): v
       const ctx = requestContext(cairn, c, name);
       if (route.response === "ndjson") {
         // ROUTES only lets paged operations stream (see RouteOf).
-        return ndjsonResponse(c, pagesOf(cairn, name as PagedOperationName, ctx, raw as Record<string, unknown>));
+        return ndjsonResponse(c, pagesOf(cairn, name as PagedOperationName, ctx, raw as Record<string, unknown>), cairn.log);
       }
       return c.json(await cairn.invoke(name, ctx, raw), route.status);
     });

@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { CairnConfig, CairnHooks, Principal, RequestOptions, ServiceContext, Surface } from "./context.js";
 import { type CairnError, unauthenticated } from "./errors.js";
+import { defaultLogger, type Logger } from "./log.js";
 import type { CreatedToken } from "./identity/schemas.js";
 import { authenticate, bearerOf } from "./identity/tokens.js";
-import { bootstrapAdmin } from "./identity/users.js";
+import { type BootstrapOptions, bootstrapAdmin } from "./identity/users.js";
 import { invokeOperation, refuseUnreadableInput } from "./operations/invoke.js";
 import { OPERATIONS, type OperationName, type OperationOutput } from "./operations/registry.js";
 import { preloadSecretScanner } from "./secrets/secretlint.js";
@@ -19,6 +20,8 @@ export interface Cairn {
    */
   readonly store: Store;
   readonly config: CairnConfig;
+  /** The one logger every surface of this process writes to (see log.ts). */
+  readonly log: Logger;
   authenticate(bearer: string): Promise<Principal | null>;
   /** The caller of an `Authorization` header value; throws 401 `unauthenticated` saying whether the token was missing or wrong. */
   authenticateHeader(authorization: string | null | undefined): Promise<Principal>;
@@ -32,8 +35,8 @@ export interface Cairn {
   refuseUnreadable(name: OperationName, ctx: ServiceContext, error: CairnError): Promise<CairnError>;
   /** Whether the database answers (`/healthz`). Never throws. */
   checkDatabase(): Promise<boolean>;
-  /** On an empty database, creates the administrator and returns its first token; null when users exist. */
-  bootstrapAdmin(name?: string): Promise<CreatedToken | null>;
+  /** On an empty database, creates the administrator and returns its first token; null when users exist (see BootstrapOptions). */
+  bootstrapAdmin(options?: BootstrapOptions): Promise<CreatedToken | null>;
   close(): Promise<void>;
 }
 
@@ -46,6 +49,7 @@ export function createCairn(store: Store, config: CairnConfig, options: CairnOpt
   return {
     store,
     config,
+    log: hooks.logger ?? defaultLogger,
     authenticate: (bearer) => authenticate(store, bearer),
     async authenticateHeader(authorization) {
       const bearer = bearerOf(authorization);
@@ -69,14 +73,14 @@ export function createCairn(store: Store, config: CairnConfig, options: CairnOpt
       () => true,
       () => false,
     ),
-    bootstrapAdmin: (name) => bootstrapAdmin(store, name),
+    bootstrapAdmin: (options) => bootstrapAdmin(store, options),
     close: () => store.close(),
   };
 }
 
 export async function openCairn(options: StoreOptions & CairnConfig & CairnHooks): Promise<Cairn> {
-  const { databaseUrl, dataDir, publicUrl, ...hooks } = options;
-  const store = await openStore({ databaseUrl, dataDir });
+  const { databaseUrl, dataDir, publicUrl, timeouts, ...hooks } = options;
+  const store = await openStore({ databaseUrl, dataDir, timeouts, logger: hooks.logger });
   // Load the secret scanner now rather than on the first receipt (~80 ms of imports).
   await preloadSecretScanner();
   return createCairn(store, { publicUrl: publicUrl.replace(/\/+$/, "") }, hooks);

@@ -28,6 +28,8 @@ export { authenticate } from "./identity/tokens.js";
 export { PERMISSIONS, type Permission, requirePermission, tokenGrants } from "./identity/permissions.js";
 export { bootstrapAdmin } from "./identity/users.js";
 export { LIMITS } from "./limits.js";
+export { createLogger, defaultLogger, describeError, type ErrorFields, type LogFields, type Logger } from "./log.js";
+export { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts, databaseTimeoutsFrom, isUnavailable } from "./store/faults.js";
 export * from "./operations/index.js";
 export * from "./receipt/index.js";
 export * from "./run/schemas.js";

@@ -9,7 +9,7 @@ import { retainCommand } from "./retain.js";
 import { runCloseCommand, runShowCommand, runSpansCommand, runStartCommand } from "./runs.js";
 import { searchCommand } from "./search.js";
 import { teamAddCommand, teamCreateCommand, teamRemoveCommand, teamShowCommand } from "./teams.js";
-import { tokenCreateCommand } from "./token.js";
+import { tokenCreateCommand, tokenListCommand, tokenRevokeCommand } from "./token.js";
 import { userCreateCommand } from "./user.js";
 import { whoamiCommand } from "./whoami.js";
 
@@ -39,6 +39,8 @@ export const CLI_COMMANDS: { readonly [N in OperationName]?: CliCommand<N> | nul
   me: whoamiCommand,
   user_create: userCreateCommand,
   token_create: tokenCreateCommand,
+  token_list: tokenListCommand,
+  token_revoke: tokenRevokeCommand,
   team_create: teamCreateCommand,
   team_read: teamShowCommand,
   team_member_add: teamAddCommand,
@@ -48,8 +50,8 @@ export const CLI_COMMANDS: { readonly [N in OperationName]?: CliCommand<N> | nul
 /** Descriptions of the command groups (`cairn user …`). */
 export const GROUPS: Readonly<Record<string, string>> = {
   user: "Manage users (administrators).",
-  token: "Mint bearer tokens for people and agents.",
   policy: "Read and change an owner's policy (`cairn policy set --help` lists its fields and their values).",
+  token: "Mint, list and revoke bearer tokens for people and agents (one token per agent).",
   run: "Record runs and their spans; a span can name the receipt it produced.",
   team: "Teams own artifacts and runs together; members manage membership.",
 };

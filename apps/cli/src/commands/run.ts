@@ -1,7 +1,7 @@
 import type { CairnClient } from "../client/http.js";
 import { EXIT } from "../exit-codes.js";
 import type { CliIo } from "../io.js";
-import { type Printer, reportFailure } from "../output.js";
+import { type Printer, printerFor, reportFailure } from "../output.js";
 
 export interface CommandContext {
   /** The CLI's version, sent as the User-Agent. */
@@ -33,7 +33,7 @@ export async function runWithClient(
       import("../client/http.js"),
     ]);
     const client = new CairnClient(await resolveConnection(ctx.io.env), ctx.version, ctx.fetch);
-    const code = await body(client, ctx.io);
+    const code = await body(client, printerFor(ctx.io, json));
     ctx.exitCode = typeof code === "number" ? code : EXIT.ok;
   } catch (err) {
     fail(ctx, err, json);

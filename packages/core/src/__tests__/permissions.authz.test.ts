@@ -19,6 +19,8 @@ const AGENT_MAY: { readonly [N in OperationName]: boolean } = {
   me: true,
   user_create: false,
   token_create: false,
+  token_list: true,
+  token_revoke: false,
   team_create: false,
   team_read: true,
   team_member_add: false,

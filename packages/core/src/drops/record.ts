@@ -1,5 +1,5 @@
 import { isPlainObject } from "../json.js";
-import { logFailure } from "../log.js";
+import { defaultLogger } from "../log.js";
 import type { Principal, ServiceContext } from "../context.js";
 import { actsFor } from "../identity/authorize.js";
 import { OwnerRef } from "../identity/names.js";
@@ -126,8 +126,7 @@ export async function recordDrop(ctx: ServiceContext, raw: unknown, rejection: R
   try {
     await writeDrop(ctx, drop, rejection.rule);
   } catch (err) {
-    const reason = (err as { code?: unknown }).code ?? (err as Error)?.name ?? "error";
-    logFailure(ctx, `could not record drop receipt ${drop.id} (${drop.category}, ${drop.owner}): ${String(reason)}`);
+    (ctx.logger ?? defaultLogger).error({ code: "drop_write_failed", drop: drop.id, category: drop.category, requestId: ctx.requestId }, err);
   }
   return drop;
 }

@@ -1,9 +1,20 @@
 import { z } from "zod";
 import { defineOperation } from "../operations/define.js";
-import { CreatedToken, Me, TokenCreateInput, UserCreateInput, UserCreateOutput } from "./schemas.js";
+import { listTokens, revokeToken } from "./revoke.js";
+import {
+  CreatedToken,
+  Me,
+  TokenCreateInput,
+  TokenList,
+  TokenListInput,
+  TokenRevokeInput,
+  TokenSummary,
+  UserCreateInput,
+  UserCreateOutput,
+} from "./schemas.js";
 import { createToken, createUser, describeMe } from "./users.js";
 
-/** Who you are, and the users and tokens that let people and agents in. */
+/** Who you are, and the users and tokens that let people and agents in (SPEC §18). */
 export const IDENTITY_OPERATIONS = {
   me: defineOperation({
     title: "Who am I",
@@ -32,5 +43,28 @@ export const IDENTITY_OPERATIONS = {
     permission: "tokens:write",
     errors: ["forbidden", "not_found"],
     run: createToken,
+  }),
+  token_list: defineOperation({
+    title: "List tokens",
+    description:
+      "List your tokens, newest first: id, name, kind, when minted and whether revoked. Never their values. Administrators may pass `user` to list someone else's.",
+    input: TokenListInput,
+    output: TokenList,
+    mutates: false,
+    errors: ["forbidden", "not_found"],
+    run: listTokens,
+  }),
+  token_revoke: defineOperation({
+    title: "Revoke a token",
+    description:
+      "Revoke a token by id: its next request is refused (401) everywhere. Yours, or anyone's as an administrator. Revoking a revoked token changes nothing.",
+    input: TokenRevokeInput,
+    output: TokenSummary,
+    mutates: true,
+    idempotent: true,
+    destructive: true,
+    permission: "tokens:write",
+    errors: ["forbidden", "not_found"],
+    run: revokeToken,
   }),
 } as const;

@@ -1,8 +1,8 @@
+import { defaultLogger } from "../log.js";
 import type { CreatedArtifact } from "../artifact/schemas.js";
 import type { ServiceContext } from "../context.js";
 import { recordDrop } from "../drops/record.js";
 import { CairnError, describeIssues, type ExistingArtifactRef } from "../errors.js";
-import { logFailure } from "../log.js";
 import { runReceiptGates } from "./gates.js";
 import {
   fingerprintOf,
@@ -52,7 +52,7 @@ async function refuse(
   const error = rejectionError(rejection, drop, existing);
   if (claim) {
     await saveOutcome(ctx.store, claim, { kind: "rejected", error: error.toBody() }, ctx.now()).catch((err) =>
-      logFailure(ctx, `could not remember idempotency key outcome: ${String((err as { code?: unknown }).code ?? "error")}`),
+      (ctx.logger ?? defaultLogger).error({ code: "idempotency_save_failed", requestId: ctx.requestId }, err),
     );
   }
   return error;
