@@ -42,8 +42,6 @@ export function exitCodeOf(code: CairnErrorCode): ExitCode {
       return EXIT.notFound;
     case "duplicate":
       return EXIT.duplicate;
-    case "unavailable":
-      return EXIT.unreachable;
     case "internal":
       return EXIT.server;
   }
