@@ -1,12 +1,7 @@
 import type { DropReceipt } from "./drops/schemas.js";
-import { ROOT_FIELD } from "./validation.js";
+import { type Issue, ROOT_FIELD } from "./validation.js";
 
-/** One thing wrong with an input: a dotted path, a reason a person can act on, and the limit when one was exceeded. */
-export interface Issue {
-  field: string;
-  reason: string;
-  limit?: number;
-}
+export type { Issue } from "./validation.js";
 
 /**
  * The closed set of error codes every surface speaks. Each adapter maps them with an

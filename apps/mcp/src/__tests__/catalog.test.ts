@@ -97,9 +97,9 @@ describe("MCP tool catalog", () => {
 });
 
 describe("MCP error mapping", () => {
-  it("makes what a caller can fix a tool error, and only unauthenticated, unavailable and internal protocol errors", () => {
+  it("makes what a caller can fix (or retry) a tool error, and only unauthenticated and internal protocol errors", () => {
     const protocol = ERROR_CODES.filter((code) => failureKind(code) === "protocol");
-    expect(protocol).toEqual(["unauthenticated", "unavailable", "internal"]);
+    expect(protocol).toEqual(["unauthenticated", "internal"]);
   });
 
   it("never sends an unexpected error's message, and logs it", () => {
