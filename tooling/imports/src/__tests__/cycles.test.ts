@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { importCycles, importGraph } from "../graph.js";
 
 const REPO = resolve(import.meta.dirname, "../../../..");
-const ROOTS = ["packages/core/src", "apps/rest/src", "apps/mcp/src", "apps/cli/src", "apps/web/src", "tooling/parity/src"];
+const ROOTS = ["packages/core/src", "apps/rest/src", "apps/mcp/src", "apps/cli/src", "apps/web/src", "tooling/parity/src", "tooling/hostile/src"];
 
 describe("the import graph", () => {
   it("has no cycles in any package", () => {
