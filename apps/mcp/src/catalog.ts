@@ -1,7 +1,7 @@
 import { OPERATIONS } from "@cairn/core";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { toolJsonSchema } from "./json-schema.js";
-import { type ToolName, toolEntries } from "./tools.js";
+import { type ToolName, toolAnnotations, toolNames } from "./tools.js";
 
 /** Told to every MCP client at initialisation; models read it before choosing a tool. */
 export const INSTRUCTIONS =
@@ -27,26 +27,24 @@ function withoutInputs(schema: ReturnType<typeof toolJsonSchema>, hidden: readon
   return { ...schema, properties, ...(required && { required }) };
 }
 
-let cached: Tool[] | undefined;
+// Per operation, so generating the JSON Schemas happens once however often tools/list is asked.
+const cache = new WeakMap<object, Tool>();
 
-/** The tool list, generated once from the core operations registry and the TOOLS table. */
+/** The tool list, generated from the core operations registry. */
 export function toolDefinitions(): Tool[] {
-  cached ??= toolEntries().map(([name, spec]) => {
+  return toolNames().map((name) => {
     const op = OPERATIONS[name];
-    return {
+    const known = cache.get(op);
+    if (known) return known;
+    const tool: Tool = {
       name,
-      title: spec.title,
+      title: op.title,
       description: op.description,
       inputSchema: withoutInputs(toolJsonSchema(op.input, "input"), HIDDEN_INPUTS[name]),
       outputSchema: toolJsonSchema(op.output, "output"),
-      annotations: {
-        title: spec.title,
-        readOnlyHint: !op.mutates,
-        destructiveHint: false,
-        idempotentHint: spec.idempotent,
-        openWorldHint: false,
-      },
+      annotations: toolAnnotations(op),
     };
+    cache.set(op, tool);
+    return tool;
   });
-  return cached;
 }

@@ -51,7 +51,7 @@ const LooseCallToolRequest = CallToolRequestSchema.extend({
  * version is the SDK's negotiation (docs/adr/0022).
  */
 export function createMcpServer(cairn: Cairn, principal: Principal, options: McpServerOptions): Server {
-  const ctx = () => cairn.context(principal, "mcp");
+  const ctx = () => cairn.context(principal, "mcp", { requestId: options.requestId });
   const server = new Server(
     { name: "cairn", title: "Cairn", version: options.version },
     { capabilities: SERVER_CAPABILITIES, instructions: INSTRUCTIONS },

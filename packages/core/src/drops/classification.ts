@@ -1,5 +1,4 @@
-import type { Surface } from "../context.js";
-import type { DropReceipt } from "./schemas.js";
+import type { Surface } from "../surfaces.js";
 import { SURFACE_WORDS, type SurfaceWords } from "./surface-words.js";
 
 /** Every way a receipt submission can be turned away. Order is the gate order. */
@@ -89,6 +88,3 @@ export function classifyDrop(category: DropCategory, surface: Surface): DropClas
 export function categoryOf(name: string | undefined): DropCategory {
   return (DROP_CATEGORIES as readonly string[]).includes(name ?? "") ? (name as DropCategory) : "unknown";
 }
-
-/** @deprecated The error now carries the persisted drop receipt; kept as an alias for callers of the old name. */
-export type DropSummary = DropReceipt;

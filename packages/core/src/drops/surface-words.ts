@@ -1,4 +1,4 @@
-import type { Surface } from "../context.js";
+import type { Surface } from "../surfaces.js";
 
 /**
  * The few things a next action asks a reader to do, phrased for the reader of each
