@@ -67,7 +67,7 @@ describe("REST subscriptions (§13 shapes)", () => {
     const refused = await h.call("POST", "/v1/subscriptions", { token: agent, body: { url: receiver.url } });
     expect(refused.status).toBe(403);
     expect(refused.json.error.code).toBe("forbidden");
-    expect(refused.json.error.message).toContain("subscriptions:manage");
+    expect(refused.json.error.message).toContain("subscriptions:write");
     expect((await h.call("GET", "/v1/subscriptions", { token: agent })).status).toBe(200);
   });
 
