@@ -1,6 +1,7 @@
-import { eventually, startReceiver } from "@cairn/core/testing";
+import { createTestHome, eventually, runNode, startReceiver } from "@cairn/core/testing";
 import { describe, expect, it } from "vitest";
 import { cliUser, runCli, startCliServer } from "./cli-process.js";
+import { CLI_BIN } from "./serve-process.js";
 
 // Adapter test on one store: the delivery rules are tested on both in core.
 describe("cairn subscribe, subscriptions and deliveries against cairn serve", () => {
@@ -35,4 +36,18 @@ describe("cairn subscribe, subscriptions and deliveries against cairn serve", ()
       await server.stop();
     }
   }, 60_000);
+});
+
+describe("cairn worker", () => {
+  it("refuses the embedded store, which belongs to the one cairn serve", async () => {
+    const { home, dispose } = await createTestHome("pglite");
+    try {
+      const { DATABASE_URL: _unset, ...env } = process.env;
+      const run = await runNode([CLI_BIN, "worker"], { env: { ...env, CAIRN_HOME: home } });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain("cairn worker needs DATABASE_URL");
+    } finally {
+      await dispose();
+    }
+  });
 });
