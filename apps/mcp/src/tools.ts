@@ -21,6 +21,14 @@ export const NOT_TOOLS = {
   team_read: "team membership is for people",
   team_member_add: "team membership is for people",
   team_member_remove: "team membership is for people",
+  // An agent may see where its owner's events go; an outbound target is a person's decision (SPEC §18).
+  subscription_create: "an outbound target is a person's decision",
+  subscription_read: "agents list subscriptions; managing them is for people",
+  subscription_delete: "an outbound target is a person's decision",
+  subscription_enable: "an outbound target is a person's decision",
+  subscription_deliveries: "agents list subscriptions; managing them is for people",
+  subscription_redeliver: "an outbound target is a person's decision",
+  subscription_recover: "an outbound target is a person's decision",
 } as const satisfies Partial<Record<OperationName, string>>;
 
 export type ToolName = Exclude<OperationName, keyof typeof NOT_TOOLS>;

@@ -8,6 +8,16 @@ import { receiptCommand } from "./receipt.js";
 import { retainCommand } from "./retain.js";
 import { runCloseCommand, runShowCommand, runSpansCommand, runStartCommand } from "./runs.js";
 import { searchCommand } from "./search.js";
+import {
+  deliveriesCommand,
+  subscribeCommand,
+  subscriptionDeleteCommand,
+  subscriptionEnableCommand,
+  subscriptionRecoverCommand,
+  subscriptionRedeliverCommand,
+  subscriptionShowCommand,
+  subscriptionsCommand,
+} from "./subscriptions.js";
 import { teamAddCommand, teamCreateCommand, teamRemoveCommand, teamShowCommand } from "./teams.js";
 import { tokenCreateCommand, tokenListCommand, tokenRevokeCommand } from "./token.js";
 import { userCreateCommand } from "./user.js";
@@ -45,6 +55,14 @@ export const CLI_COMMANDS: { readonly [N in OperationName]?: CliCommand<N> | nul
   team_read: teamShowCommand,
   team_member_add: teamAddCommand,
   team_member_remove: teamRemoveCommand,
+  subscription_create: subscribeCommand,
+  subscription_list: subscriptionsCommand,
+  subscription_deliveries: deliveriesCommand,
+  subscription_read: subscriptionShowCommand,
+  subscription_delete: subscriptionDeleteCommand,
+  subscription_enable: subscriptionEnableCommand,
+  subscription_redeliver: subscriptionRedeliverCommand,
+  subscription_recover: subscriptionRecoverCommand,
 };
 
 /** Descriptions of the command groups (`cairn user …`). */
@@ -54,4 +72,5 @@ export const GROUPS: Readonly<Record<string, string>> = {
   token: "Mint, list and revoke bearer tokens for people and agents (one token per agent).",
   run: "Record runs and their spans; a span can name the receipt it produced.",
   team: "Teams own artifacts and runs together; members manage membership.",
+  subscription: "Manage one webhook subscription: show, delete, enable, redeliver, recover.",
 };

@@ -34,6 +34,14 @@ const AGENT_MAY: { readonly [N in OperationName]: boolean } = {
   status: true,
   policy_get: true,
   policy_set: false,
+  subscription_create: false,
+  subscription_list: true,
+  subscription_read: true,
+  subscription_delete: false,
+  subscription_enable: false,
+  subscription_deliveries: true,
+  subscription_redeliver: false,
+  subscription_recover: false,
 };
 
 // Permissions are checked before any storage is touched: one store is enough.

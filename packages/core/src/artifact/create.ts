@@ -5,6 +5,7 @@ import { validationFailed } from "../errors.js";
 import { resolveOwner } from "../identity/owner.js";
 import { normalizeTags } from "../tags.js";
 import { loadPolicy } from "../policy/store.js";
+import { recordArtifactCreated } from "../events/artifact-event.js";
 import { applySecretRules } from "../secrets/policy.js";
 import { insertArtifact, provenanceOf, toArtifact } from "./internal.js";
 import type { ArtifactCreateInput, CreatedArtifact } from "./schemas.js";
@@ -36,16 +37,21 @@ export async function createArtifact(
     policy,
   );
   const [title = input.title, body = input.body, ...rest] = values;
-  const row = await insertArtifact(ctx.store, now, policy.default_ttl_days, {
-    owner,
-    title,
-    share_type: input.share_type,
-    body,
-    checksum: checksumOf(body),
-    tags: normalizeTags(rest.slice(0, tags.length)),
-    metadata: null,
-    provenance: provenanceOf(ctx, input.model === undefined ? undefined : rest[tags.length]),
-    follows: null,
+  // The artifact and its artifact.created event commit together, or neither does.
+  const row = await ctx.store.transaction(async (tx) => {
+    const inserted = await insertArtifact(tx, now, policy.default_ttl_days, {
+      owner,
+      title,
+      share_type: input.share_type,
+      body,
+      checksum: checksumOf(body),
+      tags: normalizeTags(rest.slice(0, tags.length)),
+      metadata: null,
+      provenance: provenanceOf(ctx, input.model === undefined ? undefined : rest[tags.length]),
+      follows: null,
+    });
+    await recordArtifactCreated(tx, ctx.config, inserted, now);
+    return inserted;
   });
   const viewer = { kind: "principal", principal: ctx.principal } as const;
   return { ...(await toArtifact(ctx.store, ctx.config, viewer, row)), redactions, warnings: [] };

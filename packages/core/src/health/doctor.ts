@@ -4,6 +4,7 @@ import { classifyDrop, DROP_CATEGORIES } from "../drops/classification.js";
 import { SURFACE_WORDS } from "../drops/surface-words.js";
 import { countDrops, type DropCount, windowStart } from "../drops/list.js";
 import { DROP_WINDOW_DAYS } from "../drops/schemas.js";
+import { webhooksCheck } from "../events/doctor.js";
 import { visibleOwners } from "../identity/authorize.js";
 import type { Policy } from "../policy/schemas.js";
 import { loadPolicies } from "../policy/store.js";
@@ -83,7 +84,10 @@ export async function runDoctor(ctx: ServiceContext): Promise<z.output<typeof Do
   try {
     const counts = await countDrops(ctx.store, visibleOwners(ctx.principal), windowStart(ctx.now(), DROP_WINDOW_DAYS));
     const policy = await policyCheck(ctx, counts);
-    return { checks: [database, dropsCheck(counts, ctx.surface), ...(policy ? [policy] : [])] };
+    const webhooks = await webhooksCheck(ctx).catch(
+      (): DoctorCheck => ({ name: "Webhooks", status: "fail", summary: "Could not read the subscriptions.", next_action: "Check the server log." }),
+    );
+    return { checks: [database, dropsCheck(counts, ctx.surface), ...(policy ? [policy] : []), webhooks] };
   } catch {
     const summary = "Could not read the drop receipts.";
     return { checks: [database, { name: "Drops", status: "fail", summary, next_action: "Check the server log." }] };

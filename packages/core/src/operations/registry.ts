@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { ARTIFACT_OPERATIONS } from "../artifact/operations.js";
 import { DROP_OPERATIONS } from "../drops/operations.js";
+import { EVENT_OPERATIONS } from "../events/operations.js";
 import { HEALTH_OPERATIONS } from "../health/operations.js";
 import { IDENTITY_OPERATIONS } from "../identity/operations.js";
 import { POLICY_OPERATIONS } from "../policy/operations.js";
@@ -31,6 +32,7 @@ export const OPERATIONS = titled({
   ...DROP_OPERATIONS,
   ...HEALTH_OPERATIONS,
   ...POLICY_OPERATIONS,
+  ...EVENT_OPERATIONS,
 });
 
 export type OperationName = keyof typeof OPERATIONS;
