@@ -39,6 +39,10 @@ export const TOOLS: { readonly [N in OperationName]: ToolSpec | null } = {
   team_read: null,
   team_member_add: null,
   team_member_remove: null,
+  // Agents see what waits on people; only a person can say they saw it (ADR 0017).
+  inbox_list: { title: "List what waits on people", idempotent: true },
+  outcomes_list: { title: "List outcomes that come due", idempotent: true },
+  artifact_acknowledge: null,
 };
 
 export type ToolName = { [N in OperationName]: (typeof TOOLS)[N] extends null ? never : N }[OperationName];

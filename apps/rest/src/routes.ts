@@ -50,6 +50,9 @@ export const ROUTES: { readonly [N in OperationName]: RouteOf<N> } = {
   status: { method: "get", path: "/v1/status", status: 200, input: "none", tag: "Drops" },
   policy_get: { method: "get", path: "/v1/policy", status: 200, input: "query", tag: "Policy" },
   policy_set: { method: "put", path: "/v1/policy", status: 200, input: "body+query", tag: "Policy" },
+  artifact_acknowledge: { method: "post", path: "/v1/artifacts/:id/acknowledge", status: 200, input: "params+body", tag: "Inbox" },
+  inbox_list: { method: "get", path: "/v1/inbox", status: 200, input: "query", tag: "Inbox" },
+  outcomes_list: { method: "get", path: "/v1/outcomes", status: 200, input: "query", tag: "Inbox" },
 };
 
 /** Names of the path parameters of a route, e.g. `run_id` in /v1/runs/:run_id/spans. */

@@ -16,6 +16,7 @@ export * from "./error-schema.js";
 export { actsFor, authorizeRead, visibleOwners, type Viewer } from "./identity/authorize.js";
 export * from "./identity/names.js";
 export * from "./identity/schemas.js";
+export * from "./inbox/index.js";
 export { authenticate } from "./identity/tokens.js";
 export { bootstrapAdmin } from "./identity/users.js";
 export { LIMITS } from "./limits.js";

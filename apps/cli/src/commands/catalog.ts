@@ -1,6 +1,7 @@
 import type { OperationName } from "@cairn/core";
 import type { CliCommand } from "./define.js";
 import { exportCommand } from "./export.js";
+import { ackCommand, inboxCommand, outcomesCommand } from "./inbox.js";
 import { doctorCommand, dropsCommand, statusCommand } from "./health.js";
 import { policyGetCommand, policySetCommand } from "./policy.js";
 import { readCommand } from "./read.js";
@@ -42,6 +43,9 @@ export const CLI_COMMANDS: { readonly [N in OperationName]: CliCommand<N> | null
   team_read: teamShowCommand,
   team_member_add: teamAddCommand,
   team_member_remove: teamRemoveCommand,
+  inbox_list: inboxCommand,
+  artifact_acknowledge: ackCommand,
+  outcomes_list: outcomesCommand,
 };
 
 /** Descriptions of the command groups (`cairn user …`). */

@@ -4,6 +4,7 @@ import { classifyDrop, DROP_CATEGORIES } from "../drops/classification.js";
 import { countDrops, type DropCount, windowStart } from "../drops/list.js";
 import { DROP_WINDOW_DAYS } from "../drops/schemas.js";
 import { visibleOwners } from "../identity/authorize.js";
+import { inboxCheck, summarizeInbox } from "../inbox/summary.js";
 import type { Policy } from "../policy/schemas.js";
 import { loadPolicies } from "../policy/store.js";
 import { rollupLine, totalsByCategory } from "./rollup.js";
@@ -73,7 +74,7 @@ async function policyCheck(ctx: ServiceContext, counts: readonly DropCount[]): P
   return { name: "Policy", status: "warn", summary: `${summary}.`, next_action: VETO_RULES[first.rule ?? ""]?.fix(first.owner) ?? "" };
 }
 
-/** doctor: Database, Drops and (while it matters) Policy, over the owners the caller acts for. */
+/** doctor: Database, Drops, (while it matters) Policy, and Inbox, over the owners the caller acts for. */
 export async function runDoctor(ctx: ServiceContext): Promise<z.output<typeof Doctor>> {
   const database = await databaseCheck(ctx);
   if (database.status === "fail") {
@@ -82,7 +83,8 @@ export async function runDoctor(ctx: ServiceContext): Promise<z.output<typeof Do
   try {
     const counts = await countDrops(ctx.store, visibleOwners(ctx.principal), windowStart(ctx.now(), DROP_WINDOW_DAYS));
     const policy = await policyCheck(ctx, counts);
-    return { checks: [database, dropsCheck(counts), ...(policy ? [policy] : [])] };
+    const inbox = inboxCheck(await summarizeInbox(ctx.store, visibleOwners(ctx.principal), ctx.now()));
+    return { checks: [database, dropsCheck(counts), ...(policy ? [policy] : []), inbox] };
   } catch {
     const summary = "Could not read the drop receipts.";
     return { checks: [database, { name: "Drops", status: "fail", summary, next_action: "Check the server log." }] };

@@ -18,6 +18,7 @@ import { CreatedToken, Me, TokenCreateInput, UserCreateInput, UserCreateOutput }
 import { createToken, createUser, describeMe } from "../identity/users.js";
 import { createReceipt, refuseUnreadableReceipt } from "../receipt/create.js";
 import { ReceiptCreateInput } from "../receipt/schemas.js";
+import { INBOX_OPERATIONS } from "../inbox/operations.js";
 import { RUN_OPERATIONS } from "./runs.js";
 import { TEAM_OPERATIONS } from "./teams.js";
 
@@ -89,6 +90,7 @@ export const OPERATIONS = {
   ...TEAM_OPERATIONS,
   ...RUN_OPERATIONS,
   ...GATE_OPERATIONS,
+  ...INBOX_OPERATIONS,
 } as const;
 
 export type OperationName = keyof typeof OPERATIONS;
