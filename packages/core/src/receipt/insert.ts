@@ -1,5 +1,6 @@
 import { insertArtifact, provenanceOf, shareUrl, toArtifact } from "../artifact/internal.js";
 import type { CreatedArtifact } from "../artifact/schemas.js";
+import { recordArtifactCreated } from "../events/artifact-event.js";
 import type { ServiceContext } from "../context.js";
 import type { ExistingArtifactRef } from "../errors.js";
 import type { GatedReceipt } from "./gates.js";
@@ -56,6 +57,7 @@ export async function insertReceipt(
       provenance: provenanceOf(ctx, prepared.model),
       follows,
     });
+    await recordArtifactCreated(tx, ctx.config, row, now);
     const viewer = { kind: "principal", principal: ctx.principal } as const;
     const value: CreatedArtifact = { ...(await toArtifact(tx, ctx.config, viewer, row)), redactions: gated.redactions };
     if (claim) await saveOutcome(tx, claim, { kind: "created", value }, now);
