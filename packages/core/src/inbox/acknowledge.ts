@@ -4,12 +4,11 @@ import { gone } from "../artifact/read.js";
 import type { Artifact } from "../artifact/schemas.js";
 import type { ServiceContext } from "../context.js";
 import { forbidden, notFound, validationFailed } from "../errors.js";
+import { recordEvent } from "../events/outbox.js";
 import { actsFor } from "../identity/authorize.js";
 import { loadPolicy } from "../policy/store.js";
 import { findSecrets, redactText } from "../secrets/scan.js";
 import { toAcknowledgement } from "./acknowledgement.js";
-import { announce } from "./announce.js";
-import { humanActionText } from "./format.js";
 import { actionStateSql } from "./rules.js";
 import type { AcknowledgeInput } from "./schemas.js";
 
@@ -65,7 +64,8 @@ export async function acknowledgeReceipt(ctx: ServiceContext, input: z.output<ty
       [row.id, principal.user.id, principal.user.name, principal.token.id, principal.token.name, note, now.toISOString()],
     );
     if (!inserted) return;
-    await announce(
+    // In the acknowledgement's transaction: the event exists exactly when the record does.
+    await recordEvent(
       tx,
       {
         type: "receipt.acknowledged",
@@ -75,7 +75,6 @@ export async function acknowledgeReceipt(ctx: ServiceContext, input: z.output<ty
           title: row.title,
           url: shareUrl(ctx.config, row.share_token),
           owner: row.owner,
-          human_action: humanActionText(row.metadata).text,
           acknowledgement: toAcknowledgement(inserted),
         },
       },

@@ -1,7 +1,8 @@
 import { shareUrl } from "../artifact/internal.js";
 import type { CairnConfig } from "../context.js";
+import { defineJob } from "../events/jobs.js";
+import { recordEvent } from "../events/outbox.js";
 import type { Sql, Store } from "../store/port.js";
-import { announce } from "./announce.js";
 import { dueAtSql, isPendingSql, outcomeStateSql, unexpiredSql } from "./rules.js";
 
 /** Receipts handled per transaction, and transactions per run, so one run's work is bounded. */
@@ -43,7 +44,7 @@ async function emitBatch(tx: Sql, config: CairnConfig, now: Date): Promise<{ see
     );
     if (!won) continue;
     emitted++;
-    await announce(
+    await recordEvent(
       tx,
       {
         type: "receipt.measure_due",
@@ -72,10 +73,9 @@ export async function emitMeasureDue(store: Store, config: CairnConfig, now: Dat
   return total;
 }
 
-/** How the workers' scheduler runs it: its name, how often, and the body. */
-export const MEASURE_DUE_JOB = {
+/** The job every worker runs (`cairn serve`, `cairn worker`); the registry leases it to one at a time. */
+export const measureDueJob = defineJob({
   name: "measure_due",
-  intervalMs: 60_000,
-  run: (deps: { store: Store; config: CairnConfig; now?: () => Date }) =>
-    emitMeasureDue(deps.store, deps.config, (deps.now ?? (() => new Date()))()),
-} as const;
+  everyMs: 30_000,
+  run: async ({ store, config, now }) => ({ count: await emitMeasureDue(store, config, now()) }),
+});

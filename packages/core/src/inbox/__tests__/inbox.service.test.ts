@@ -12,6 +12,13 @@ describe.each(DRIVERS)("inbox and acknowledgements on %s", (driver) => {
   let n = 0;
   const asking = (overrides: Record<string, unknown> = {}) =>
     minimalReceipt({ human_action: ASKS, learned: `asks ${++n} ${Math.random()}`, ...overrides });
+  const eventsOf = async (type: string, id: string) =>
+    (
+      await fx.store.query<{ payload: string }>("select payload from events where type = $1 and (payload::jsonb->'data'->>'id') = $2", [
+        type,
+        id,
+      ])
+    ).map((r) => JSON.parse(r.payload));
   const agentOf = async (user: TestUser) => {
     const minted = await fx.world.cairn.invoke("token_create", user.ctx(), { name: "claude", kind: "agent" });
     const principal = await authenticate(fx.store, minted.token);
@@ -54,6 +61,7 @@ describe.each(DRIVERS)("inbox and acknowledgements on %s", (driver) => {
     const read = await fx.world.cairn.invoke("artifact_read", sam.ctx(), { id: asks.id });
     expect(read.acknowledgements).toEqual([]);
     expect((await fx.world.cairn.invoke("inbox_list", sam.ctx(), {})).items.map((i) => i.state)).toEqual(["open"]);
+    expect(await eventsOf("receipt.acknowledged", asks.id)).toEqual([]);
   });
 
   it("a human's acknowledgement closes the action, says who and when, and leaves the receipt untouched; twice keeps one", async () => {
@@ -72,6 +80,11 @@ describe.each(DRIVERS)("inbox and acknowledgements on %s", (driver) => {
     expect(again.acknowledgements).toEqual([first]);
     const rows = await fx.store.query("select * from acknowledgements where artifact_id = $1", [asks.id]);
     expect(rows).toHaveLength(1);
+    // Announced once, in the acknowledgement's transaction, with the record as the response shows it.
+    const events = await eventsOf("receipt.acknowledged", asks.id);
+    expect(events.map((e) => e.data)).toEqual([
+      { id: asks.id, title: asks.title, url: asks.url, owner: asks.owner, acknowledgement: first },
+    ]);
 
     const after = await fx.world.cairn.invoke("artifact_read", sam.ctx(), { id: asks.id });
     expect(after.body).toBe(before.body);

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { DRIVERS, minimalReceipt, TEST_PUBLIC_URL } from "../../testing/index.js";
 import { useTestWorld } from "../../__tests__/helpers.js";
+import { JOBS } from "../../events/job-list.js";
+import { runDueJobs } from "../../events/jobs.js";
 import { emitMeasureDue } from "../measure-due.js";
 
 const DAY_MS = 86_400_000;
@@ -16,6 +18,13 @@ describe.each(DRIVERS)("outcomes due and measure_due on %s", (driver) => {
     minimalReceipt({ outcome: { status: "pending", measure_at }, learned: `pending ${Math.random()}`, ...overrides });
   const notices = async (id: string) =>
     (await fx.store.query<{ artifact_id: string }>("select artifact_id from measure_due_notices where artifact_id = $1", [id])).length;
+  const dueEvents = async (id: string) =>
+    (
+      await fx.store.query<{ payload: string }>(
+        "select payload from events where type = 'receipt.measure_due' and (payload::jsonb->'data'->>'id') = $1",
+        [id],
+      )
+    ).map((r) => JSON.parse(r.payload));
 
   it("a date-only measure_at is due from the start of that day (UTC); a date-time from its instant", async () => {
     at("2026-12-01T12:00:00.000Z");
@@ -53,12 +62,15 @@ describe.each(DRIVERS)("outcomes due and measure_due on %s", (driver) => {
       emitMeasureDue(fx.store, config, new Date(clock)),
       emitMeasureDue(fx.store, config, new Date(clock)),
     ]);
+    expect(runs.reduce((a, b) => a + b, 0)).toBe(1);
     expect(await notices(past.id)).toBe(1);
     expect(await notices(later.id)).toBe(0);
-    expect(runs.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(1);
+    expect((await dueEvents(past.id)).map((e) => e.data)).toEqual([
+      { id: past.id, title: past.title, url: past.url, owner: past.owner, measure_at: "2026-12-01" },
+    ]);
     // A later run announces nothing again for it.
-    await emitMeasureDue(fx.store, config, new Date(clock));
-    expect(await notices(past.id)).toBe(1);
+    expect(await emitMeasureDue(fx.store, config, new Date(clock))).toBe(0);
+    expect(await dueEvents(past.id)).toHaveLength(1);
 
     const status = await fx.world.cairn.invoke("status", sam.ctx(), {});
     expect(status.inbox).toMatchObject({ overdue: 1, oldest_overdue_id: past.id });
@@ -98,7 +110,20 @@ describe.each(DRIVERS)("outcomes due and measure_due on %s", (driver) => {
       [JSON.stringify([...ids, early.id])],
     );
     expect(rows.map((r) => r.artifact_id).sort()).toEqual([...ids].sort());
-    expect(runs.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(5);
+    expect(runs.reduce((a, b) => a + b, 0)).toBe(5);
+    for (const id of ids) expect(await dueEvents(id)).toHaveLength(1);
+    expect(await dueEvents(early.id)).toEqual([]);
+  });
+
+  it("runs as the measure_due job of every worker: two workers' ticks announce it once", async () => {
+    at("2027-01-10T00:00:00.000Z");
+    const lee = await fx.world.user("lee");
+    const past = await fx.world.cairn.invoke("receipt_create", lee.ctx(), pending("2027-01-09"));
+    const worker = () =>
+      runDueJobs({ store: fx.store, config, now: () => new Date(clock), log: () => {}, signal: new AbortController().signal }, JOBS);
+    const ran = await Promise.all([worker(), worker()]);
+    expect(ran.flat().filter((name) => name === "measure_due")).toEqual(["measure_due"]);
+    expect(await dueEvents(past.id)).toHaveLength(1);
   });
 
   it("status and doctor report open actions and warn once the oldest is older than 3 days", async () => {
