@@ -22,17 +22,18 @@ export async function listOutcomes(
   const limit = input.limit ?? LIMITS.pageDefault;
   const [afterDue, afterId] = input.cursor ? decodeCursor(input.cursor, [ISO_TIME, ARTIFACT_ID]) : [null, null];
   const now = ctx.now();
+  // No subquery: the filters sit beside the keyset condition, so the pending-due index
+  // gives the order and the scan stops after one page.
+  const due = dueAtSql("a");
   const rows = await ctx.store.query<OutcomeRow>(
-    `select * from (
-       select ${ARTIFACT_COLUMNS}, ${outcomeStateSql("a", "$2")} as outcome_state, ${dueAtSql("a")} as due_at,
-              a.metadata->'outcome'->>'measure_at' as measure_at
-         from artifacts a
-        where a.owner in (select jsonb_array_elements_text($1::jsonb)) and ${isPendingSql("a")} and ${unexpiredSql("a", "$2")}
-     ) x
-     where outcome_state in (select jsonb_array_elements_text($3::jsonb))
-       and ($4::timestamptz is null or (due_at, id) > ($4::timestamptz, $5::text))
-     order by due_at, id limit $6`,
-    [JSON.stringify(owners), now.toISOString(), JSON.stringify(states), afterDue ?? null, afterId ?? null, limit + 1],
+    `select ${ARTIFACT_COLUMNS}, ${outcomeStateSql("a", "$2")} as outcome_state, ${due} as due_at,
+            a.metadata->'outcome'->>'measure_at' as measure_at
+       from artifacts a
+      where a.owner in (select jsonb_array_elements_text($1::jsonb)) and ${isPendingSql("a")} and ${unexpiredSql("a", "$2")}
+        and ${outcomeStateSql("a", "$2")} = any(string_to_array($3::text, ','))
+        and ($4::timestamptz is null or (${due}, a.id) > ($4::timestamptz, $5::text))
+      order by ${due}, a.id limit $6`,
+    [JSON.stringify(owners), now.toISOString(), states.join(","), afterDue ?? null, afterId ?? null, limit + 1],
   );
   const page = rows.slice(0, limit);
   const receipts = await toArtifacts(ctx.store, ctx.config, { kind: "principal", principal: ctx.principal }, page);

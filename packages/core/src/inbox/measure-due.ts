@@ -35,15 +35,16 @@ async function emitBatch(tx: Sql, config: CairnConfig, now: Date): Promise<{ see
       for update of a skip locked`,
     [now.toISOString(), BATCH],
   );
-  let emitted = 0;
+  if (rows.length === 0) return { seen: 0, emitted: 0 };
+  const won = await tx.query<{ artifact_id: string }>(
+    `insert into measure_due_notices (artifact_id, owner, measure_at, emitted_at)
+     select r.id, r.owner, r.measure_at, $2 from jsonb_to_recordset($1::jsonb) as r(id text, owner text, measure_at text)
+     on conflict (artifact_id) do nothing returning artifact_id`,
+    [JSON.stringify(rows.map(({ id, owner, measure_at }) => ({ id, owner, measure_at }))), now.toISOString()],
+  );
+  const announced = new Set(won.map((w) => w.artifact_id));
   for (const row of rows) {
-    const [won] = await tx.query<{ artifact_id: string }>(
-      `insert into measure_due_notices (artifact_id, owner, measure_at, emitted_at) values ($1, $2, $3, $4)
-       on conflict (artifact_id) do nothing returning artifact_id`,
-      [row.id, row.owner, row.measure_at, now.toISOString()],
-    );
-    if (!won) continue;
-    emitted++;
+    if (!announced.has(row.id)) continue;
     await recordEvent(
       tx,
       {
@@ -54,7 +55,7 @@ async function emitBatch(tx: Sql, config: CairnConfig, now: Date): Promise<{ see
       now,
     );
   }
-  return { seen: rows.length, emitted };
+  return { seen: rows.length, emitted: announced.size };
 }
 
 /**

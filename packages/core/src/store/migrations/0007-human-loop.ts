@@ -39,6 +39,7 @@ export const humanLoop: Migration = {
                         then (measure_at || 'T00:00:00+00:00')::timestamptz
                         else measure_at::timestamptz end) $$;
 
+    create index artifacts_asks_idx on artifacts (owner, id desc) where (metadata->>'human_action') <> 'Nothing';
     create index artifacts_follows_idx on artifacts (follows) where follows is not null;
     create index artifacts_pending_due_idx on artifacts (cairn_measure_due_at(metadata->'outcome'->>'measure_at'), id)
       where (metadata->'outcome'->>'status') = 'pending';
