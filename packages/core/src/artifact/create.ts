@@ -41,5 +41,5 @@ export async function createArtifact(
     return inserted;
   });
   const viewer = { kind: "principal", principal: ctx.principal } as const;
-  return { ...(await toArtifact(ctx.store, ctx.config, viewer, row)), redactions: [] };
+  return { ...(await toArtifact(ctx.store, ctx.config, viewer, row)), redactions: [], warnings: [] };
 }
