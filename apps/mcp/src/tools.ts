@@ -39,6 +39,15 @@ export const TOOLS: { readonly [N in OperationName]: ToolSpec | null } = {
   team_read: null,
   team_member_add: null,
   team_member_remove: null,
+  // An agent may see where its owner's events go; creating or changing an outbound target is a person's decision (SPEC §18).
+  subscription_list: { title: "List webhook subscriptions", idempotent: true },
+  subscription_create: null,
+  subscription_read: null,
+  subscription_delete: null,
+  subscription_enable: null,
+  subscription_deliveries: null,
+  subscription_redeliver: null,
+  subscription_recover: null,
   // Agents see what waits on people; only a person can say they saw it (ADR 0017).
   inbox_list: { title: "List what waits on people", idempotent: true },
   outcomes_list: { title: "List outcomes that come due", idempotent: true },

@@ -9,6 +9,16 @@ import { receiptCommand } from "./receipt.js";
 import { retainCommand } from "./retain.js";
 import { runCloseCommand, runShowCommand, runSpansCommand, runStartCommand } from "./runs.js";
 import { searchCommand } from "./search.js";
+import {
+  deliveriesCommand,
+  subscribeCommand,
+  subscriptionDeleteCommand,
+  subscriptionEnableCommand,
+  subscriptionRecoverCommand,
+  subscriptionRedeliverCommand,
+  subscriptionShowCommand,
+  subscriptionsCommand,
+} from "./subscriptions.js";
 import { teamAddCommand, teamCreateCommand, teamRemoveCommand, teamShowCommand } from "./teams.js";
 import { tokenCreateCommand } from "./token.js";
 import { userCreateCommand } from "./user.js";
@@ -43,6 +53,14 @@ export const CLI_COMMANDS: { readonly [N in OperationName]: CliCommand<N> | null
   team_read: teamShowCommand,
   team_member_add: teamAddCommand,
   team_member_remove: teamRemoveCommand,
+  subscription_create: subscribeCommand,
+  subscription_list: subscriptionsCommand,
+  subscription_deliveries: deliveriesCommand,
+  subscription_read: subscriptionShowCommand,
+  subscription_delete: subscriptionDeleteCommand,
+  subscription_enable: subscriptionEnableCommand,
+  subscription_redeliver: subscriptionRedeliverCommand,
+  subscription_recover: subscriptionRecoverCommand,
   inbox_list: inboxCommand,
   artifact_acknowledge: ackCommand,
   outcomes_list: outcomesCommand,
@@ -55,4 +73,5 @@ export const GROUPS: Readonly<Record<string, string>> = {
   policy: "Read and change an owner's policy: secrets, entropy_detection, require_evidence, default_ttl_days.",
   run: "Record runs and their spans; a span can name the receipt it produced.",
   team: "Teams own artifacts and runs together; members manage membership.",
+  subscription: "Manage one webhook subscription: show, delete, enable, redeliver, recover.",
 };

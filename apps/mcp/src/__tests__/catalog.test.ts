@@ -38,6 +38,7 @@ describe("MCP tool catalog", () => {
       "status",
       "policy_get",
       "policy_set",
+      "subscription_list",
       "inbox_list",
       "outcomes_list",
     ]);

@@ -9,7 +9,7 @@ import { DropReceipt } from "../drops/schemas.js";
  */
 export const EVENT_TYPES = ["artifact.created", "receipt.dropped", "receipt.measure_due", "receipt.acknowledged"] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
-export const EventTypeSchema = z.enum(EVENT_TYPES).describe("An event type: " + EVENT_TYPES.join(", ") + ".");
+export const EventTypeSchema = z.enum(EVENT_TYPES).describe(`An event type: ${EVENT_TYPES.join(", ")}.`);
 
 /**
  * `data` of artifact.created. The key order is the wire order and is frozen: the payload

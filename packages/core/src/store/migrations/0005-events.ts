@@ -41,6 +41,7 @@ export const events: Migration = {
         state text not null check (state in ('pending', 'delivered', 'failed')),
         retry integer not null default 0,
         attempts integer not null default 0,
+        requeued boolean not null default false,
         next_at timestamptz not null,
         created_at timestamptz not null,
         finished_at timestamptz,
