@@ -11,6 +11,9 @@ import type { Migration } from "./types.js";
  * validator requires one), so the cast does not depend on the session's time zone and the
  * function is immutable (which lets the pending-outcome index use it). Millisecond
  * precision, like every time the API shows, so a cursor holding a due time is exact.
+ *
+ * The receipts-that-ask and follows indexes are `if not exists` under the names the
+ * search filters' migration (0008) uses too, so either may run first.
  */
 export const humanLoop: Migration = {
   version: "0007_human_loop",
@@ -39,8 +42,8 @@ export const humanLoop: Migration = {
                         then (measure_at || 'T00:00:00+00:00')::timestamptz
                         else measure_at::timestamptz end) $$;
 
-    create index artifacts_asks_idx on artifacts (owner, id desc) where (metadata->>'human_action') <> 'Nothing';
-    create index artifacts_follows_idx on artifacts (follows) where follows is not null;
+    create index if not exists artifacts_owner_action_idx on artifacts (owner, id desc) where metadata->>'human_action' <> 'Nothing';
+    create index if not exists artifacts_follows_idx on artifacts (follows) where follows is not null;
     create index artifacts_pending_due_idx on artifacts (cairn_measure_due_at(metadata->'outcome'->>'measure_at'), id)
       where (metadata->'outcome'->>'status') = 'pending';
   `,
