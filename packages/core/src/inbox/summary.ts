@@ -41,7 +41,8 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** `Inbox: 3 open, oldest 2 days` (and the overdue outcomes, when there are any). */
 export function inboxLine(s: InboxSummary): string {
-  const actions = s.open === 0 ? "nothing open" : `${s.open} open, oldest ${plural(s.oldest_open_days ?? 0, "day")}`;
+  const days = s.oldest_open_days ?? 0;
+  const actions = s.open === 0 ? "nothing open" : `${s.open} open, oldest ${days === 0 ? "under 1 day" : plural(days, "day")}`;
   return `Inbox: ${actions}${s.overdue > 0 ? `; ${plural(s.overdue, "outcome")} overdue` : ""}`;
 }
 

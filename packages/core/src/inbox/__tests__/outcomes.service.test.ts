@@ -130,6 +130,7 @@ describe.each(DRIVERS)("outcomes due and measure_due on %s", (driver) => {
     at("2026-12-20T00:00:00.000Z");
     const kim = await fx.world.user("kim");
     const first = await fx.world.cairn.invoke("receipt_create", kim.ctx(), minimalReceipt({ human_action: "Rotate the key", learned: "a" }));
+    expect((await fx.world.cairn.invoke("status", kim.ctx(), {})).lines.at(-1)).toBe("Inbox: 1 open, oldest under 1 day");
     at("2026-12-21T00:00:00.000Z");
     await fx.world.cairn.invoke("receipt_create", kim.ctx(), minimalReceipt({ human_action: "Rotate the other key", learned: "b" }));
     at("2026-12-22T00:00:00.000Z");
