@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Artifact } from "../artifact/schemas.js";
+import { Artifact, ArtifactReadInput } from "../artifact/schemas.js";
 import { OwnerRef } from "../identity/names.js";
 import { PAGE_FIELDS } from "../paging.js";
 import { optionalText } from "../text.js";
@@ -11,7 +11,8 @@ export { Acknowledgement } from "./acknowledgement.js";
 /** Longest acknowledgement note, in UTF-16 code units after trimming (SPEC §15). */
 export const ACK_NOTE_MAX = 1_000;
 
-const ArtifactId = z.string().min(1).max(64).describe("Artifact id of the receipt.");
+/** The same id field as every other verb that names an artifact, so one text rule covers them all. */
+const ArtifactId = ArtifactReadInput.shape.id.describe("Artifact id of the receipt.");
 
 export const AcknowledgeInput = z.strictObject({
   id: ArtifactId,
