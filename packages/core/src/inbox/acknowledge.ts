@@ -7,7 +7,7 @@ import { forbidden, notFound, validationFailed } from "../errors.js";
 import { recordEvent } from "../events/outbox.js";
 import { actsFor } from "../identity/authorize.js";
 import { loadPolicy } from "../policy/store.js";
-import { findSecrets, redactText } from "../secrets/scan.js";
+import { applySecretRules } from "../secrets/policy.js";
 import { toAcknowledgement } from "./acknowledgement.js";
 import { actionStateSql } from "./rules.js";
 import type { AcknowledgeInput } from "./schemas.js";
@@ -15,17 +15,11 @@ import type { AcknowledgeInput } from "./schemas.js";
 /** SPEC §18: a model cannot tell a person it has been told. */
 export const ACKNOWLEDGE_PERMISSION = "acknowledgements:write";
 
-/** The note is scanned like a receipt field, with the owner's scanner settings and secrets policy. */
+/** The note is scanned like a receipt field: the owner's scanner settings and secrets policy (redact, or 422 naming `note`). */
 async function scannedNote(ctx: ServiceContext, owner: string, note: string | undefined): Promise<string | null> {
   if (note === undefined) return null;
-  const policy = await loadPolicy(ctx.store, owner);
-  const findings = await findSecrets([{ field: "note", value: note }], { entropy: policy.entropy_detection });
-  if (findings.length === 0) return note;
-  if (policy.secrets === "block") {
-    const rules = [...new Set(findings.map((f) => f.rule))].join(", ");
-    throw validationFailed([{ field: "note", reason: `contains a secret (${rules}); the owner's policy blocks secrets` }]);
-  }
-  return redactText(note, findings);
+  const { values } = await applySecretRules([{ field: "note", value: note }], await loadPolicy(ctx.store, owner));
+  return values[0] ?? null;
 }
 
 /**
