@@ -1,10 +1,11 @@
 import type { Acknowledgement, OperationOutput } from "@cairn/core";
+import { isPlainObject } from "@cairn/core/json";
 import type { Command } from "commander";
 import { CliFailure } from "../failure.js";
-import { type Printer, reportFailure } from "../output.js";
+import type { Printer } from "../output.js";
 import { type CliCommand, examplesHelp, operationCommand } from "./define.js";
 import { optionFor } from "./fields.js";
-import { JSON_HELP, runWithClient } from "./run.js";
+import { fail, JSON_HELP, runWithClient } from "./run.js";
 
 function ackLine(k: Acknowledgement): string {
   return `  acknowledged by ${k.by.user} (${k.by.token_name}) at ${k.at}${k.note === null ? "" : `: ${k.note}`}`;
@@ -31,6 +32,16 @@ const PAGE_OPTIONS = [
 export const inboxCommand: CliCommand<"inbox_list"> = {
   operation: "inbox_list",
   words: ["inbox"],
+  async commandLine(input) {
+    if (!isPlainObject(input)) return null;
+    const args = ["inbox"];
+    for (const [field, flags] of PAGE_OPTIONS) {
+      const value = input[field];
+      if (value !== undefined) args.push(flags.split(" ")[0] as string, String(value));
+    }
+    if (Object.keys(input).some((k) => !PAGE_OPTIONS.some(([field]) => field === k))) return null;
+    return { args: [...args, "--json"] };
+  },
   async register(parent: Command, ctx) {
     const { OPERATIONS } = await import("@cairn/core");
     const input = OPERATIONS.inbox_list.input;
@@ -46,7 +57,7 @@ export const inboxCommand: CliCommand<"inbox_list"> = {
       for (const [field] of PAGE_OPTIONS) if (opts[field] !== undefined) request[field] = opts[field];
       if (opts.all === true) {
         if (request.state !== undefined && request.state !== "all") {
-          process.exitCode = reportFailure(CliFailure.usage("--all and --state say different things; give one."), json);
+          fail(ctx, CliFailure.usage("--all and --state say different things; give one."), json);
           return;
         }
         request.state = "all";

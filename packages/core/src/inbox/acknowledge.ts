@@ -3,7 +3,7 @@ import { ARTIFACT_COLUMNS, type ArtifactRow, isExpired, shareUrl, toArtifact } f
 import { gone } from "../artifact/read.js";
 import type { Artifact } from "../artifact/schemas.js";
 import type { ServiceContext } from "../context.js";
-import { forbidden, notFound, validationFailed } from "../errors.js";
+import { notFound, validationFailed } from "../errors.js";
 import { recordEvent } from "../events/outbox.js";
 import { actsFor } from "../identity/authorize.js";
 import { loadPolicy } from "../policy/store.js";
@@ -11,9 +11,6 @@ import { applySecretRules } from "../secrets/policy.js";
 import { toAcknowledgement } from "./acknowledgement.js";
 import { actionStateSql } from "./rules.js";
 import type { AcknowledgeInput } from "./schemas.js";
-
-/** SPEC §18: a model cannot tell a person it has been told. */
-export const ACKNOWLEDGE_PERMISSION = "acknowledgements:write";
 
 /** The note is scanned like a receipt field: the owner's scanner settings and secrets policy (redact, or 422 naming `note`). */
 async function scannedNote(ctx: ServiceContext, owner: string, note: string | undefined): Promise<string | null> {
@@ -23,7 +20,8 @@ async function scannedNote(ctx: ServiceContext, owner: string, note: string | un
 }
 
 /**
- * artifact_acknowledge: a person says they saw what a receipt asks. Human tokens only;
+ * artifact_acknowledge: a person says they saw what a receipt asks. Human tokens only
+ * (the operation needs `acknowledgements:write`, which agent tokens lack: SPEC §18);
  * only the owner user or a member of the owner team (a share link is not enough — others
  * get the 404 of a missing id); only while the receipt asks for something. One record per
  * user: a second call keeps the first note and announces nothing. The receipt itself —
@@ -31,11 +29,6 @@ async function scannedNote(ctx: ServiceContext, owner: string, note: string | un
  */
 export async function acknowledgeReceipt(ctx: ServiceContext, input: z.output<typeof AcknowledgeInput>): Promise<Artifact> {
   const { principal } = ctx;
-  if (principal.token.kind !== "human") {
-    throw forbidden(
-      `This ${principal.token.kind} token lacks the permission ${ACKNOWLEDGE_PERMISSION}: only a person can acknowledge, with a human token.`,
-    );
-  }
   const now = ctx.now();
   const [row] = await ctx.store.query<ArtifactRow & { action_state: string | null }>(
     `select ${ARTIFACT_COLUMNS}, ${actionStateSql("artifacts")} as action_state from artifacts where id = $1`,

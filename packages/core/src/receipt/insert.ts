@@ -6,6 +6,7 @@ import type { ExistingArtifactRef } from "../errors.js";
 import type { GatedReceipt } from "./gates.js";
 import { findOutcome, type IdempotencyClaim, type StoredOutcome, saveOutcome } from "./idempotency.js";
 import type { PreparedReceipt } from "./prepare.js";
+import { storedReceiptFields } from "./prepare.js";
 import { receiptWarnings } from "./warnings.js";
 
 const DUPLICATE_WINDOW_MS = 24 * 3_600_000;
@@ -49,12 +50,7 @@ export async function insertReceipt(
     if (dup) return { kind: "duplicate", existing: { id: dup.id, url: shareUrl(ctx.config, dup.share_token) } };
     const row = await insertArtifact(tx, now, gated.policy.default_ttl_days, {
       owner,
-      title: prepared.title,
-      share_type: "markdown",
-      body: prepared.body,
-      checksum: prepared.checksum,
-      tags: prepared.tags,
-      metadata: prepared.metadata,
+      ...storedReceiptFields(prepared),
       provenance: provenanceOf(ctx, prepared.model),
       follows,
     });
