@@ -29,6 +29,8 @@ export const NOT_TOOLS = {
   subscription_deliveries: "agents list subscriptions; managing them is for people",
   subscription_redeliver: "an outbound target is a person's decision",
   subscription_recover: "an outbound target is a person's decision",
+  // Agents see what waits on people (inbox_list, outcomes_list); only a person can say they saw it (ADR 0017).
+  artifact_acknowledge: "only a person can acknowledge",
 } as const satisfies Partial<Record<OperationName, string>>;
 
 export type ToolName = Exclude<OperationName, keyof typeof NOT_TOOLS>;

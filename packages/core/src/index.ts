@@ -27,6 +27,7 @@ export * from "./error-schema.js";
 export { actsFor, authorizeRead, visibleOwners, type Viewer } from "./identity/authorize.js";
 export * from "./identity/names.js";
 export * from "./identity/schemas.js";
+export * from "./inbox/index.js";
 export { authenticate } from "./identity/tokens.js";
 export { PERMISSIONS, type Permission, requirePermission, tokenGrants } from "./identity/permissions.js";
 export { bootstrapAdmin } from "./identity/users.js";

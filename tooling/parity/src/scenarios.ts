@@ -218,5 +218,42 @@ export const SCENARIOS: Scenario[] = [
     setup: [receipt(minimalReceipt({ learned: "first", tags: ["nightly"] })), receipt(minimalReceipt({ learned: "second" })), receipt(fullReceipt({ tags: ["nightly"] }))],
     step: { operation: "artifact_search", input: { tag: "nightly" } },
   },
+  {
+    name: "read a receipt that asks a person for something",
+    expect: "ok",
+    check: (o) => (Array.isArray(value(o).acknowledgements) && value(o).acknowledgements.length === 0 ? null : "shows no empty acknowledgements"),
+    setup: [receipt(fullReceipt({ learned: "asks a person", human_action: "Approve the retry budget." }))],
+    step: { operation: "artifact_read", input: { id: "$0.id" } },
+  },
+  {
+    name: "acknowledge a receipt that asks a person",
+    expect: "ok",
+    check: (o) => (value(o).acknowledgements?.length === 1 ? null : "lists no acknowledgement"),
+    setup: [receipt(minimalReceipt({ learned: "asks for an ack", human_action: "Approve the retry budget." }))],
+    step: { operation: "artifact_acknowledge", input: { id: "$0.id", note: "Approved" } },
+  },
+  {
+    name: "acknowledge a receipt that asks nothing",
+    expect: "validation_failed",
+    setup: [receipt(minimalReceipt({ learned: "asks nothing" }))],
+    step: { operation: "artifact_acknowledge", input: { id: "$0.id" } },
+  },
+  {
+    name: "the inbox lists what is acknowledged",
+    expect: "ok",
+    check: items(1),
+    setup: [
+      receipt(minimalReceipt({ learned: "acked already", human_action: "Rotate the key." })),
+      { operation: "artifact_acknowledge", input: { id: "$0.id" } },
+    ],
+    step: { operation: "inbox_list", input: { state: "acknowledged" } },
+  },
+  {
+    name: "outcomes overdue",
+    expect: "ok",
+    check: items(1),
+    setup: [receipt(minimalReceipt({ learned: "due long ago", outcome: { status: "pending", measure_at: "2020-01-01" } }))],
+    step: { operation: "outcomes_list", input: {} },
+  },
   ...OPERATION_SCENARIOS,
 ];

@@ -1,6 +1,7 @@
 import type { OperationName } from "@cairn/core";
 import type { CliCommand } from "./define.js";
 import { exportCommand } from "./export.js";
+import { ackCommand, inboxCommand, outcomesCommand } from "./inbox.js";
 import { doctorCommand, dropsCommand, statusCommand } from "./health.js";
 import { policyGetCommand, policySetCommand } from "./policy.js";
 import { readCommand } from "./read.js";
@@ -63,6 +64,9 @@ export const CLI_COMMANDS: { readonly [N in OperationName]?: CliCommand<N> | nul
   subscription_enable: subscriptionEnableCommand,
   subscription_redeliver: subscriptionRedeliverCommand,
   subscription_recover: subscriptionRecoverCommand,
+  inbox_list: inboxCommand,
+  artifact_acknowledge: ackCommand,
+  outcomes_list: outcomesCommand,
 };
 
 /** Descriptions of the command groups (`cairn user …`). */

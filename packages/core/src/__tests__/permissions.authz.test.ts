@@ -42,6 +42,10 @@ const AGENT_MAY: { readonly [N in OperationName]: boolean } = {
   subscription_deliveries: true,
   subscription_redeliver: false,
   subscription_recover: false,
+  // A model cannot tell a person it has been told (ADR 0017); it may see what waits on people.
+  artifact_acknowledge: false,
+  inbox_list: true,
+  outcomes_list: true,
 };
 
 // Permissions are checked before any storage is touched: one store is enough.

@@ -1,4 +1,5 @@
 import type { Job } from "./jobs.js";
+import { measureDueJob } from "../inbox/measure-due.js";
 import { pruneEventsJob } from "./prune.js";
 
 /**
@@ -7,4 +8,5 @@ import { pruneEventsJob } from "./prune.js";
  */
 export const JOBS: readonly Job[] = [
   pruneEventsJob,
+  measureDueJob,
 ];

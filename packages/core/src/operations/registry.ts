@@ -4,6 +4,7 @@ import { DROP_OPERATIONS } from "../drops/operations.js";
 import { EVENT_OPERATIONS } from "../events/operations.js";
 import { HEALTH_OPERATIONS } from "../health/operations.js";
 import { IDENTITY_OPERATIONS } from "../identity/operations.js";
+import { INBOX_OPERATIONS } from "../inbox/operations.js";
 import { POLICY_OPERATIONS } from "../policy/operations.js";
 import { RECEIPT_OPERATIONS } from "../receipt/operations.js";
 import { RUN_OPERATIONS } from "../run/operations.js";
@@ -33,6 +34,7 @@ export const OPERATIONS = titled({
   ...HEALTH_OPERATIONS,
   ...POLICY_OPERATIONS,
   ...EVENT_OPERATIONS,
+  ...INBOX_OPERATIONS,
 });
 
 export type OperationName = keyof typeof OPERATIONS;
