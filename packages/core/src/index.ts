@@ -4,6 +4,7 @@ export { readArtifactByShareToken } from "./artifact/read.js";
 export { provenanceHeader, provenanceLine, SURFACE_LABELS, type ProvenanceHeader } from "./artifact/provenance-line.js";
 export { createCairn, openCairn, type Cairn, type CairnOptions } from "./cairn.js";
 export { checksumOf } from "./checksum.js";
+export { newId } from "./ids.js";
 export * from "./context.js";
 export * from "./drops/classification.js";
 export * from "./drops/schemas.js";

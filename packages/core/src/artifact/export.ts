@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { ServiceContext } from "../context.js";
 import type { ArtifactExportInput, ArtifactList } from "./schemas.js";
-import { searchArtifacts } from "./search.js";
+import { searchFullArtifacts } from "./search.js";
 
 /**
  * Bodies can be large (up to the artifact limit), so an export page is smaller than the
@@ -17,5 +17,5 @@ export function exportArtifacts(
   ctx: ServiceContext,
   input: z.output<typeof ArtifactExportInput>,
 ): Promise<z.output<typeof ArtifactList>> {
-  return searchArtifacts(ctx, { ...input, limit: EXPORT_PAGE_SIZE });
+  return searchFullArtifacts(ctx, { ...input, limit: EXPORT_PAGE_SIZE });
 }

@@ -4,9 +4,9 @@ import { readArtifact } from "../artifact/read.js";
 import {
   Artifact,
   ArtifactCreateInput,
-  ArtifactList,
   ArtifactReadInput,
   ArtifactSearchInput,
+  ArtifactSearchList,
   CreatedArtifact,
 } from "../artifact/schemas.js";
 import { searchArtifacts } from "../artifact/search.js";
@@ -55,9 +55,10 @@ export const OPERATIONS = {
   }),
   artifact_search: defineOperation({
     name: "artifact_search",
-    description: "List artifacts you can read, newest first, filtered by tag and full-text query, one page at a time.",
+    description:
+      "List artifacts you can read, newest first, one page at a time. Filters combine with AND: full-text `q`, `tag`, `owner`, `schema`, `human_action` (needed|none), `outcome` (measured|pending|not_applicable|overdue), `measure_before`, `created_after`, `created_before`. `fields=summary` leaves bodies out.",
     input: ArtifactSearchInput,
-    output: ArtifactList,
+    output: ArtifactSearchList,
     mutates: false,
     run: searchArtifacts,
   }),
