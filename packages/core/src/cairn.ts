@@ -1,8 +1,9 @@
 import type { CairnConfig, CairnHooks, Principal, RequestOptions, ServiceContext, Surface } from "./context.js";
-import type { CairnError } from "./errors.js";
+import { type CairnError, notFound } from "./errors.js";
 import { authenticate } from "./identity/tokens.js";
 import { OPERATIONS, type OperationName, type OperationOutput } from "./operations/index.js";
 import { preloadSecretScanner } from "./secrets/secretlint.js";
+import { ensureSigningKey } from "./signing/keys.js";
 import { openStore } from "./store/open.js";
 import type { Store, StoreOptions } from "./store/port.js";
 
@@ -19,6 +20,8 @@ export interface Cairn {
    * the error to send, with its drop attached.
    */
   refuseUnreadable(name: OperationName, ctx: ServiceContext, error: CairnError): Promise<CairnError>;
+  /** Runs an operation that needs no caller (the public signing keys); others are not found. */
+  invokePublic<N extends OperationName>(name: N): Promise<OperationOutput<N>>;
   close(): Promise<void>;
 }
 
@@ -46,6 +49,11 @@ export function createCairn(store: Store, config: CairnConfig, options: CairnOpt
       const op: { refuseUnreadable?: (ctx: ServiceContext, error: CairnError) => Promise<CairnError> } = OPERATIONS[name];
       return op.refuseUnreadable ? op.refuseUnreadable(ctx, error) : error;
     },
+    invokePublic: async (name) => {
+      const op = OPERATIONS[name] as { runPublic?: (store: Store) => Promise<unknown> };
+      if (!op.runPublic) throw notFound();
+      return op.runPublic(store) as never;
+    },
     close: () => store.close(),
   };
 }
@@ -55,5 +63,7 @@ export async function openCairn(options: StoreOptions & CairnConfig & CairnHooks
   const store = await openStore({ databaseUrl, dataDir });
   // Load the secret scanner now rather than on the first receipt (~80 ms of imports).
   await preloadSecretScanner();
+  // The signing key exists from the first start on (race-safe across processes).
+  await ensureSigningKey(store);
   return createCairn(store, { publicUrl: publicUrl.replace(/\/+$/, "") }, hooks);
 }

@@ -121,8 +121,17 @@ export const ArtifactSearchInput = z.strictObject({
 });
 export type ArtifactSearchInput = z.output<typeof ArtifactSearchInput>;
 
+export const EXPORT_FORMATS = ["ndjson", "in-toto"] as const;
+
 /** Export walks every page of what search would list, without a full-text query: one tag, or everything. */
-export const ArtifactExportInput = ArtifactSearchInput.pick({ tag: true, cursor: true });
+export const ArtifactExportInput = ArtifactSearchInput.pick({ tag: true, cursor: true }).extend({
+  format: z
+    .enum(EXPORT_FORMATS)
+    .optional()
+    .describe(
+      "`ndjson` (default): one artifact object per line. `in-toto`: receipts only, one DSSE envelope per line holding a signed in-toto Statement v1 (verify with GET /v1/keys).",
+    ),
+});
 
 export const ArtifactList = z
   .object({

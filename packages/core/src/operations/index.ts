@@ -20,6 +20,7 @@ import { createReceipt, refuseUnreadableReceipt } from "../receipt/create.js";
 import { ReceiptCreateInput } from "../receipt/schemas.js";
 import { RUN_OPERATIONS } from "./runs.js";
 import { TEAM_OPERATIONS } from "./teams.js";
+import { SIGNING_OPERATIONS } from "../signing/operations.js";
 
 /**
  * Every verb, by name. Areas that grow their own verbs keep them in a module of this
@@ -90,6 +91,7 @@ export const OPERATIONS = {
   ...TEAM_OPERATIONS,
   ...RUN_OPERATIONS,
   ...GATE_OPERATIONS,
+  ...SIGNING_OPERATIONS,
 } as const;
 
 export type OperationName = keyof typeof OPERATIONS;
