@@ -14,7 +14,7 @@ import {
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import { bearerOf, errorResponse, type RestEnv } from "./adapter.js";
-import { renderDocsPage } from "./docs.js";
+import { DOCS_CSP, renderDocsPage } from "./docs/index.js";
 import { NDJSON, ndjsonResponse } from "./ndjson.js";
 import { readInput, requestContext } from "./request.js";
 import { openApiPath, pathParams, ROUTES, type RouteSpec } from "./routes.js";
@@ -183,7 +183,7 @@ export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIH
   };
   app.doc31("/openapi.json", documentConfig);
   app.get("/docs", (c) => {
-    c.header("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'");
+    c.header("Content-Security-Policy", DOCS_CSP);
     return c.html(renderDocsPage(app.getOpenAPI31Document(documentConfig) as unknown as Record<string, unknown>));
   });
 
