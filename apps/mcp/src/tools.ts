@@ -43,6 +43,15 @@ export const TOOLS: { readonly [N in OperationName]: ToolSpec | null } = {
   // Rotating the signing key is an administrator's decision.
   keys_rotate: null,
   receipt_verify: { title: "Verify a receipt or an exported line", idempotent: true },
+  // An agent may see where its owner's events go; creating or changing an outbound target is a person's decision (SPEC §18).
+  subscription_list: { title: "List webhook subscriptions", idempotent: true },
+  subscription_create: null,
+  subscription_read: null,
+  subscription_delete: null,
+  subscription_enable: null,
+  subscription_deliveries: null,
+  subscription_redeliver: null,
+  subscription_recover: null,
 };
 
 export type ToolName = { [N in OperationName]: (typeof TOOLS)[N] extends null ? never : N }[OperationName];

@@ -10,6 +10,16 @@ import { receiptCommand } from "./receipt.js";
 import { retainCommand } from "./retain.js";
 import { runCloseCommand, runShowCommand, runSpansCommand, runStartCommand } from "./runs.js";
 import { searchCommand } from "./search.js";
+import {
+  deliveriesCommand,
+  subscribeCommand,
+  subscriptionDeleteCommand,
+  subscriptionEnableCommand,
+  subscriptionRecoverCommand,
+  subscriptionRedeliverCommand,
+  subscriptionShowCommand,
+  subscriptionsCommand,
+} from "./subscriptions.js";
 import { teamAddCommand, teamCreateCommand, teamRemoveCommand, teamShowCommand } from "./teams.js";
 import { tokenCreateCommand } from "./token.js";
 import { userCreateCommand } from "./user.js";
@@ -47,6 +57,14 @@ export const CLI_COMMANDS: { readonly [N in OperationName]: CliCommand<N> | null
   receipt_verify: verifyCommand,
   keys_list: keysListCommand,
   keys_rotate: keysRotateCommand,
+  subscription_create: subscribeCommand,
+  subscription_list: subscriptionsCommand,
+  subscription_deliveries: deliveriesCommand,
+  subscription_read: subscriptionShowCommand,
+  subscription_delete: subscriptionDeleteCommand,
+  subscription_enable: subscriptionEnableCommand,
+  subscription_redeliver: subscriptionRedeliverCommand,
+  subscription_recover: subscriptionRecoverCommand,
 };
 
 /** Descriptions of the command groups (`cairn user …`). */
@@ -57,4 +75,5 @@ export const GROUPS: Readonly<Record<string, string>> = {
   run: "Record runs and their spans; a span can name the receipt it produced.",
   team: "Teams own artifacts and runs together; members manage membership.",
   keys: "The server's Ed25519 signing keys: list the public ones, rotate (administrators).",
+  subscription: "Manage one webhook subscription: show, delete, enable, redeliver, recover.",
 };

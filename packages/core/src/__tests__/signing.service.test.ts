@@ -45,6 +45,7 @@ describe.each(DRIVERS)("signing keys, in-toto export and receipt_verify on %s", 
     const sam = await fx.world.user("sam");
     const eve = await fx.world.user("eve");
     const a = await fx.world.cairn.invoke("receipt_create", sam.ctx(), fullReceipt({ tags: ["audit"], learned: "audit one" }));
+    clock += 1; // ids order by millisecond
     const b = await fx.world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ tags: ["audit"], learned: "audit two" }));
     await fx.world.cairn.invoke("artifact_create", sam.ctx(), { title: "plain", body: "not a receipt", tags: ["audit"] });
     await fx.world.cairn.invoke("receipt_create", eve.ctx(), minimalReceipt({ tags: ["audit"], learned: "eve's" }));

@@ -23,7 +23,7 @@ export interface ArtifactRow {
   expires_at: Date | string | null;
   retained: boolean;
   /** A receipt's `details` as stored (after redaction), or null: what the body's Details section was rendered from. */
-  details: string | null;
+  details?: string | null;
 }
 
 export const ARTIFACT_COLUMNS =
@@ -130,7 +130,7 @@ export async function insertArtifact(sql: Sql, now: Date, expiresAt: Date, a: Ne
       newShareToken(),
       now.toISOString(),
       expiresAt.toISOString(),
-      a.details,
+      a.details ?? null,
       dueAtOf(a.metadata as Parameters<typeof dueAtOf>[0])?.toISOString() ?? null,
     ],
   );

@@ -3,6 +3,7 @@ import type { ServiceContext } from "../context.js";
 import { classifyDrop, DROP_CATEGORIES } from "../drops/classification.js";
 import { countDrops, type DropCount, windowStart } from "../drops/list.js";
 import { DROP_WINDOW_DAYS } from "../drops/schemas.js";
+import { webhooksCheck } from "../events/doctor.js";
 import { visibleOwners } from "../identity/authorize.js";
 import type { Policy } from "../policy/schemas.js";
 import { lastSweep } from "../lifecycle/sweep.js";
@@ -88,7 +89,10 @@ export async function runDoctor(ctx: ServiceContext): Promise<z.output<typeof Do
   try {
     const counts = await countDrops(ctx.store, visibleOwners(ctx.principal), windowStart(ctx.now(), DROP_WINDOW_DAYS));
     const policy = await policyCheck(ctx, counts);
-    return { checks: [database, dropsCheck(counts), ...(policy ? [policy] : [])] };
+    const webhooks = await webhooksCheck(ctx).catch(
+      (): DoctorCheck => ({ name: "Webhooks", status: "fail", summary: "Could not read the subscriptions.", next_action: "Check the server log." }),
+    );
+    return { checks: [database, dropsCheck(counts), ...(policy ? [policy] : []), webhooks] };
   } catch {
     const summary = "Could not read the drop receipts.";
     return { checks: [database, { name: "Drops", status: "fail", summary, next_action: "Check the server log." }] };

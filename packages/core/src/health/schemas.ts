@@ -14,7 +14,7 @@ export const DoctorCheck = z
 export type DoctorCheck = z.infer<typeof DoctorCheck>;
 
 export const Doctor = z
-  .object({ checks: z.array(DoctorCheck).describe("Database, Drops, and Policy while a vetoing policy is still on.") })
+  .object({ checks: z.array(DoctorCheck).describe("Database, Drops, Policy while a vetoing policy is still on, and Webhooks.") })
   .meta({ id: "Doctor", description: "Health of your receipts over the last 7 days." });
 
 export const DoctorInput = z.strictObject({});

@@ -5,6 +5,8 @@ export interface SweepOptions {
   batchSize?: number;
   /** Batches per run: bounds one run's work; the next run picks up the rest. */
   maxBatches?: number;
+  /** Stops between batches when it fires (shutdown). */
+  signal?: AbortSignal;
 }
 
 export interface SweepResult {
@@ -30,7 +32,7 @@ export async function sweepExpired(store: Store, now: Date, options: SweepOption
   const maxBatches = options.maxBatches ?? 20;
   let purged = 0;
   let batches = 0;
-  while (batches < maxBatches) {
+  while (batches < maxBatches && !options.signal?.aborted) {
     const deleted = await store.transaction(async (tx) => {
       const rows = await tx.query<{ id: string }>(
         `delete from artifacts where id in (

@@ -12,6 +12,7 @@ import {
 import { searchArtifacts } from "../artifact/search.js";
 import type { ServiceContext } from "../context.js";
 import { defineOperation, type Operation } from "./define.js";
+import { EVENT_OPERATIONS } from "../events/operations.js";
 import { EXPORT_RETAIN_OPERATIONS } from "./export-retain.js";
 import { GATE_OPERATIONS } from "./gates.js";
 import { CreatedToken, Me, TokenCreateInput, UserCreateInput, UserCreateOutput } from "../identity/schemas.js";
@@ -91,6 +92,7 @@ export const OPERATIONS = {
   ...TEAM_OPERATIONS,
   ...RUN_OPERATIONS,
   ...GATE_OPERATIONS,
+  ...EVENT_OPERATIONS,
   ...SIGNING_OPERATIONS,
 } as const;
 

@@ -23,7 +23,7 @@ export function dueAtOf(metadata: { outcome?: { measure_at?: string } } | null |
  */
 export function overdueSql(alias: string, now: string): string {
   return `(${alias}.metadata->'outcome'->>'status' = 'pending' and ${alias}.measure_due_at <= ${now}
-    and not exists (select 1 from artifacts f where f.follows = ${alias}.id))`;
+    and not exists (select 1 from artifacts f where f.follows = ${alias}.id and f.owner = ${alias}.owner))`;
 }
 
 /** Pure form of the same rule, for one receipt whose followers are known. */

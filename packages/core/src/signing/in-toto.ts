@@ -34,7 +34,7 @@ export function statementOf(row: ArtifactRow): Statement {
     predicate: {
       title: row.title,
       metadata: row.metadata,
-      details: row.details,
+      details: row.details ?? null,
       provenance: row.provenance,
       created_at: new Date(row.created_at).toISOString(),
       owner: row.owner,

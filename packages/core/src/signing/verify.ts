@@ -113,7 +113,7 @@ export function verifyStored(row: ArtifactRow): VerifyResult {
       () => {
         if (checksumOf(row.body) !== row.checksum) return fail(`the stored body does not have its checksum ${row.checksum}`);
         if (row.metadata === null) return pass(`the body has the checksum ${row.checksum} (a plain artifact: nothing to re-render)`);
-        return checksumStep({ title: row.title, metadata: row.metadata, details: row.details }, hex);
+        return checksumStep({ title: row.title, metadata: row.metadata, details: row.details ?? null }, hex);
       },
     ],
   ]);
