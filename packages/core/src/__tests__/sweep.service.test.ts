@@ -1,5 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { JOBS } from "../events/job-list.js";
+import { runDueJobs } from "../events/jobs.js";
+import { expirySweepJob } from "../lifecycle/sweep-job.js";
 import { lastSweep, sweepExpired } from "../lifecycle/sweep.js";
 import { DRIVERS, minimalReceipt } from "../testing/index.js";
 import { rejectionOf, useTestWorld } from "./helpers.js";
@@ -61,5 +64,16 @@ describe.each(DRIVERS)("the expiry sweeper on %s", (driver) => {
     const results = await Promise.all([0, 1, 2, 3].map(() => sweepExpired(fx.store, at, { batchSize: 5 })));
     expect(results.reduce((n, r) => n + r.purged, 0)).toBe(60);
     expect(await count("select count(*) as n from artifacts where id = any($1::text[])", [ids])).toBe(0);
+  });
+
+  it("runs as a scheduled job of the shared workers", async () => {
+    expect(JOBS).toContain(expirySweepJob);
+    const sam = await fx.world.user("sam");
+    const a = await fx.world.cairn.invoke("artifact_create", sam.ctx(), { title: "job", body: "swept by the job", expires_in: 60 });
+    const at = new Date(clock + 120_000);
+    const log: string[] = [];
+    const ran = await runDueJobs({ store: fx.store, config: fx.world.cairn.config, now: () => at, log: (l) => log.push(l), signal: new AbortController().signal }, [expirySweepJob]);
+    expect(ran).toContain("artifacts.expiry_sweep");
+    expect((await rejectionOf(fx.world.cairn.invoke("artifact_read", sam.ctx(), { id: a.id }))).code).toBe("not_found");
   });
 });
