@@ -13,7 +13,7 @@ try {
     ...store,
     driver: store.driver,
     async query(text, params) {
-      if (text.includes("cross join lateral")) {
+      if (text.includes("cross join lateral") || text.includes("a.id = any(array(")) {
         const plan = await store.query(`explain (analyze, buffers off, costs off, timing off, summary on) ${text}`, params);
         logged.push(plan.map((r) => r["QUERY PLAN"]).join("\n"));
       }

@@ -30,8 +30,9 @@ const FULL_COLUMNS = ARTIFACT_COLUMNS.split(", ")
  * The query runs once per owner (a lateral join over the owner list) so each owner's part
  * is an ordered, limited scan of an owner-led index, and the pages are merged by id;
  * one `owner = any(...)` scan cannot use an index's order across several owners (ADR 0020).
- * A full-text query runs first, on its GIN index, as a materialized set of ids: matches
- * are few, and testing `@@` row by row along an id index is what costs (ADR 0020).
+ * A full-text query runs first instead, on its GIN index, as an array of ids that the
+ * other filters then narrow by primary key: matches are few, and testing `@@` row by row
+ * along another index is what costs (ADR 0020).
  */
 export async function searchRows(
   ctx: ServiceContext,
@@ -43,31 +44,34 @@ export async function searchRows(
   const owners = input.owner === undefined ? visible : visible.filter((o) => o === input.owner);
   const after = input.cursor ? decodeCursor(input.cursor) : null;
   if (owners.length === 0) return { rows: [], next_cursor: null };
+  const q = input.q && input.q.length > 0 ? input.q : null;
   const where = new Conditions();
   const ownerList = where.param(owners);
-  where.add("a.owner = v.owner");
+  where.add(q === null ? "a.owner = v.owner" : `a.owner = any(${ownerList}::text[])`);
   where.add(`(a.retained or a.expires_at is null or a.expires_at > ${where.param(now.toISOString())}::timestamptz)`);
   addSearchFilters(where, input, now);
   if (after) where.add(`a.id < ${where.param(after)}`);
-  const q = input.q && input.q.length > 0 ? input.q : null;
-  if (q !== null) where.add("a.id in (select id from hits)");
   const columns = input.fields === "summary" ? SUMMARY_COLUMNS : FULL_COLUMNS;
   const pageSize = where.param(limit + 1);
-  const rows = await ctx.store.query<ArtifactRow>(
-    `${q === null ? "" : `with hits as materialized (
-        select id from artifacts where search @@ websearch_to_tsquery('english', ${where.param(q)}::text)
-           and owner = any(${ownerList}::text[]))
-      `}select page.* from unnest(${ownerList}::text[]) as v(owner)
-      cross join lateral (
-        select ${columns} from artifacts a
-         where ${where.sql}
-         order by a.id desc
-         limit ${pageSize}
-      ) page
-      order by page.id desc
-      limit ${pageSize}`,
-    where.params,
-  );
+  const sql =
+    q === null
+      ? `select page.* from unnest(${ownerList}::text[]) as v(owner)
+          cross join lateral (
+            select ${columns} from artifacts a
+             where ${where.sql}
+             order by a.id desc
+             limit ${pageSize}
+          ) page
+          order by page.id desc
+          limit ${pageSize}`
+      : `select ${columns} from artifacts a
+          where a.id = any(array(
+                  select id from artifacts
+                   where search @@ websearch_to_tsquery('english', ${where.param(q)}::text) and owner = any(${ownerList}::text[])))
+            and ${where.sql}
+          order by a.id desc
+          limit ${pageSize}`;
+  const rows = await ctx.store.query<ArtifactRow>(sql, where.params);
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return { rows: page, next_cursor: rows.length > limit && last ? encodeCursor(last.id) : null };
