@@ -38,8 +38,13 @@ describe("MCP tool catalog", () => {
       "status",
       "policy_get",
       "policy_set",
+      "subscription_list",
     ]);
     for (const admin of ["user_create", "token_create", "me", "team_create", "team_member_add"]) expect(tool(admin)).toBeUndefined();
+    // An outbound target is a person's decision: agents see subscriptions, nothing more.
+    for (const name of operationNames().filter((n) => n.startsWith("subscription_") && n !== "subscription_list")) {
+      expect(tool(name), name).toBeUndefined();
+    }
   });
 
   it("describes every receipt field, nested ones included, in receipt_create's input schema", () => {

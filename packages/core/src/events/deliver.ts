@@ -14,6 +14,9 @@ export interface Claimed {
   payload: string;
 }
 
+const describeSpan = (ms: number) =>
+  ms >= 86_400_000 ? `${Math.round(ms / 86_400_000)} days` : `${Math.round(ms / 60_000)} minutes`;
+
 const at = (now: Date, ms: number) => new Date(now.getTime() + ms).toISOString();
 
 /**
@@ -62,8 +65,10 @@ export async function recordAttempt(store: Store, c: Claimed, result: SendResult
   const ok = result.status !== null && result.status >= 200 && result.status < 300;
   await store.transaction(async (tx) => {
     await tx.query(
+      // The subscription may have been deleted while the attempt was in flight: then there is nothing to record.
       `insert into delivery_attempts (subscription_id, event_id, attempt, status_code, error, latency_ms, at)
-       values ($1, $2, $3, $4, $5, $6, $7) on conflict do nothing`,
+       select $1::text, $2::text, $3::int, $4::int, $5::text, $6::int, $7::timestamptz where exists (select 1 from subscriptions where id = $1)
+       on conflict do nothing`,
       [c.subscription_id, c.event_id, c.attempts, result.status, ok ? null : (result.error ?? "failed"), Math.round(result.latencyMs), now.toISOString()],
     );
     if (ok) {
@@ -102,7 +107,7 @@ export async function recordAttempt(store: Store, c: Claimed, result: SendResult
       result.status === 410
         ? "The receiver answered 410 Gone."
         : failingFor >= schedule.disableAfterMs
-          ? `Every attempt failed for ${Math.round(schedule.disableAfterMs / 86_400_000)} days.`
+          ? `Every attempt failed for ${describeSpan(schedule.disableAfterMs)}.`
           : null;
     if (reason) {
       await tx.query(

@@ -17,7 +17,7 @@ import { createSubscription, deleteSubscription, enableSubscription, listSubscri
 
 /**
  * Webhook subscriptions (SPEC §10). Creating or managing one needs a human token
- * (`subscriptions:manage`, SPEC §18); agents may list and read.
+ * (`subscriptions:write`, SPEC §18); agents may list and read.
  */
 export const EVENT_OPERATIONS = {
   subscription_create: defineOperation({

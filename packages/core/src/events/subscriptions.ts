@@ -19,7 +19,7 @@ import { resolveTarget, TargetRefused, targetIssue } from "./targets.js";
 import { ringOutbox } from "./wake.js";
 
 /** The permission agent tokens lack (SPEC §18): an outbound target is a person's decision. */
-export const MANAGE_SUBSCRIPTIONS = "subscriptions:manage";
+export const MANAGE_SUBSCRIPTIONS = "subscriptions:write";
 
 export function requireHuman(ctx: ServiceContext): void {
   if (ctx.principal.token.kind !== "human") {
@@ -87,12 +87,14 @@ export async function createSubscription(
   const owner = resolveOwner(ctx.principal, input.owner, "subscribe");
   await checkTarget(ctx, input.url);
   const events = input.events ? [...new Set(input.events)] : null;
+  // Stored as the parser writes it: percent-encoded ASCII, so no stray character reaches the database.
+  const url = new URL(input.url).href;
   const secret = `whsec_${randomBytes(24).toString("base64")}`;
   const now = ctx.now();
   const [row] = await ctx.store.query<SubscriptionRow>(
     `insert into subscriptions (id, owner, url, events, secret, created_by, created_at)
      values ($1, $2, $3, $4::jsonb, $5, $6, $7) returning ${COLUMNS}`,
-    [newId("sub", now), owner, input.url, events === null ? null : JSON.stringify(events), secret, ctx.principal.user.name, now.toISOString()],
+    [newId("sub", now), owner, url, events === null ? null : JSON.stringify(events), secret, ctx.principal.user.name, now.toISOString()],
   );
   if (!row) throw new Error("insert returned no row");
   const created = toSubscription(row);
