@@ -39,10 +39,6 @@ export const TOOLS: { readonly [N in OperationName]: ToolSpec | null } = {
   team_read: null,
   team_member_add: null,
   team_member_remove: null,
-  keys_list: { title: "List the server's public signing keys", idempotent: true },
-  // Rotating the signing key is an administrator's decision.
-  keys_rotate: null,
-  receipt_verify: { title: "Verify a receipt or an exported line", idempotent: true },
   // An agent may see where its owner's events go; creating or changing an outbound target is a person's decision (SPEC §18).
   subscription_list: { title: "List webhook subscriptions", idempotent: true },
   subscription_create: null,
@@ -52,6 +48,10 @@ export const TOOLS: { readonly [N in OperationName]: ToolSpec | null } = {
   subscription_deliveries: null,
   subscription_redeliver: null,
   subscription_recover: null,
+  keys_list: { title: "List the server's public signing keys", idempotent: true },
+  // Rotating the signing key is an administrator's decision.
+  keys_rotate: null,
+  receipt_verify: { title: "Verify a receipt or an exported line", idempotent: true },
 };
 
 export type ToolName = { [N in OperationName]: (typeof TOOLS)[N] extends null ? never : N }[OperationName];

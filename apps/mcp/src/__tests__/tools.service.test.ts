@@ -55,6 +55,18 @@ describe.each(DRIVERS)("MCP tools on %s", (driver) => {
     expect(bad.issues.map((i: { field: string }) => i.field)).toEqual(["outcome"]);
   });
 
+  it("receipt_verify and keys_list are tools whose results fit their output schemas", async () => {
+    const created = (await client.callTool({ name: "receipt_create", arguments: minimalReceipt({ learned: "mcp verify me" }) })) as Json;
+    const verified = (await client.callTool({ name: "receipt_verify", arguments: { id: created.structuredContent.id } })) as Json;
+    expect(verified.isError).toBeFalsy();
+    expect(verified.structuredContent).toMatchObject({ valid: true, failed: null, id: created.structuredContent.id });
+    const bad = (await client.callTool({ name: "receipt_verify", arguments: { line: "{}" } })) as Json;
+    expect(bad.structuredContent).toMatchObject({ valid: false, failed: "payload" });
+    const keys = (await client.callTool({ name: "keys_list", arguments: {} })) as Json;
+    expect(keys.isError).toBeFalsy();
+    expect(Array.isArray(keys.structuredContent.keys)).toBe(true);
+  });
+
   it("creates a receipt: structuredContent is the artifact, mirrored as JSON text, provenance says mcp", async () => {
     const result = (await client.callTool({ name: "receipt_create", arguments: fullReceipt({ human_action: undefined }) })) as Json;
     expect(result.isError).toBeFalsy();
