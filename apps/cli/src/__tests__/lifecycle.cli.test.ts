@@ -20,6 +20,17 @@ describe("cairn search filters, export --format in-toto, keys and verify", () =>
   }, 60_000);
   afterAll(async () => server?.stop());
 
+  it("receipt --expires-in shortens its life and says so", async () => {
+    const file = join(dir, "short.json");
+    writeFileSync(file, JSON.stringify(minimalReceipt({ learned: "short lived cli" })));
+    const made = await runCli(["receipt", "--from", file, "--expires-in", "600"], { env: user.env });
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.stdout).toContain("Expires in 10 minutes");
+    const tooLong = await runCli(["receipt", "--from", file, "--expires-in", "999999999", "--json"], { env: user.env });
+    expect(tooLong.code).toBe(1);
+    expect(tooLong.json.error.issues[0].field).toBe("expires_in");
+  });
+
   it("search takes the filters as flags", async () => {
     const found = await runCli(["search", "--human-action", "needed", "--tag", "audit", "--fields", "summary", "--json"], { env: user.env });
     expect(found.code, found.stderr).toBe(0);
