@@ -5,8 +5,9 @@ import { CONTENT_SECURITY_POLICY } from "./pages/layout.js";
 import { STYLESHEET } from "./pages/styles.js";
 
 /** The read-only web surface. Mounted beside the REST API by `cairn serve`. */
-export function createWebApp(cairn: Cairn): Hono {
-  const app = new Hono();
+export function createWebApp(cairn: Cairn): Hono<{ Variables: { requestId: string | undefined } }> {
+  // Mounted under the REST app, which sets the request id.
+  const app = new Hono<{ Variables: { requestId: string | undefined } }>();
 
   app.use("/s/*", async (c, next) => {
     await next();
@@ -38,7 +39,10 @@ export function createWebApp(cairn: Cairn): Hono {
   });
 
   app.onError((err, c) => {
-    console.error("cairn web: internal error:", err);
+    if (err instanceof CairnError && err.code === "unavailable") {
+      return c.html(messagePage("Unavailable", "Cairn cannot reach its database right now. Try again shortly."), 503);
+    }
+    cairn.log.error({ code: "internal", surface: "web", requestId: c.get("requestId") }, err);
     return c.html(messagePage("Something went wrong", "The error was logged."), 500);
   });
 

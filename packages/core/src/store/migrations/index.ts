@@ -1,6 +1,7 @@
 import { foundation } from "./0001-foundation.js";
 import { gates } from "./0002-gates.js";
 import { runs } from "./0003-runs.js";
+import { tokenRevocation } from "./0004-token-revocation.js";
 import { events } from "./0005-events.js";
 import { lifecycle } from "./0008-lifecycle.js";
 import type { Migration } from "./types.js";
@@ -15,6 +16,7 @@ export const MIGRATIONS: readonly Migration[] = [
   foundation,
   gates,
   runs,
+  tokenRevocation,
   events,
   lifecycle,
 ];
