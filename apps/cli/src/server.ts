@@ -95,6 +95,7 @@ export async function startServer(settings: Settings, log: ServerLog, version: s
   handler = app.fetch;
   // Webhook delivery and scheduled jobs run in every server process; on the embedded store this is the only worker.
   const worker: Worker = startWorker({
+    logger: cairn.log,
     store: cairn.store,
     config: cairn.config,
     denyPrivate: settings.webhookDenyPrivate,

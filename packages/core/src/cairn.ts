@@ -63,7 +63,7 @@ export function createCairn(store: Store, config: CairnConfig, options: CairnOpt
 }
 
 export async function openCairn(options: StoreOptions & CairnConfig & CairnHooks): Promise<Cairn> {
-  const { databaseUrl, dataDir, publicUrl, webhookDenyPrivate, timeouts, ...hooks } = options;
+  const { databaseUrl, dataDir, publicUrl, timeouts, webhookDenyPrivate, ...hooks } = options;
   const store = await openStore({ databaseUrl, dataDir, timeouts, logger: hooks.logger });
   // Load the secret scanner now rather than on the first receipt (~80 ms of imports).
   await preloadSecretScanner();

@@ -19,6 +19,7 @@ export async function runWorker(version: string): Promise<void> {
     webhookDenyPrivate: settings.webhookDenyPrivate,
   });
   const worker = startWorker({
+    logger: cairn.log,
     store: cairn.store,
     config: cairn.config,
     denyPrivate: settings.webhookDenyPrivate,

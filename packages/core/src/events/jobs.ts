@@ -1,4 +1,5 @@
 import type { CairnConfig } from "../context.js";
+import { defaultLogger, type Logger } from "../log.js";
 import type { Store } from "../store/port.js";
 
 /** What a scheduled job gets: the store, the configuration, the clock, a log, and a signal that fires on shutdown. */
@@ -6,8 +7,10 @@ export interface JobContext {
   store: Store;
   config: CairnConfig;
   now: () => Date;
-  /** Never log submitted values. */
+  /** A line for the operator (a job's own notes). Never log submitted values. */
   log: (line: string) => void;
+  /** The process logger; failures of a job are reported here (default: stderr). */
+  logger?: Logger;
   signal: AbortSignal;
 }
 
@@ -75,7 +78,7 @@ export async function runDueJobs(ctx: JobContext, jobs: readonly Job[]): Promise
       await finish(ctx.store, job, started, ctx.now(), count, null);
     } catch (err) {
       const reason = String((err as { code?: unknown }).code ?? (err as Error)?.name ?? "error");
-      ctx.log(`cairn: job ${job.name} failed: ${reason}`);
+      (ctx.logger ?? defaultLogger).warn({ code: "job_failed", job: job.name }, err);
       await finish(ctx.store, job, started, ctx.now(), null, reason).catch(() => {});
     }
     ran.push(job.name);

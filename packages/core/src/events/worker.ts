@@ -1,4 +1,5 @@
 import type { CairnConfig } from "../context.js";
+import { defaultLogger, type Logger } from "../log.js";
 import type { Store } from "../store/port.js";
 import { claimDue, type Claimed, recordAttempt, releaseClaim } from "./deliver.js";
 import { JOBS } from "./job-list.js";
@@ -23,7 +24,7 @@ export interface WorkerOptions {
   jobs?: readonly Job[];
   /** Per-attempt timeout (15 s). */
   timeoutMs?: number;
-  log?: (line: string) => void;
+  logger?: Logger;
 }
 
 export interface Worker {
@@ -46,7 +47,8 @@ export function startWorker(options: WorkerOptions): Worker {
   const jobsEveryMs = options.jobsEveryMs ?? 5_000;
   const concurrency = options.concurrency ?? 8;
   const jobs = options.jobs ?? JOBS;
-  const log = options.log ?? ((line: string) => console.error(line));
+  const logger = options.logger ?? defaultLogger;
+  const log = (line: string) => logger.info("job_note", { line });
   const denyPrivate = options.denyPrivate ?? false;
   const abort = new AbortController();
 
@@ -72,7 +74,7 @@ export function startWorker(options: WorkerOptions): Worker {
 
   const track = (p: Promise<void>) => {
     const t = p
-      .catch((err) => log(`cairn: webhook delivery failed to record: ${String((err as { code?: unknown }).code ?? (err as Error)?.name)}`))
+      .catch((err) => logger.warn({ code: "webhook_record_failed" }, err))
       .finally(() => {
         inFlight.delete(t);
         wake();
@@ -85,8 +87,8 @@ export function startWorker(options: WorkerOptions): Worker {
   const maybeRunJobs = () => {
     if (jobsRunning || jobs.length === 0 || Date.now() - lastJobs < jobsEveryMs) return;
     lastJobs = Date.now();
-    jobsRunning = runDueJobs({ store, config, now, log, signal: abort.signal }, jobs)
-      .catch((err) => log(`cairn: scheduled jobs: ${String((err as { code?: unknown }).code ?? (err as Error)?.name)}`))
+    jobsRunning = runDueJobs({ store, config, now, log, logger, signal: abort.signal }, jobs)
+      .catch((err) => logger.warn({ code: "jobs_failed" }, err))
       .finally(() => {
         jobsRunning = null;
       });
@@ -100,7 +102,7 @@ export function startWorker(options: WorkerOptions): Worker {
       if (free > 0 && rung) {
         rung = false;
         claimed = await claimDue(store, now(), free, schedule.leaseMs).catch((err) => {
-          log(`cairn: webhook claim failed: ${String((err as { code?: unknown }).code ?? (err as Error)?.name)}`);
+          logger.warn({ code: "webhook_claim_failed" }, err);
           return [];
         });
         for (const c of claimed) track(deliver(c));
