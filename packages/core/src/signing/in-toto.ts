@@ -25,6 +25,26 @@ export interface Statement {
 /** The subject names the artifact by id, never by share url: the url is a read capability. */
 export const subjectName = (id: string) => `cairn:${id}`;
 
+const DETAILS_HEADING = "\n\n## Details\n\n";
+
+/**
+ * The details a receipt's body was rendered from. Stored since migration 0008; for an
+ * older receipt (details null) whose body has a Details section, the text after one of
+ * its Details headings — the one whose re-rendered body matches the stored checksum, so
+ * a guess is never exported. Null when none does.
+ */
+export function detailsOf(row: Pick<ArtifactRow, "title" | "metadata" | "details" | "body" | "checksum">): string | null {
+  if (row.details !== undefined && row.details !== null) return row.details;
+  if (row.metadata === null || !row.body.includes(DETAILS_HEADING)) return null;
+  for (let at = row.body.lastIndexOf(DETAILS_HEADING); at >= 0; at = row.body.lastIndexOf(DETAILS_HEADING, at - 1)) {
+    const candidate = row.body.slice(at + DETAILS_HEADING.length).replace(/\n$/, "");
+    const rendered = rerender({ title: row.title, metadata: row.metadata, details: candidate });
+    if (rendered.ok && rendered.checksum === row.checksum) return candidate;
+    if (at === 0) break;
+  }
+  return null;
+}
+
 /** An in-toto Statement v1 for a stored receipt. Keys are built in a fixed order, so the bytes are stable. */
 export function statementOf(row: ArtifactRow): Statement {
   return {
@@ -34,7 +54,7 @@ export function statementOf(row: ArtifactRow): Statement {
     predicate: {
       title: row.title,
       metadata: row.metadata,
-      details: row.details ?? null,
+      details: detailsOf(row),
       provenance: row.provenance,
       created_at: new Date(row.created_at).toISOString(),
       owner: row.owner,

@@ -1,7 +1,7 @@
 import { checksumOf } from "../checksum.js";
 import type { ArtifactRow } from "../artifact/internal.js";
 import { DsseEnvelope, IN_TOTO_PAYLOAD_TYPE, signatureVerifies } from "./dsse.js";
-import { RECEIPT_PREDICATE_TYPE, type ReceiptPredicate, rerender, STATEMENT_TYPE } from "./in-toto.js";
+import { detailsOf, RECEIPT_PREDICATE_TYPE, type ReceiptPredicate, rerender, STATEMENT_TYPE } from "./in-toto.js";
 import { verifyingKeyOf } from "./keys.js";
 import type { Jwk } from "./schemas.js";
 import { VERIFY_CHECKS, type VerifyCheck, type VerifyCheckName, type VerifyResult } from "./verify-schemas.js";
@@ -113,7 +113,7 @@ export function verifyStored(row: ArtifactRow): VerifyResult {
       () => {
         if (checksumOf(row.body) !== row.checksum) return fail(`the stored body does not have its checksum ${row.checksum}`);
         if (row.metadata === null) return pass(`the body has the checksum ${row.checksum} (a plain artifact: nothing to re-render)`);
-        return checksumStep({ title: row.title, metadata: row.metadata, details: row.details ?? null }, hex);
+        return checksumStep({ title: row.title, metadata: row.metadata, details: detailsOf(row) }, hex);
       },
     ],
   ]);

@@ -65,6 +65,16 @@ describe("in-toto export lines", () => {
     expect(JSON.parse(Buffer.from(JSON.parse(plain).payload, "base64").toString()).predicate.details).toBeNull();
   });
 
+  it("a receipt stored before details had a column exports the details its body was rendered from", () => {
+    const row = storedReceiptRow(fullReceipt({ learned: "It mentions\n\n## Details\n\nin an answer too." }));
+    const legacy = { ...row, details: null };
+    const statement = statementOf(legacy);
+    expect(statement.predicate.details).toBe(row.details);
+    const line = JSON.stringify(signEnvelope(statementBytes(statement), IN_TOTO_PAYLOAD_TYPE, key));
+    expect(verifyLine(line, [key.publicJwk]).valid).toBe(true);
+    expect(statementOf({ ...storedReceiptRow(minimalReceipt()), details: null }).predicate.details).toBeNull();
+  });
+
   it("property: the same input gives the same bytes, whatever the order of its keys", () => {
     const text = fc.string({ minLength: 1, maxLength: 40 }).filter((s) => s.trim().length > 0 && !s.includes("\u0000"));
     fc.assert(
