@@ -1,14 +1,14 @@
 import { z } from "zod";
 import { LIMITS } from "../limits.js";
+import { storableId, storableString } from "../text.js";
 
 export const VERIFY_CHECKS = ["payload", "key", "signature", "checksum"] as const;
 export type VerifyCheckName = (typeof VERIFY_CHECKS)[number];
 
 export const VerifyInput = z
   .strictObject({
-    id: z.string().min(1).max(64).optional().describe("Verify a stored artifact you can read: re-render its body and compare checksums."),
-    line: z
-      .string()
+    id: storableId(64, "Artifact id.").optional().describe("Verify a stored artifact you can read: re-render its body and compare checksums."),
+    line: storableString()
       .min(1)
       .max(LIMITS.requestBytes)
       .optional()
