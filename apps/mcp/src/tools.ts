@@ -31,6 +31,8 @@ export const NOT_TOOLS = {
   subscription_recover: "an outbound target is a person's decision",
   // Agents see what waits on people (inbox_list, outcomes_list); only a person can say they saw it (ADR 0017).
   artifact_acknowledge: "only a person can acknowledge",
+  // Rotating the server's signing key is an administrator's act; agents list keys and verify.
+  keys_rotate: "administration",
 } as const satisfies Partial<Record<OperationName, string>>;
 
 export type ToolName = Exclude<OperationName, keyof typeof NOT_TOOLS>;

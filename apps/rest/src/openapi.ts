@@ -99,7 +99,7 @@ export function documentOperation(app: OpenAPIHono<RestEnv>, name: string, op: O
     summary: op.title,
     description: op.description,
     tags: [route.tag],
-    security: [{ bearer: [] }],
+    security: op.runPublic ? [] : [{ bearer: [] }],
     request: documentedRequest(op, route),
     responses: { [route.status]: documentedResponse(op.output, route), ...errorResponses(codes) },
   });

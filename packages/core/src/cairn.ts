@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { CairnConfig, CairnHooks, Principal, RequestOptions, ServiceContext, Surface } from "./context.js";
-import { type CairnError, unauthenticated } from "./errors.js";
+import { type CairnError, notFound, unauthenticated } from "./errors.js";
 import { defaultLogger, type Logger } from "./log.js";
 import type { CreatedToken } from "./identity/schemas.js";
 import { authenticate, bearerOf } from "./identity/tokens.js";
@@ -8,6 +8,7 @@ import { type BootstrapOptions, bootstrapAdmin } from "./identity/users.js";
 import { invokeOperation, refuseUnreadableInput } from "./operations/invoke.js";
 import { OPERATIONS, type OperationName, type OperationOutput } from "./operations/registry.js";
 import { preloadSecretScanner } from "./secrets/secretlint.js";
+import { ensureSigningKey } from "./signing/keys.js";
 import { openStore } from "./store/open.js";
 import type { Store, StoreOptions } from "./store/port.js";
 
@@ -37,6 +38,8 @@ export interface Cairn {
   checkDatabase(): Promise<boolean>;
   /** On an empty database, creates the administrator and returns its first token; null when users exist (see BootstrapOptions). */
   bootstrapAdmin(options?: BootstrapOptions): Promise<CreatedToken | null>;
+  /** Runs an operation that needs no caller (the public signing keys); others are not found. */
+  invokePublic<N extends OperationName>(name: N): Promise<OperationOutput<N>>;
   close(): Promise<void>;
 }
 
@@ -74,6 +77,11 @@ export function createCairn(store: Store, config: CairnConfig, options: CairnOpt
       () => false,
     ),
     bootstrapAdmin: (options) => bootstrapAdmin(store, options),
+    invokePublic: async (name) => {
+      const op = OPERATIONS[name] as { runPublic?: (store: Store) => Promise<unknown> };
+      if (!op.runPublic) throw notFound();
+      return op.runPublic(store) as never;
+    },
     close: () => store.close(),
   };
 }
@@ -83,6 +91,8 @@ export async function openCairn(options: StoreOptions & CairnConfig & CairnHooks
   const store = await openStore({ databaseUrl, dataDir, timeouts, logger: hooks.logger });
   // Load the secret scanner now rather than on the first receipt (~80 ms of imports).
   await preloadSecretScanner();
+  // The signing key exists from the first start on (race-safe across processes).
+  await ensureSigningKey(store);
   return createCairn(
     store,
     { publicUrl: publicUrl.replace(/\/+$/, ""), ...(webhookDenyPrivate !== undefined && { webhookDenyPrivate }) },

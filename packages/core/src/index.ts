@@ -1,5 +1,5 @@
 export * from "./artifact/schemas.js";
-export { EXPORT_PAGE_SIZE } from "./artifact/export.js";
+export { ArtifactExportPage, EXPORT_PAGE_SIZE } from "./artifact/export.js";
 export * from "./artifact/resource-uri.js";
 export { readArtifactByShareToken } from "./artifact/read.js";
 export { artifactFacts, artifactListLine } from "./artifact/facts.js";
@@ -13,6 +13,7 @@ export {
 export { createCairn, openCairn, type Cairn, type CairnOptions } from "./cairn.js";
 export { checksumOf } from "./checksum.js";
 export { type FieldInfo, fieldsOf } from "./fields.js";
+export { newId } from "./ids.js";
 export * from "./context.js";
 export * from "./drops/classification.js";
 export { SURFACE_WORDS, type SurfaceWords } from "./drops/surface-words.js";
@@ -42,3 +43,10 @@ export { openStore } from "./store/open.js";
 export type { Sql, Store, StoreOptions } from "./store/port.js";
 export * from "./team/schemas.js";
 export { issuesFromZod, parseWith, ROOT_FIELD } from "./validation.js";
+export { DsseEnvelope, IN_TOTO_PAYLOAD_TYPE, preAuthEncoding } from "./signing/dsse.js";
+export { RECEIPT_PREDICATE_TYPE, STATEMENT_TYPE, type ReceiptPredicate, type Statement } from "./signing/in-toto.js";
+export { ensureSigningKey, listPublicKeys } from "./signing/keys.js";
+export * from "./signing/schemas.js";
+export { verifyLine } from "./signing/verify.js";
+export * from "./signing/verify-schemas.js";
+export { lastSweep, sweepExpired, type SweepOptions, type SweepResult } from "./lifecycle/sweep.js";

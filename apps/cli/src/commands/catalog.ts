@@ -2,6 +2,8 @@ import type { OperationName } from "@cairn/core";
 import type { CliCommand } from "./define.js";
 import { exportCommand } from "./export.js";
 import { ackCommand, inboxCommand, outcomesCommand } from "./inbox.js";
+import { keysListCommand, keysRotateCommand } from "./keys.js";
+import { verifyCommand } from "./verify.js";
 import { doctorCommand, dropsCommand, statusCommand } from "./health.js";
 import { policyGetCommand, policySetCommand } from "./policy.js";
 import { readCommand } from "./read.js";
@@ -56,6 +58,9 @@ export const CLI_COMMANDS: { readonly [N in OperationName]?: CliCommand<N> | nul
   team_read: teamShowCommand,
   team_member_add: teamAddCommand,
   team_member_remove: teamRemoveCommand,
+  receipt_verify: verifyCommand,
+  keys_list: keysListCommand,
+  keys_rotate: keysRotateCommand,
   subscription_create: subscribeCommand,
   subscription_list: subscriptionsCommand,
   subscription_deliveries: deliveriesCommand,
@@ -76,5 +81,6 @@ export const GROUPS: Readonly<Record<string, string>> = {
   token: "Mint, list and revoke bearer tokens for people and agents (one token per agent).",
   run: "Record runs and their spans; a span can name the receipt it produced.",
   team: "Teams own artifacts and runs together; members manage membership.",
+  keys: "The server's Ed25519 signing keys: list the public ones, rotate (administrators).",
   subscription: "Manage one webhook subscription: show, delete, enable, redeliver, recover.",
 };

@@ -41,8 +41,10 @@ describe("MCP tool catalog", () => {
       "subscription_list",
       "inbox_list",
       "outcomes_list",
+      "keys_list",
+      "receipt_verify",
     ]);
-    for (const admin of ["user_create", "token_create", "me", "team_create", "team_member_add"]) expect(tool(admin)).toBeUndefined();
+    for (const admin of ["user_create", "token_create", "me", "team_create", "team_member_add", "keys_rotate"]) expect(tool(admin)).toBeUndefined();
     // An outbound target is a person's decision: agents see subscriptions, nothing more.
     for (const name of operationNames().filter((n) => n.startsWith("subscription_") && n !== "subscription_list")) {
       expect(tool(name), name).toBeUndefined();

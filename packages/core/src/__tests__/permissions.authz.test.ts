@@ -46,6 +46,10 @@ const AGENT_MAY: { readonly [N in OperationName]: boolean } = {
   artifact_acknowledge: false,
   inbox_list: true,
   outcomes_list: true,
+  // Agents may read the public keys and verify; rotating the server's key is a person's act.
+  keys_list: true,
+  keys_rotate: false,
+  receipt_verify: true,
 };
 
 // Permissions are checked before any storage is touched: one store is enough.

@@ -7,7 +7,7 @@ import { normalizeTags } from "../tags.js";
 import { loadPolicy } from "../policy/store.js";
 import { recordArtifactCreated } from "../events/artifact-event.js";
 import { applySecretRules } from "../secrets/policy.js";
-import { insertArtifact, provenanceOf, toArtifact } from "./internal.js";
+import { expiryOf, insertArtifact, provenanceOf, toArtifact } from "./internal.js";
 import type { ArtifactCreateInput, CreatedArtifact } from "./schemas.js";
 
 /** Creates a plain artifact (expiring after the owner's default_ttl_days). It takes no metadata: only a schema's own verb writes metadata. */
@@ -37,9 +37,10 @@ export async function createArtifact(
     policy,
   );
   const [title = input.title, body = input.body, ...rest] = values;
+  const expiresAt = expiryOf(now, policy.default_ttl_days, input.expires_in);
   // The artifact and its artifact.created event commit together, or neither does.
   const row = await ctx.store.transaction(async (tx) => {
-    const inserted = await insertArtifact(tx, now, policy.default_ttl_days, {
+    const inserted = await insertArtifact(tx, now, expiresAt, {
       owner,
       title,
       share_type: input.share_type,
@@ -49,6 +50,7 @@ export async function createArtifact(
       metadata: null,
       provenance: provenanceOf(ctx, input.model === undefined ? undefined : rest[tags.length]),
       follows: null,
+      details: null,
     });
     await recordArtifactCreated(tx, ctx.config, inserted, now);
     return inserted;

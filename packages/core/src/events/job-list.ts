@@ -1,6 +1,7 @@
 import type { Job } from "./jobs.js";
 import { measureDueJob } from "../inbox/measure-due.js";
 import { pruneEventsJob } from "./prune.js";
+import { expirySweepJob } from "../lifecycle/sweep-job.js";
 
 /**
  * The scheduled jobs every worker runs (`cairn serve` and `cairn worker`). Add one line
@@ -9,4 +10,5 @@ import { pruneEventsJob } from "./prune.js";
 export const JOBS: readonly Job[] = [
   pruneEventsJob,
   measureDueJob,
+  expirySweepJob,
 ];

@@ -1,4 +1,4 @@
-import { insertArtifact, provenanceOf, shareUrl, toArtifact } from "../artifact/internal.js";
+import { expiryOf, insertArtifact, provenanceOf, shareUrl, toArtifact } from "../artifact/internal.js";
 import type { CreatedArtifact } from "../artifact/schemas.js";
 import { recordArtifactCreated } from "../events/artifact-event.js";
 import type { ServiceContext } from "../context.js";
@@ -48,11 +48,13 @@ export async function insertReceipt(
       [owner, prepared.checksum, new Date(now.getTime() - DUPLICATE_WINDOW_MS).toISOString(), follows],
     );
     if (dup) return { kind: "duplicate", existing: { id: dup.id, url: shareUrl(ctx.config, dup.share_token) } };
-    const row = await insertArtifact(tx, now, gated.policy.default_ttl_days, {
+    const expiresAt = expiryOf(now, gated.policy.default_ttl_days, prepared.expiresIn);
+    const row = await insertArtifact(tx, now, expiresAt, {
       owner,
       ...storedReceiptFields(prepared),
       provenance: provenanceOf(ctx, prepared.model),
       follows,
+      details: prepared.details ?? null,
     });
     await recordArtifactCreated(tx, ctx.config, row, now);
     const viewer = { kind: "principal", principal: ctx.principal } as const;

@@ -4,6 +4,7 @@ import { runs } from "./0003-runs.js";
 import { tokenRevocation } from "./0004-token-revocation.js";
 import { events } from "./0005-events.js";
 import { humanLoop } from "./0007-human-loop.js";
+import { lifecycle } from "./0008-lifecycle.js";
 import type { Migration } from "./types.js";
 
 export type { Migration } from "./types.js";
@@ -19,4 +20,5 @@ export const MIGRATIONS: readonly Migration[] = [
   tokenRevocation,
   events,
   humanLoop,
+  lifecycle,
 ];
