@@ -3,6 +3,8 @@ import type { CairnError } from "./errors.js";
 import { authenticate } from "./identity/tokens.js";
 import { OPERATIONS, type OperationName, type OperationOutput } from "./operations/index.js";
 import { preloadSecretScanner } from "./secrets/secretlint.js";
+import { authenticateSession, closeSession, type OpenedSession, openSession } from "./session/sessions.js";
+import { type PublicContext, type PublicOperationName, type PublicOperationOutput, SHARE_OPERATIONS } from "./share/operations.js";
 import { openStore } from "./store/open.js";
 import type { Store, StoreOptions } from "./store/port.js";
 
@@ -19,6 +21,16 @@ export interface Cairn {
    * the error to send, with its drop attached.
    */
   refuseUnreadable(name: OperationName, ctx: ServiceContext, error: CairnError): Promise<CairnError>;
+  /** The context of a caller nobody signed in: a share-link holder. */
+  publicContext(surface: Surface): PublicContext;
+  /** Runs an operation that needs no principal (share_read). */
+  invokePublic<N extends PublicOperationName>(name: N, ctx: PublicContext, raw: unknown): Promise<PublicOperationOutput<N>>;
+  /** Web sign-in sessions (ADR 0018): opened with a human token, ended by sign-out or by revoking the token. */
+  sessions: {
+    open(bearer: string): Promise<OpenedSession>;
+    authenticate(secret: string): Promise<Principal | null>;
+    close(secret: string): Promise<void>;
+  };
   close(): Promise<void>;
 }
 
@@ -45,6 +57,13 @@ export function createCairn(store: Store, config: CairnConfig, options: CairnOpt
     refuseUnreadable: async (name, ctx, error) => {
       const op: { refuseUnreadable?: (ctx: ServiceContext, error: CairnError) => Promise<CairnError> } = OPERATIONS[name];
       return op.refuseUnreadable ? op.refuseUnreadable(ctx, error) : error;
+    },
+    publicContext: (surface) => ({ store, config, surface, now }),
+    invokePublic: (name, ctx, raw) => SHARE_OPERATIONS[name].invoke(ctx, raw) as never,
+    sessions: {
+      open: (bearer) => openSession(store, bearer, now()),
+      authenticate: (secret) => authenticateSession(store, secret, now()),
+      close: (secret) => closeSession(store, secret),
     },
     close: () => store.close(),
   };

@@ -1,4 +1,4 @@
-import type { ReceiptMetadata } from "./schemas.js";
+import { OUTCOME_LABELS, type ReceiptMetadata } from "./schemas.js";
 
 /**
  * Template for cairn.receipt/v1. Frozen: identical fields must give identical bytes
@@ -16,12 +16,6 @@ export interface RenderableReceipt {
   metadata: ReceiptMetadata;
   details?: string | undefined;
 }
-
-const OUTCOME_LABEL = {
-  measured: "Measured",
-  pending: "Pending",
-  not_applicable: "Not applicable",
-} as const;
 
 /** Continuation lines of a list item are indented so multi-line text stays inside the item. */
 function listItem(text: string): string {
@@ -48,7 +42,7 @@ export function renderReceiptV1({ title, metadata: m, details }: RenderableRecei
       : [m.evidence.map((e) => listItem(`[${escapeLinkLabel(e.label)}](${linkDestination(e.url)})`)).join("\n")];
   if (m.evidence_note !== undefined) evidence.push(m.evidence_note);
 
-  const outcome = [`**Status:** ${OUTCOME_LABEL[m.outcome.status]}`];
+  const outcome = [`**Status:** ${OUTCOME_LABELS[m.outcome.status]}`];
   if (m.outcome.measure_at !== undefined) outcome.push(`**Measure at:** ${m.outcome.measure_at}`);
   if (m.outcome.summary !== undefined) outcome.push(m.outcome.summary);
 

@@ -23,6 +23,17 @@ export const EvidenceLink = z
   .describe("One piece of evidence that the change is actually active: a label and a link.");
 
 export const OUTCOME_STATUSES = ["measured", "pending", "not_applicable"] as const;
+export type OutcomeStatus = (typeof OUTCOME_STATUSES)[number];
+
+/**
+ * How each status reads, on the card and in the rendered body. The body's template is
+ * frozen (golden files), so changing a label here is a new schema version.
+ */
+export const OUTCOME_LABELS: { readonly [S in OutcomeStatus]: string } = {
+  measured: "Measured",
+  pending: "Pending",
+  not_applicable: "Not applicable",
+};
 
 /** ISO 8601 date (2026-12-01) or date-time with a zone (2026-12-01T09:00:00Z). */
 const ISO_DATE_OR_DATETIME =

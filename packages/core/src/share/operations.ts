@@ -1,0 +1,61 @@
+import { z } from "zod";
+import { readArtifactByShareToken } from "../artifact/read.js";
+import { Artifact } from "../artifact/schemas.js";
+import type { ServiceContext } from "../context.js";
+import { validationFailed } from "../errors.js";
+import { parseWith } from "../validation.js";
+
+/**
+ * What an operation that needs no principal is given: a share link is the whole
+ * capability, so nobody is signed in. The clock is the core's, like every other verb's.
+ */
+export type PublicContext = Pick<ServiceContext, "store" | "config" | "surface" | "now">;
+
+export interface PublicOperation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+  name: string;
+  description: string;
+  input: I;
+  output: O;
+  mutates: false;
+  invoke(ctx: PublicContext, raw: unknown): Promise<z.output<O>>;
+}
+
+function definePublicOperation<I extends z.ZodType, O extends z.ZodType>(spec: {
+  name: string;
+  description: string;
+  input: I;
+  output: O;
+  run(ctx: PublicContext, input: z.output<I>): Promise<z.output<O>>;
+}): PublicOperation<I, O> {
+  return {
+    name: spec.name,
+    description: spec.description,
+    input: spec.input,
+    output: spec.output,
+    mutates: false,
+    async invoke(ctx, raw) {
+      const parsed = parseWith(spec.input, raw ?? {});
+      if (!parsed.ok) throw validationFailed(parsed.issues);
+      return spec.run(ctx, parsed.value);
+    },
+  };
+}
+
+export const ShareReadInput = z.strictObject({
+  token: z.string().min(1).max(100).describe("The share token: the last path segment of the artifact's share link."),
+});
+
+/** Reads that a link holder makes without signing in. */
+export const SHARE_OPERATIONS = {
+  share_read: definePublicOperation({
+    name: "share_read",
+    description:
+      "Read one artifact through its share link. The link is the capability: no sign-in, and the receipt it follows and the runs that produced it stay hidden.",
+    input: ShareReadInput,
+    output: Artifact,
+    run: (ctx, input) => readArtifactByShareToken(ctx.store, ctx.config, input.token, ctx.now()),
+  }),
+} as const;
+
+export type PublicOperationName = keyof typeof SHARE_OPERATIONS;
+export type PublicOperationOutput<N extends PublicOperationName> = z.output<(typeof SHARE_OPERATIONS)[N]["output"]>;

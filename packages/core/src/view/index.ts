@@ -1,0 +1,3 @@
+export * from "./card.js";
+export * from "./summary.js";
+export * from "./timeline.js";
