@@ -11,6 +11,9 @@ import { OUTCOME_LABELS, type ReceiptMetadata } from "./schemas.js";
  */
 export const RECEIPT_V1_TEMPLATE_VERSION = "cairn.receipt/v1#1";
 
+/** The heading the caller's `details` sit under; the card finds them by it. */
+export const DETAILS_HEADING = "Details";
+
 export interface RenderableReceipt {
   title: string;
   metadata: ReceiptMetadata;
@@ -63,6 +66,6 @@ export function renderReceiptV1({ title, metadata: m, details }: RenderableRecei
     section("What remains", remaining),
     section("What the system now knows", m.learned),
   ];
-  if (details !== undefined) parts.push(section("Details", details));
+  if (details !== undefined) parts.push(section(DETAILS_HEADING, details));
   return `${parts.join("\n\n")}\n`;
 }

@@ -1,5 +1,6 @@
 import { provenanceLine } from "../artifact/provenance-line.js";
 import type { Artifact } from "../artifact/schemas.js";
+import { DETAILS_HEADING, renderReceiptV1 } from "../receipt/render.js";
 import {
   DEFAULT_HUMAN_ACTION,
   OUTCOME_LABELS,
@@ -48,6 +49,8 @@ export interface ReceiptCardView {
     empty: string | null;
   };
   learned: TextPart;
+  /** The caller's free markdown (`details`), as it sits in the body under its heading; null when none was given. */
+  details: TextPart | null;
 }
 
 export const CARD_LABELS = {
@@ -65,6 +68,7 @@ export const CARD_LABELS = {
   remaining: "What remains",
   nothingRemains: "Nothing remains.",
   learned: "What the system now knows",
+  details: "Details",
 } as const;
 
 /** Receipt metadata as stored by receipt_create, or null for any other artifact. */
@@ -76,7 +80,25 @@ export function receiptMetadataOf(artifact: Pick<Artifact, "metadata">): Receipt
 /** A receipt asks a person for something unless its action is the stored default. */
 export const needsHuman = (m: Pick<ReceiptMetadata, "human_action">) => m.human_action !== DEFAULT_HUMAN_ACTION;
 
+function detailsPart(artifact: Artifact): TextPart | null {
+  const details = receiptDetailsOf(artifact);
+  return details === null ? null : part("details", CARD_LABELS.details, details);
+}
+
 const part = (field: string, label: string, text: string): TextPart => ({ field, label, text });
+
+/**
+ * The `details` a receipt was created with. They live only in the body, after the fields
+ * the frozen template rendered, so re-rendering the fields alone finds where they start.
+ */
+export function receiptDetailsOf(artifact: Pick<Artifact, "title" | "body" | "metadata">): string | null {
+  const m = receiptMetadataOf(artifact);
+  if (!m) return null;
+  const fieldsOnly = renderReceiptV1({ title: artifact.title, metadata: m });
+  const prefix = `${fieldsOnly.slice(0, -1)}\n\n## ${DETAILS_HEADING}\n\n`;
+  if (!artifact.body.startsWith(prefix) || !artifact.body.endsWith("\n")) return null;
+  return artifact.body.slice(prefix.length, -1);
+}
 
 /** The card of a receipt, or null when the artifact is not one. */
 export function receiptCardOf(artifact: Artifact): ReceiptCardView | null {
@@ -110,5 +132,6 @@ export function receiptCardOf(artifact: Artifact): ReceiptCardView | null {
       empty: m.remaining.length === 0 ? L.nothingRemains : null,
     },
     learned: part("learned", L.learned, m.learned),
+    details: detailsPart(artifact),
   };
 }

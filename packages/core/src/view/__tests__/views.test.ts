@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Artifact } from "../../artifact/schemas.js";
+import { renderReceiptV1 } from "../../receipt/render.js";
+import type { ReceiptMetadata } from "../../receipt/schemas.js";
 import type { Run } from "../../run/schemas.js";
 import { ageOf, artifactSummaryOf, isDue, receiptCardOf, runTimelineOf } from "../index.js";
 
@@ -31,6 +33,15 @@ describe("receipt card view", () => {
     expect(card?.action.needed).toBe(true);
     expect(card?.evidence).toMatchObject({ empty: null, links: [{ field: "evidence.0", label: "CI", url: "https://ci" }] });
     expect(card?.remaining.items).toEqual([{ field: "remaining.0", item: "x", owner: "sam" }]);
+  });
+
+  it("finds the caller's details after the rendered fields, exactly as given", () => {
+    const base = receipt({});
+    const metadata = base.metadata as unknown as ReceiptMetadata;
+    const details = "## Notes\n\nRun `make` twice.\n\n## Details\n\nnested heading";
+    const withDetails = { ...base, body: renderReceiptV1({ title: base.title, metadata, details }) };
+    expect(receiptCardOf(withDetails)?.details).toEqual({ field: "details", label: "Details", text: details });
+    expect(receiptCardOf({ ...base, body: renderReceiptV1({ title: base.title, metadata }) })?.details).toBeNull();
   });
 
   it("is null for an artifact that is not a receipt", () => {
