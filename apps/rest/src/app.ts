@@ -14,7 +14,9 @@ import {
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import { bearerOf, errorResponse, type RestEnv } from "./adapter.js";
-import { renderDocsPage } from "./docs.js";
+import { securityHeaders } from "@cairn/web/security-headers";
+import { createHash } from "node:crypto";
+import { DOCS_STYLE, renderDocsPage } from "./docs.js";
 import { NDJSON, ndjsonResponse } from "./ndjson.js";
 import { readInput, requestContext } from "./request.js";
 import { openApiPath, pathParams, ROUTES, type RouteSpec } from "./routes.js";
@@ -176,8 +178,8 @@ export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIH
     },
   };
   app.doc31("/openapi.json", documentConfig);
-  app.get("/docs", (c) => {
-    c.header("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'");
+  const docsStyleHash = createHash("sha256").update(DOCS_STYLE).digest("base64");
+  app.get("/docs", securityHeaders({ styleSrc: `'sha256-${docsStyleHash}'` }), (c) => {
     return c.html(renderDocsPage(app.getOpenAPI31Document(documentConfig) as unknown as Record<string, unknown>));
   });
 

@@ -3,6 +3,11 @@ import type { HtmlEscapedString } from "hono/utils/html";
 
 type Json = Record<string, unknown>;
 
+/** The page's one inline style; the CSP allows exactly it by hash. */
+export const DOCS_STYLE = `body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}
+table{border-collapse:collapse;width:100%;margin:.5rem 0}td,th{border-bottom:1px solid #ddd;padding:.3rem .5rem;text-align:left;vertical-align:top}
+.m{font-size:.8em;background:#eef;padding:.1rem .4rem;border-radius:4px}section{margin-bottom:2.5rem}code{font-size:.95em}`;
+
 /** Follows a local $ref (#/components/schemas/X) one hop. */
 function deref(doc: Json, schema: unknown): Json {
   const ref = (schema as Json | undefined)?.$ref;
@@ -62,9 +67,7 @@ export function renderDocsPage(doc: Json): HtmlEscapedString | Promise<HtmlEscap
   );
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${String(info.title)} API</title>
-<style>${raw(`body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}
-table{border-collapse:collapse;width:100%;margin:.5rem 0}td,th{border-bottom:1px solid #ddd;padding:.3rem .5rem;text-align:left;vertical-align:top}
-.m{font-size:.8em;background:#eef;padding:.1rem .4rem;border-radius:4px}section{margin-bottom:2.5rem}code{font-size:.95em}`)}</style></head>
+<style>${raw(DOCS_STYLE)}</style></head>
 <body><h1>${String(info.title)} API <small>${String(info.version)}</small></h1>
 <p>${String(info.description ?? "")}</p>
 <p>Machine-readable: <a href="/openapi.json">/openapi.json</a> (OpenAPI 3.1). Schemas: <a href="/v1/schemas">/v1/schemas</a>.</p>

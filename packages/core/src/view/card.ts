@@ -64,6 +64,7 @@ export const CARD_LABELS = {
   evidenceNote: "About the evidence",
   outcome: "Outcome",
   measureAt: "Measure at",
+  due: "due",
   summary: "What was measured",
   remaining: "What remains",
   nothingRemains: "Nothing remains.",

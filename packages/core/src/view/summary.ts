@@ -19,6 +19,8 @@ export interface ArtifactSummaryView {
     measure_at: string | null;
     /** A pending measurement whose date has come (a date-only value is due from the start of that day, UTC). */
     due: boolean;
+    /** All of it as one line: "Pending · measure at 2026-12-07 · due". */
+    line: string;
   } | null;
   tags: string[];
 }
@@ -47,6 +49,7 @@ export function isDue(measureAt: string, now: Date): boolean {
 export function artifactSummaryOf(artifact: Artifact, now: Date): ArtifactSummaryView {
   const m = receiptMetadataOf(artifact);
   const measureAt = m?.outcome.measure_at ?? null;
+  const due = m?.outcome.status === "pending" && measureAt !== null && isDue(measureAt, now);
   return {
     id: artifact.id,
     title: artifact.title,
@@ -59,7 +62,12 @@ export function artifactSummaryOf(artifact: Artifact, now: Date): ArtifactSummar
           status: m.outcome.status,
           text: OUTCOME_LABELS[m.outcome.status],
           measure_at: measureAt,
-          due: m.outcome.status === "pending" && measureAt !== null && isDue(measureAt, now),
+          due,
+          line: [
+            OUTCOME_LABELS[m.outcome.status],
+            ...(measureAt ? [`${CARD_LABELS.measureAt.toLowerCase()} ${measureAt}`] : []),
+            ...(due ? [CARD_LABELS.due] : []),
+          ].join(" · "),
         }
       : null,
     tags: artifact.tags,

@@ -58,7 +58,7 @@ describe("summary view", () => {
     expect(isDue("2026-12-07", now)).toBe(true);
     expect(isDue("2026-12-07T00:00:01Z", now)).toBe(false);
     const row = artifactSummaryOf(receipt({}), now);
-    expect(row.outcome).toEqual({ status: "pending", text: "Pending", measure_at: "2026-12-07", due: true });
+    expect(row.outcome).toEqual({ status: "pending", text: "Pending", measure_at: "2026-12-07", due: true, line: "Pending · measure at 2026-12-07 · due" });
     expect(row.action?.needed).toBe(false);
     expect(artifactSummaryOf({ ...receipt({}), metadata: null }, now).action).toBeNull();
   });

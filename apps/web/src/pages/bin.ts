@@ -1,0 +1,80 @@
+import type { ArtifactSummaryView } from "@cairn/core";
+import { html } from "hono/html";
+import { type Chrome, layout, type Markup } from "./layout.js";
+
+/** What the bin was asked for, echoed into the filter form and the pager links. */
+export interface BinQuery {
+  q?: string;
+  tag?: string;
+  human_action?: string;
+  outcome?: string;
+}
+
+export interface BinFilterChoices {
+  /** Whether core's search can filter on these yet (they arrive with search filters). */
+  human_action: boolean;
+  outcome: boolean;
+}
+
+const queryString = (q: BinQuery, cursor?: string) => {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(q)) if (v) params.set(k, v);
+  if (cursor) params.set("cursor", cursor);
+  const s = params.toString();
+  return s ? `/?${s}` : "/";
+};
+
+const option = (value: string, label: string, current: string | undefined) =>
+  html`<option value="${value}"${current === value ? html` selected` : ""}>${label}</option>`;
+
+function filters(q: BinQuery, choices: BinFilterChoices) {
+  return html`<form class="filters" method="get" action="/" role="search" aria-label="Filter the bin">
+<div><label for="f-q">Search</label><input id="f-q" name="q" type="search" value="${q.q ?? ""}" placeholder="words in title or body"></div>
+<div><label for="f-tag">Tag</label><input id="f-tag" name="tag" value="${q.tag ?? ""}" placeholder="e.g. export"></div>
+${
+  choices.human_action
+    ? html`<div><label for="f-action">Human action</label><select id="f-action" name="human_action">${option("", "Any", q.human_action)}${option("needed", "Needs a person", q.human_action)}</select></div>`
+    : ""
+}
+${
+  choices.outcome
+    ? html`<div><label for="f-outcome">Outcome</label><select id="f-outcome" name="outcome">${option("", "Any", q.outcome)}${option("pending", "Pending", q.outcome)}${option("overdue", "Overdue", q.outcome)}</select></div>`
+    : ""
+}
+<div><button type="submit">Filter</button></div>
+</form>`;
+}
+
+function row(a: ArtifactSummaryView) {
+  return html`<li>
+<a class="title" href="/a/${encodeURIComponent(a.id)}">${a.title}</a>
+${a.action ? html`<span><span class="pill${a.action.needed ? "" : " calm"}">${a.action.label}: ${a.action.text}</span></span>` : ""}
+<span class="tags">${a.outcome ? html`<span${a.outcome.due ? html` class="due"` : ""}>${a.outcome.line}</span>` : ""}<span>${a.owner}</span><span><time datetime="${a.created_at}">${a.age}</time></span></span>
+</li>`;
+}
+
+/** The bin: everything the viewer may read, newest first, filtered, one page at a time. */
+export function binPage(
+  items: ArtifactSummaryView[],
+  nextCursor: string | null,
+  query: BinQuery & { cursor?: string },
+  choices: BinFilterChoices,
+  chrome: Chrome,
+): Markup {
+  const { cursor, ...q } = query;
+  const filtered = Object.values(q).some(Boolean);
+  return layout(
+    "Bin",
+    html`<h1>Bin</h1>
+${filters(q, choices)}
+${
+  items.length === 0
+    ? html`<p class="muted">${filtered ? "Nothing matches these filters." : "No receipts yet. Agents and scripts leave them with receipt_create (MCP), POST /v1/receipts or cairn receipt."}</p>`
+    : html`<ol class="rows" aria-label="Artifacts, newest first">${items.map(row)}</ol>`
+}
+<nav class="pager" aria-label="Pages">${cursor ? html`<a href="${queryString(q)}">Newest</a>` : ""}${
+      nextCursor ? html`<a href="${queryString(q, nextCursor)}" rel="next">Older</a>` : ""
+    }</nav>`,
+    { ...chrome, current: "bin" },
+  );
+}
