@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import { failureFor } from "./adapter.js";
 import { messagePage } from "./pages/layout.js";
 import { artifactPage } from "./pages/artifact.js";
-import { STYLESHEET } from "./pages/styles.js";
+import { ICON, STYLESHEET } from "./pages/styles.js";
 import { mountAuth } from "./routes/auth.js";
 import { mountPages, rawResponse } from "./routes/pages.js";
 import { securityHeaders } from "./security-headers.js";
@@ -27,6 +27,14 @@ export function createWebApp(cairn: Cairn): Hono {
     c.header("Cache-Control", "public, max-age=3600");
     return c.body(STYLESHEET);
   });
+
+  app.get("/assets/cairn.svg", (c) => {
+    c.header("Content-Type", "image/svg+xml");
+    c.header("Cache-Control", "public, max-age=86400");
+    return c.body(ICON);
+  });
+  // Browsers ask for it whatever the page says.
+  app.get("/favicon.ico", (c) => c.redirect("/assets/cairn.svg", 301));
 
   mountAuth(app, cairn);
   mountPages(app, cairn);

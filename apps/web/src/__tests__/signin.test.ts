@@ -64,6 +64,9 @@ describe("web sign-in, sessions and forms", () => {
     const sam = await fx.world.user("sam");
     const b = await signIn(fx.app, sam);
     expect((await b.request("/signout", { method: "POST", form: { csrf: "x" } })).status).toBe(403);
+    const forged = await b.request("/signout", { method: "POST", headers: { "sec-fetch-site": "cross-site" }, form: { csrf: "x" } });
+    expect(forged.status).toBe(403);
+    expect(forged.headers.getSetCookie()).toEqual([]);
     expect((await b.request("/")).status).toBe(200);
   });
 

@@ -38,6 +38,7 @@ export function layout(title: string, content: Markup, chrome: Chrome | null = n
 <meta name="robots" content="noindex, nofollow">
 <meta name="referrer" content="no-referrer">
 <title>${title} · Cairn</title>
+<link rel="icon" href="/assets/cairn.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/assets/cairn.css">
 </head>
 <body>

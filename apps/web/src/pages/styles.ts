@@ -99,3 +99,6 @@ const TIMELINE = Array.from({ length: 101 }, (_, i) => `.o${i}{margin-left:${i}%
   + Array.from({ length: 9 }, (_, i) => `.d${i}{padding-left:${i * 1.2}rem}`).join("");
 
 export const STYLESHEET = `${TOKENS}${BASE}${COMPONENTS}${TIMELINE}\n`;
+
+/** Three stacked stones: the site icon, served from our own origin (the CSP allows no data: URLs). */
+export const ICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><g fill="#5b6b7a"><ellipse cx="16" cy="26" rx="12" ry="4.5"/><ellipse cx="16" cy="17.5" rx="8.5" ry="3.8"/><ellipse cx="16" cy="10" rx="5.5" ry="3.2"/></g></svg>`;

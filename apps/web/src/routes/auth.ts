@@ -4,7 +4,7 @@ import { bodyLimit } from "hono/body-limit";
 import { failureFor } from "../adapter.js";
 import { messagePage } from "../pages/layout.js";
 import { signinPage } from "../pages/signin.js";
-import { endSession, formIsGenuine, sessionOf, signinFormIsGenuine, signinFormToken, startSession } from "../session.js";
+import { endSession, formIsGenuine, isCrossSite, sessionOf, signinFormIsGenuine, signinFormToken, startSession } from "../session.js";
 
 /** Forms are a few hundred bytes; anything larger is not ours. */
 export const formLimit = bodyLimit({ maxSize: 16 * 1024, onError: (c) => c.html(messagePage("Too large", "The form sent more than the server accepts."), 413) });
@@ -42,11 +42,10 @@ export function mountAuth(app: Hono, cairn: Cairn): void {
   });
 
   app.post("/signout", formLimit, async (c) => {
+    // Refused before anything else: a forged post must not even clear a cookie.
+    if (isCrossSite(c)) return c.html(refusedForm(), 403);
     const session = await sessionOf(cairn, c);
-    if (!session) {
-      endSession(c);
-      return c.redirect("/signin", 303);
-    }
+    if (!session) return c.redirect("/signin", 303);
     const form = await c.req.parseBody();
     if (!formIsGenuine(c, session, typeof form.csrf === "string" ? form.csrf : undefined)) return c.html(refusedForm(), 403);
     await cairn.sessions.close(session.secret);
