@@ -1,7 +1,7 @@
 import { type Artifact, type ArtifactSummaryView, provenanceLine, receiptCardOf } from "@cairn/core";
 import { html, raw } from "hono/html";
 import { renderMarkdown } from "../markdown.js";
-import { receiptCard } from "./card.js";
+import { receiptCard, titleOf } from "./card.js";
 import { type Chrome, layout, type Markup } from "./layout.js";
 
 /** A plain artifact's body is its content, shown once: markdown rendered, text and JSON as they are. */
@@ -32,8 +32,8 @@ export function artifactPage(artifact: Artifact, parts: ArtifactPageParts, chrom
     artifact.title,
     html`<article>
 <p class="assertion" data-field="assertion">${card ? card.header : provenanceLine(artifact.provenance, "Artifact")}</p>
-<h1 data-field="title">${artifact.title}</h1>
-${card ? receiptCard(card, parts.acknowledgements ?? "") : bodyOf(artifact)}
+${titleOf(artifact.title, card)}
+${card ? receiptCard(card, parts.acknowledgements ?? "", card.tldr.text === artifact.title) : bodyOf(artifact)}
 ${parts.actions ?? ""}
 <section aria-labelledby="facts-heading">
 <h2 id="facts-heading">About this ${card ? "receipt" : "artifact"}</h2>
@@ -49,7 +49,7 @@ ${
 }
 ${artifact.follows ? html`<dt>Follows</dt><dd><a data-field="follows" href="/a/${encodeURIComponent(artifact.follows.id)}">${artifact.follows.id}</a></dd>` : ""}
 <dt>Checksum</dt><dd><code data-field="checksum">${artifact.checksum}</code></dd>
-<dt>Raw</dt><dd><a href="${parts.rawHref}">View the raw markdown</a></dd>
+<dt>Raw</dt><dd><a href="${parts.rawHref}">${artifact.share_type === "markdown" ? "View the raw markdown" : "View the raw body"}</a></dd>
 </dl>
 </section>
 </article>`,

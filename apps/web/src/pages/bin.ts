@@ -1,5 +1,6 @@
 import type { ArtifactSummaryView } from "@cairn/core";
-import { html } from "hono/html";
+import { html, raw } from "hono/html";
+import { renderInline } from "../markdown.js";
 import { type Chrome, layout, type Markup } from "./layout.js";
 
 /** What the bin was asked for, echoed into the filter form and the pager links. */
@@ -48,7 +49,7 @@ ${
 function row(a: ArtifactSummaryView) {
   return html`<li>
 <a class="title" href="/a/${encodeURIComponent(a.id)}">${a.title}</a>
-${a.action ? html`<span><span class="pill${a.action.needed ? "" : " calm"}">${a.action.label}: ${a.action.text}</span></span>` : ""}
+${a.action ? html`<span><span class="pill${a.action.needed ? "" : " calm"}">${a.action.label}: ${raw(renderInline(a.action.text))}</span></span>` : ""}
 <span class="tags">${a.outcome ? html`<span${a.outcome.due ? html` class="due"` : ""}>${a.outcome.line}</span>` : ""}<span>${a.owner}</span><span><time datetime="${a.created_at}">${a.age}</time></span></span>
 </li>`;
 }

@@ -9,15 +9,23 @@ const text = (p: TextPart, tag: "p" | "div" = "div") =>
 
 const labelled = (p: TextPart) => html`<div><span class="label">${p.label}</span>${text(p)}</div>`;
 
+/** A title that only repeats the TL;DR (the default title) is the TL;DR: the heading carries both. */
+export function titleOf(title: string, card: ReceiptCardView | null): Markup {
+  if (card && card.tldr.text === title) {
+    return html`<h1 data-field="title"><span data-field="${card.tldr.field}">${title}</span></h1>`;
+  }
+  return html`<h1 data-field="title">${title}</h1>`;
+}
+
 /**
  * The receipt card in SPEC §11's order: TL;DR, the action chip, who is affected, before
  * and after, evidence, outcome, what remains, what the system now knows. Every label and
  * value comes from core's card view; `data-field` carries each value's metadata path.
  */
-export function receiptCard(card: ReceiptCardView, acknowledgements: Markup | string = ""): Markup {
+export function receiptCard(card: ReceiptCardView, acknowledgements: Markup | string = "", tldrIsTitle = false): Markup {
   const { action, evidence, outcome, remaining } = card;
-  return html`<section class="card" aria-labelledby="card-tldr">
-<p class="tldr text" id="card-tldr" data-field="${card.tldr.field}">${raw(renderInline(card.tldr.text))}</p>
+  return html`<section class="card" aria-label="Receipt">
+${tldrIsTitle ? "" : html`<p class="tldr text" data-field="${card.tldr.field}">${raw(renderInline(card.tldr.text))}</p>`}
 <p class="chip${action.needed ? "" : " calm"}" data-part="chip">${action.label}: <span data-field="${action.field}">${raw(renderInline(action.text))}</span></p>
 ${acknowledgements}
 ${labelled(card.affected)}

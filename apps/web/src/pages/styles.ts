@@ -33,7 +33,7 @@ nav ul{display:flex;flex-wrap:wrap;gap:.2rem 1rem;list-style:none;margin:0;paddi
 nav a{text-decoration:none;padding:.2rem 0}
 nav a[aria-current=page]{color:var(--fg);font-weight:600;border-bottom:2px solid var(--fg)}
 .who{margin-left:auto;display:flex;align-items:center;gap:.6rem;color:var(--muted);font-size:.9rem}
-main{padding-top:1.5rem;padding-bottom:3rem}
+main.wrap{padding-top:1.5rem;padding-bottom:3rem}
 footer.site{border-top:1px solid var(--line);color:var(--muted);font-size:.85rem;padding:1rem 0 2rem}
 footer.site a{color:var(--muted)}
 h1{font-size:1.55rem;line-height:1.25;margin:.2rem 0 1rem}
@@ -55,7 +55,8 @@ label{font-weight:600;font-size:.9rem}
 const COMPONENTS = `
 .assertion{color:var(--muted);font-size:.92rem;margin:0 0 .3rem}
 .card{border:1px solid var(--line);border-radius:var(--radius);padding:1.2rem 1.3rem;margin:0 0 1.5rem;display:grid;gap:1.1rem}
-.card>*{margin:0}
+.card>*,.card p,.card ul{margin:0}
+.card .meta{margin-top:.4rem}
 .tldr{font-size:1.2rem;font-weight:600;line-height:1.4}
 .chip{display:block;border:1px solid var(--act-line);background:var(--act-bg);color:var(--act-fg);border-radius:var(--radius);padding:.6rem .9rem;font-weight:600}
 .chip.calm{border-color:var(--calm-line);background:var(--calm-bg);color:var(--calm-fg);font-weight:500}
@@ -69,8 +70,12 @@ dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem;margi
 dl.facts dt{color:var(--muted)}
 dl.facts dd{margin:0;min-width:0}
 .body{border-top:1px solid var(--line);padding-top:.5rem}
-.filters{display:grid;grid-template-columns:2fr 1fr 1fr 1fr auto;gap:.6rem;align-items:end;margin:0 0 1.2rem}
-.filters div{display:grid;gap:.2rem;min-width:0}
+.body h1,.body h2,.body h3,.body h4{font-size:1.05rem;margin:1.2rem 0 .4rem}
+section.body>h2{font-size:1.1rem}
+.filters{display:flex;flex-wrap:wrap;gap:.6rem;align-items:end;margin:0 0 1.2rem}
+.filters div{display:grid;gap:.2rem;min-width:0;flex:1 1 9rem}
+.filters div:first-child{flex:2 1 14rem}
+.filters div:last-child{flex:0 0 auto}
 .rows{list-style:none;margin:0;padding:0;border-top:1px solid var(--line)}
 .rows>li{border-bottom:1px solid var(--line);padding:.8rem 0;display:grid;gap:.35rem}
 .rows .title{font-weight:600;font-size:1.05rem}
@@ -83,6 +88,7 @@ dl.facts dd{margin:0;min-width:0}
 .status.ok{color:var(--ok-fg)}.status.warn{color:var(--chip-due)}.status.fail{color:var(--fail-fg)}
 .checks{list-style:none;padding:0;margin:0;display:grid;gap:.8rem}
 .checks>li{border:1px solid var(--line);border-radius:var(--radius);padding:.7rem .9rem}
+.checks p{margin:.15rem 0}
 .timeline{list-style:none;padding:0;margin:0;display:grid;gap:.6rem}
 .timeline>li{display:grid;gap:.2rem}
 .bar{overflow:hidden;height:.5rem;background:var(--surface);border-radius:4px;border:1px solid var(--line)}
@@ -90,7 +96,7 @@ dl.facts dd{margin:0;min-width:0}
 .signin{max-width:28rem}
 .signin form{display:grid;gap:.6rem}
 .error{color:var(--warn-fg);background:var(--warn-bg);border:1px solid var(--warn-line);border-radius:var(--radius);padding:.5rem .8rem}
-@media (max-width:44rem){.pair{grid-template-columns:1fr}.filters{grid-template-columns:1fr 1fr}.filters div:first-child{grid-column:1/-1}
+@media (max-width:44rem){.pair{grid-template-columns:1fr}
 dl.facts{grid-template-columns:1fr}dl.facts dd{margin-bottom:.4rem}}
 `;
 
