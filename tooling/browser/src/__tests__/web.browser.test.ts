@@ -8,7 +8,7 @@ import { contrastOf, launchBrowser, startHostileSite, startWebServer } from "../
 import { LONG_WORD, type Seeded, seed } from "../seed.js";
 
 /** Kept as CI output (gitignored): every page type at desktop and phone width, light and dark. */
-export const SCREENSHOTS = fileURLToPath(new URL("../../../../apps/web/screenshots/", import.meta.url));
+const SCREENSHOTS = fileURLToPath(new URL("../../../../apps/web/screenshots/", import.meta.url));
 const WIDTHS = [1280, 390] as const;
 const SCHEMES = ["light", "dark"] as const;
 
