@@ -45,3 +45,6 @@ export function listLine(a: Artifact): string {
   const tags = a.tags.length > 0 ? `  [${a.tags.join(", ")}]` : "";
   return `${a.id}  ${a.created_at.slice(0, 10)}  ${a.title}${tags}`;
 }
+
+/** An accepted receipt's warning, on stderr so `--json`-less scripts still read only the facts on stdout. */
+export const warningLine = (w: { field: string; reason: string }): string => `warning: ${w.field} ${w.reason}`;

@@ -15,8 +15,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import { bearerOf, errorResponse, type RestEnv } from "./adapter.js";
 import { securityHeaders } from "@cairn/web/security-headers";
-import { createHash } from "node:crypto";
-import { DOCS_STYLE, renderDocsPage } from "./docs.js";
+import { DOCS_CSP, renderDocsPage } from "./docs/index.js";
 import { NDJSON, ndjsonResponse } from "./ndjson.js";
 import { readInput, requestContext } from "./request.js";
 import { openApiPath, pathParams, ROUTES, type RouteSpec } from "./routes.js";
@@ -178,8 +177,7 @@ export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIH
     },
   };
   app.doc31("/openapi.json", documentConfig);
-  const docsStyleHash = createHash("sha256").update(DOCS_STYLE).digest("base64");
-  app.get("/docs", securityHeaders({ styleSrc: `'sha256-${docsStyleHash}'` }), (c) => {
+  app.get("/docs", securityHeaders({ csp: DOCS_CSP }), (c) => {
     return c.html(renderDocsPage(app.getOpenAPI31Document(documentConfig) as unknown as Record<string, unknown>));
   });
 

@@ -3,6 +3,8 @@ import type { MiddlewareHandler } from "hono";
 export interface SecurityHeaderOptions {
   /** Sources of style: our own stylesheet by default; a page with one inline style names its hash. */
   styleSrc?: string;
+  /** A page's own complete policy (e.g. /docs, whose one stylesheet is allowed by hash); the other headers still apply. */
+  csp?: string;
 }
 
 /** No script at all, no framing, no form posts elsewhere, nothing loaded from another origin. */
@@ -16,7 +18,7 @@ export function contentSecurityPolicy({ styleSrc = "'self'" }: SecurityHeaderOpt
  * forms are protected by a form token and not by an Origin check (ADR 0018).
  */
 export function securityHeaders(options: SecurityHeaderOptions = {}): MiddlewareHandler {
-  const csp = contentSecurityPolicy(options);
+  const csp = options.csp ?? contentSecurityPolicy(options);
   return async (c, next) => {
     await next();
     c.header("Content-Security-Policy", csp);

@@ -54,7 +54,7 @@ describe.each(DRIVERS)("cairn receipt against cairn serve on %s", (driver) => {
     const json = await runCli(["receipt", "--from", file("r2.json", JSON.stringify(minimalReceipt({ learned: "json output" }))), "--json"], {
       env: u.env,
     });
-    const { redactions, ...stored } = json.json;
+    const { redactions, warnings: _w, ...stored } = json.json;
     expect(redactions).toEqual([]);
     expect((await server.rest("GET", `/v1/artifacts/${stored.id}`, u.token)).json).toEqual(stored);
   });

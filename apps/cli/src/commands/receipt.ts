@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { CliFailure } from "../failure.js";
-import { expiryLine, fieldLines } from "../format.js";
+import { expiryLine, fieldLines, warningLine } from "../format.js";
 import { parseDocument } from "../input/parse-document.js";
 import { readSource } from "../input/read-source.js";
 import { applyReceiptFlags } from "../input/receipt-flags.js";
@@ -10,16 +10,20 @@ import { examplesHelp } from "./define.js";
 import { printDryRun } from "./dry-run.js";
 import { optionFor } from "./fields.js";
 import { JSON_HELP, runWithClient } from "./run.js";
+import { receiptTemplate } from "./template.js";
 
 const EXAMPLES = [
   "cairn receipt --from receipt.json",
   "cairn receipt --from receipt.yaml --details notes.md --tag nightly --model opus-5",
   "generate-receipt | cairn receipt --from - --json",
   "cairn receipt --dry-run --from receipt.yaml   # validate and render locally; nothing is sent",
+  "cairn receipt --template > receipt.yaml        # a commented starting receipt to fill in",
 ];
 
 interface ReceiptOptions {
-  from: string;
+  from?: string;
+  template?: boolean;
+  yaml?: boolean;
   details?: string;
   title?: string;
   tag?: string[];
@@ -42,7 +46,7 @@ export const receiptCommand: CliCommand<"receipt_create"> = {
     const cmd = parent
       .command("receipt")
       .description(`Leave a receipt from a JSON or YAML file. ${receipt.SCHEMA_REGISTRY["cairn.receipt/v1"].description}`)
-      .requiredOption(
+      .option(
         "--from <file>",
         "The receipt: a JSON or YAML file with the fields of cairn.receipt/v1 (GET /v1/schemas/cairn.receipt/v1), or - for standard input. The format is read from the content.",
       )
@@ -55,13 +59,21 @@ export const receiptCommand: CliCommand<"receipt_create"> = {
         "--dry-run",
         "Validate and render locally and print the body and checksum the server would store; nothing is sent. Checks the fields only: the server also checks owner, follows and duplicates.",
       )
-      .option("--json", `${JSON_HELP} With --dry-run: the prepared receipt.`)
+      .option("--template", "Print a valid starting receipt to fill in, every field under its description (YAML with comments; --json for JSON), and exit.")
+      .option("--yaml", "With --template: YAML (the default).")
+      .option("--json", `${JSON_HELP} With --dry-run: the prepared receipt. With --template: the template as JSON.`)
       .addHelpText("after", examplesHelp(EXAMPLES));
 
     cmd.action(async (opts: ReceiptOptions) => {
       const json = opts.json === true;
       let raw: unknown;
       try {
+        if (opts.template) {
+          if (opts.yaml && json) throw CliFailure.usage("--template takes --yaml or --json, not both.");
+          process.stdout.write(await receiptTemplate(receipt, json ? "json" : "yaml"));
+          return;
+        }
+        if (opts.from === undefined) throw CliFailure.usage("cairn receipt needs --from FILE (or - for standard input), or --template.");
         if (opts.from === "-" && opts.details === "-") throw CliFailure.usage("--from and --details cannot both read standard input.");
         const limit = receipt.LIMITS.requestBytes;
         const doc = await parseDocument(await readSource(opts.from, "--from", limit), opts.from);
@@ -78,6 +90,7 @@ export const receiptCommand: CliCommand<"receipt_create"> = {
           const prepared = await receipt.prepareRedactedReceipt(raw);
           if (!prepared.ok) throw CliFailure.fromError(receipt.rejectionError(prepared.rejection, undefined).toBody());
           printDryRun(prepared.value, prepared.redactions, json, stdio);
+          if (!json) for (const w of receipt.receiptWarnings(prepared.value.metadata, new Date())) stdio.err(warningLine(w));
           return;
         }
       } catch (err) {
@@ -96,6 +109,7 @@ export const receiptCommand: CliCommand<"receipt_create"> = {
         ];
         if (a.redactions.length > 0) pairs.push(["redacted", a.redactions.map((r) => `${r.field} (${r.rule})`).join(", ")]);
         for (const line of fieldLines(pairs)) printer.out(line);
+        for (const w of a.warnings) printer.err(warningLine(w));
         printer.out(expiryLine(a));
       });
     });

@@ -52,7 +52,7 @@ describe.each(DRIVERS)("MCP tools on %s", (driver) => {
     expect(Date.parse(created.expires_at) - Date.parse(created.created_at)).toBe(7 * 86_400_000);
 
     const read = (await client.callTool({ name: "artifact_read", arguments: { id: created.id } })) as Json;
-    const { redactions: _r, ...stored } = created;
+    const { redactions: _r, warnings: _w, ...stored } = created;
     expect(read.structuredContent).toEqual(stored);
   });
 

@@ -31,7 +31,7 @@ describe.each(DRIVERS)("REST receipts (happy) on %s", (driver) => {
     const created = await h.call("POST", "/v1/receipts", { token: sam.token, body: fullReceipt() });
     const read = await h.call("GET", `/v1/artifacts/${created.json.id}`, { token: sam.token });
     expect(read.status).toBe(200);
-    const { redactions: _r, ...rest } = created.json;
+    const { redactions: _r, warnings: _w, ...rest } = created.json;
     expect(read.json).toEqual(rest);
   });
 

@@ -31,7 +31,7 @@ describe.each(DRIVERS)("receipts on %s", (driver) => {
     const sam = await fx.world.user("sam");
     const created = await fx.world.cairn.invoke("receipt_create", sam.ctx(), fullReceipt());
     const read = await fx.world.cairn.invoke("artifact_read", sam.ctx(), { id: created.id });
-    const { redactions: _r, ...withoutRedactions } = created;
+    const { redactions: _r, warnings: _w, ...withoutRedactions } = created;
     expect(read).toEqual(withoutRedactions);
     expect(Object.keys(read.metadata ?? {})).toEqual([
       "schema", "changed", "affected", "before", "after", "evidence", "evidence_note",

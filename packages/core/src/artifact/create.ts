@@ -35,5 +35,5 @@ export async function createArtifact(
     follows: null,
   });
   const viewer = { kind: "principal", principal: ctx.principal } as const;
-  return { ...(await toArtifact(ctx.store, ctx.config, viewer, row)), redactions: [] };
+  return { ...(await toArtifact(ctx.store, ctx.config, viewer, row)), redactions: [], warnings: [] };
 }

@@ -85,5 +85,8 @@ export const CreatedArtifact = Artifact.extend({
   redactions: z
     .array(z.object({ field: z.string(), rule: z.string() }))
     .describe("Secrets replaced by [REDACTED:<rule>] before storing, by field."),
+  warnings: z
+    .array(z.object({ field: z.string().describe("Dotted path of the field."), reason: z.string().describe("What a reader will trip over.") }))
+    .describe("Accepted, but worth a second look: a pending `measure_at` already past, no evidence linked."),
 }).meta({ id: "CreatedArtifact", description: "The stored artifact, with what was redacted on the way in." });
 export type CreatedArtifact = z.infer<typeof CreatedArtifact>;

@@ -7,6 +7,8 @@ export { prepareReceipt, prepareRedactedReceipt, renderValidReceipt, type Prepar
 export { mapReceiptStrings, redactReceipt, type Redaction, type RedactionResult } from "./redact.js";
 export { isRegisteredSchema, jsonSchemaOf, registeredSchemaIds, SCHEMA_REGISTRY, type RegisteredSchemaId } from "./registry.js";
 export { RECEIPT_V1_TEMPLATE_VERSION, renderReceiptV1 } from "./render.js";
+export { receiptExample } from "./example.js";
+export { dueAt, receiptWarnings, type ReceiptWarning } from "./warnings.js";
 export * from "./schemas.js";
 export {
   deriveTitle,

@@ -5,6 +5,7 @@ import type { ExistingArtifactRef } from "../errors.js";
 import type { GatedReceipt } from "./gates.js";
 import { findOutcome, type IdempotencyClaim, type StoredOutcome, saveOutcome } from "./idempotency.js";
 import type { PreparedReceipt } from "./prepare.js";
+import { receiptWarnings } from "./warnings.js";
 
 const DUPLICATE_WINDOW_MS = 24 * 3_600_000;
 
@@ -57,7 +58,11 @@ export async function insertReceipt(
       follows,
     });
     const viewer = { kind: "principal", principal: ctx.principal } as const;
-    const value: CreatedArtifact = { ...(await toArtifact(tx, ctx.config, viewer, row)), redactions: gated.redactions };
+    const value: CreatedArtifact = {
+      ...(await toArtifact(tx, ctx.config, viewer, row)),
+      redactions: gated.redactions,
+      warnings: receiptWarnings(prepared.metadata, now),
+    };
     if (claim) await saveOutcome(tx, claim, { kind: "created", value }, now);
     return { kind: "created", value };
   });

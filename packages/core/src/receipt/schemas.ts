@@ -3,6 +3,7 @@ import { OwnerRef } from "../identity/names.js";
 import { LIMITS } from "../limits.js";
 import { Tags } from "../tags.js";
 import { optionalText, requiredText, titleText } from "../text.js";
+import { receiptExample } from "./example.js";
 
 export const RECEIPT_SCHEMA_ID = "cairn.receipt/v1";
 
@@ -124,6 +125,8 @@ export const ReceiptCreateInput = ReceiptFields.extend({
     id: "ReceiptCreateInput",
     description:
       "A structured receipt: what changed, who is affected, before/after, evidence, outcome, human action, what remains and what was learned.",
+    // Documentation's example (OpenAPI, JSON Schema, MCP): the template's receipt, dated so it stays in the future a while.
+    examples: [receiptExample(new Date("2027-06-01T00:00:00Z"))],
   });
 export type ReceiptCreateInput = z.input<typeof ReceiptCreateInput>;
 

@@ -1,0 +1,1 @@
+export { DOCS_CSP, renderDocsPage } from "./page.js";
