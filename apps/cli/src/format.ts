@@ -41,7 +41,7 @@ export function printArtifact(a: Artifact, printer: Printer): void {
 }
 
 /** One line per artifact in a list. */
-export function listLine(a: Artifact): string {
+export function listLine(a: Pick<Artifact, "id" | "created_at" | "title" | "tags">): string {
   const tags = a.tags.length > 0 ? `  [${a.tags.join(", ")}]` : "";
   return `${a.id}  ${a.created_at.slice(0, 10)}  ${a.title}${tags}`;
 }

@@ -39,6 +39,10 @@ export const TOOLS: { readonly [N in OperationName]: ToolSpec | null } = {
   team_read: null,
   team_member_add: null,
   team_member_remove: null,
+  keys_list: { title: "List the server's public signing keys", idempotent: true },
+  // Rotating the signing key is an administrator's decision.
+  keys_rotate: null,
+  receipt_verify: { title: "Verify a receipt or an exported line", idempotent: true },
 };
 
 export type ToolName = { [N in OperationName]: (typeof TOOLS)[N] extends null ? never : N }[OperationName];

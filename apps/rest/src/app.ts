@@ -104,8 +104,9 @@ export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIH
     }
   });
 
+  const publicPaths = new Set(Object.values(ROUTES as Record<string, RouteSpec>).flatMap((r) => (r.public ? [r.path] : [])));
   app.use("/v1/*", async (c, next) => {
-    if (c.req.path.startsWith("/v1/schemas")) return next();
+    if (c.req.path.startsWith("/v1/schemas") || publicPaths.has(c.req.path)) return next();
     const bearer = bearerOf(c.req.header("authorization"));
     const principal = bearer ? await cairn.authenticate(bearer) : null;
     if (!principal) throw unauthenticated(bearer ? "The bearer token is not valid." : "A bearer token is required.");
@@ -128,7 +129,7 @@ export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIH
       operationId: name,
       summary: op.description,
       tags: [route.tag],
-      security: [{ bearer: [] }],
+      security: route.public ? [] : [{ bearer: [] }],
       request: {
         ...documentedRequest(op.input, route),
         ...(name === "receipt_create" && { headers: SurfaceHeaders.extend(idempotencyHeader.shape) }),
@@ -139,6 +140,11 @@ export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIH
         ...(name === "receipt_create" && receiptResponses),
       },
     });
+    if (route.public) {
+      // No principal: a public route's operation reads nothing of the caller's (keys_list).
+      app.on(route.method.toUpperCase(), route.path, async (c) => c.json(await cairn.invokePublic(name), route.status));
+      continue;
+    }
     app.on(route.method.toUpperCase(), route.path, async (c) => {
       const raw = await readInput(cairn, c, name, route);
       const ctx = requestContext(cairn, c);

@@ -18,6 +18,8 @@ export interface RouteSpec {
    * in memory or in one response body.
    */
   response?: "json" | "ndjson";
+  /** Served without a bearer token (the public signing keys). */
+  public?: true;
 }
 
 /** Only paged operations (`{items, next_cursor}` answers) may stream. */
@@ -50,6 +52,9 @@ export const ROUTES: { readonly [N in OperationName]: RouteOf<N> } = {
   status: { method: "get", path: "/v1/status", status: 200, input: "none", tag: "Drops" },
   policy_get: { method: "get", path: "/v1/policy", status: 200, input: "query", tag: "Policy" },
   policy_set: { method: "put", path: "/v1/policy", status: 200, input: "body+query", tag: "Policy" },
+  keys_list: { method: "get", path: "/v1/keys", status: 200, input: "none", tag: "Signing", public: true },
+  keys_rotate: { method: "post", path: "/v1/keys/rotate", status: 200, input: "none", tag: "Signing" },
+  receipt_verify: { method: "post", path: "/v1/verify", status: 200, input: "body", tag: "Signing" },
 };
 
 /** Names of the path parameters of a route, e.g. `run_id` in /v1/runs/:run_id/spans. */

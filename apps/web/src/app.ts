@@ -40,11 +40,11 @@ export function createWebApp(cairn: Cairn): Hono {
   mountPages(app, cairn);
 
   app.get("/s/:token", async (c) => {
-    const artifact = await cairn.invokePublic("share_read", cairn.publicContext("web"), { token: c.req.param("token") });
+    const artifact = await cairn.invokeLink("share_read", cairn.linkContext("web"), { token: c.req.param("token") });
     return c.html(artifactPage(artifact, { rawHref: `/s/${encodeURIComponent(c.req.param("token"))}/raw` }, null));
   });
   app.get("/s/:token/raw", async (c) =>
-    rawResponse(c, await cairn.invokePublic("share_read", cairn.publicContext("web"), { token: c.req.param("token") })),
+    rawResponse(c, await cairn.invokeLink("share_read", cairn.linkContext("web"), { token: c.req.param("token") })),
   );
 
   app.onError(async (err, c) => {

@@ -1,10 +1,11 @@
 import type { CairnConfig, CairnHooks, Principal, RequestOptions, ServiceContext, Surface } from "./context.js";
-import type { CairnError } from "./errors.js";
+import { type CairnError, notFound } from "./errors.js";
 import { authenticate } from "./identity/tokens.js";
 import { OPERATIONS, type OperationName, type OperationOutput } from "./operations/index.js";
 import { preloadSecretScanner } from "./secrets/secretlint.js";
 import { authenticateSession, closeSession, type OpenedSession, openSession } from "./session/sessions.js";
-import { type PublicContext, type PublicOperationName, type PublicOperationOutput, SHARE_OPERATIONS } from "./share/operations.js";
+import { type LinkContext, type LinkOperationName, type LinkOperationOutput, SHARE_OPERATIONS } from "./share/operations.js";
+import { ensureSigningKey } from "./signing/keys.js";
 import { openStore } from "./store/open.js";
 import type { Store, StoreOptions } from "./store/port.js";
 
@@ -21,16 +22,18 @@ export interface Cairn {
    * the error to send, with its drop attached.
    */
   refuseUnreadable(name: OperationName, ctx: ServiceContext, error: CairnError): Promise<CairnError>;
-  /** The context of a caller nobody signed in: a share-link holder. */
-  publicContext(surface: Surface): PublicContext;
-  /** Runs an operation that needs no principal (share_read). */
-  invokePublic<N extends PublicOperationName>(name: N, ctx: PublicContext, raw: unknown): Promise<PublicOperationOutput<N>>;
+  /** The context of a caller nobody signed in who holds a share link. */
+  linkContext(surface: Surface): LinkContext;
+  /** Runs an operation of a link holder (share_read): the link is the capability, no principal. */
+  invokeLink<N extends LinkOperationName>(name: N, ctx: LinkContext, raw: unknown): Promise<LinkOperationOutput<N>>;
   /** Web sign-in sessions (ADR 0018): opened with a human token, ended by sign-out or by revoking the token. */
   sessions: {
     open(bearer: string): Promise<OpenedSession>;
     authenticate(secret: string): Promise<Principal | null>;
     close(secret: string): Promise<void>;
   };
+  /** Runs an operation that needs no caller (the public signing keys); others are not found. */
+  invokePublic<N extends OperationName>(name: N): Promise<OperationOutput<N>>;
   close(): Promise<void>;
 }
 
@@ -58,12 +61,17 @@ export function createCairn(store: Store, config: CairnConfig, options: CairnOpt
       const op: { refuseUnreadable?: (ctx: ServiceContext, error: CairnError) => Promise<CairnError> } = OPERATIONS[name];
       return op.refuseUnreadable ? op.refuseUnreadable(ctx, error) : error;
     },
-    publicContext: (surface) => ({ store, config, surface, now }),
-    invokePublic: (name, ctx, raw) => SHARE_OPERATIONS[name].invoke(ctx, raw) as never,
+    linkContext: (surface) => ({ store, config, surface, now }),
+    invokeLink: (name, ctx, raw) => SHARE_OPERATIONS[name].invoke(ctx, raw) as never,
     sessions: {
       open: (bearer) => openSession(store, bearer, now()),
       authenticate: (secret) => authenticateSession(store, secret, now()),
       close: (secret) => closeSession(store, secret),
+    },
+    invokePublic: async (name) => {
+      const op = OPERATIONS[name] as { runPublic?: (store: Store) => Promise<unknown> };
+      if (!op.runPublic) throw notFound();
+      return op.runPublic(store) as never;
     },
     close: () => store.close(),
   };
@@ -74,5 +82,7 @@ export async function openCairn(options: StoreOptions & CairnConfig & CairnHooks
   const store = await openStore({ databaseUrl, dataDir });
   // Load the secret scanner now rather than on the first receipt (~80 ms of imports).
   await preloadSecretScanner();
+  // The signing key exists from the first start on (race-safe across processes).
+  await ensureSigningKey(store);
   return createCairn(store, { publicUrl: publicUrl.replace(/\/+$/, "") }, hooks);
 }

@@ -1,6 +1,8 @@
 import type { OperationName } from "@cairn/core";
 import type { CliCommand } from "./define.js";
 import { exportCommand } from "./export.js";
+import { keysListCommand, keysRotateCommand } from "./keys.js";
+import { verifyCommand } from "./verify.js";
 import { doctorCommand, dropsCommand, statusCommand } from "./health.js";
 import { policyGetCommand, policySetCommand } from "./policy.js";
 import { readCommand } from "./read.js";
@@ -42,6 +44,9 @@ export const CLI_COMMANDS: { readonly [N in OperationName]: CliCommand<N> | null
   team_read: teamShowCommand,
   team_member_add: teamAddCommand,
   team_member_remove: teamRemoveCommand,
+  receipt_verify: verifyCommand,
+  keys_list: keysListCommand,
+  keys_rotate: keysRotateCommand,
 };
 
 /** Descriptions of the command groups (`cairn user …`). */
@@ -51,4 +56,5 @@ export const GROUPS: Readonly<Record<string, string>> = {
   policy: "Read and change an owner's policy: secrets, entropy_detection, require_evidence, default_ttl_days.",
   run: "Record runs and their spans; a span can name the receipt it produced.",
   team: "Teams own artifacts and runs together; members manage membership.",
+  keys: "The server's Ed25519 signing keys: list the public ones, rotate (administrators).",
 };

@@ -11,12 +11,6 @@ export interface BinQuery {
   outcome?: string;
 }
 
-export interface BinFilterChoices {
-  /** Whether core's search can filter on these yet (they arrive with search filters). */
-  human_action: boolean;
-  outcome: boolean;
-}
-
 const queryString = (q: BinQuery, cursor?: string) => {
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(q)) if (v) params.set(k, v);
@@ -28,20 +22,12 @@ const queryString = (q: BinQuery, cursor?: string) => {
 const option = (value: string, label: string, current: string | undefined) =>
   html`<option value="${value}"${current === value ? html` selected` : ""}>${label}</option>`;
 
-function filters(q: BinQuery, choices: BinFilterChoices) {
+function filters(q: BinQuery) {
   return html`<form class="filters" method="get" action="/" role="search" aria-label="Filter the bin">
 <div><label for="f-q">Search</label><input id="f-q" name="q" type="search" value="${q.q ?? ""}" placeholder="words in title or body"></div>
 <div><label for="f-tag">Tag</label><input id="f-tag" name="tag" value="${q.tag ?? ""}" placeholder="e.g. export"></div>
-${
-  choices.human_action
-    ? html`<div><label for="f-action">Human action</label><select id="f-action" name="human_action">${option("", "Any", q.human_action)}${option("needed", "Needs a person", q.human_action)}</select></div>`
-    : ""
-}
-${
-  choices.outcome
-    ? html`<div><label for="f-outcome">Outcome</label><select id="f-outcome" name="outcome">${option("", "Any", q.outcome)}${option("pending", "Pending", q.outcome)}${option("overdue", "Overdue", q.outcome)}</select></div>`
-    : ""
-}
+<div><label for="f-action">Human action</label><select id="f-action" name="human_action">${option("", "Any", q.human_action)}${option("needed", "Needs a person", q.human_action)}</select></div>
+<div><label for="f-outcome">Outcome</label><select id="f-outcome" name="outcome">${option("", "Any", q.outcome)}${option("pending", "Pending", q.outcome)}${option("overdue", "Overdue", q.outcome)}</select></div>
 <div><button type="submit">Filter</button></div>
 </form>`;
 }
@@ -59,7 +45,6 @@ export function binPage(
   items: ArtifactSummaryView[],
   nextCursor: string | null,
   query: BinQuery & { cursor?: string },
-  choices: BinFilterChoices,
   chrome: Chrome,
 ): Markup {
   const { cursor, ...q } = query;
@@ -67,7 +52,7 @@ export function binPage(
   return layout(
     "Bin",
     html`<h1>Bin</h1>
-${filters(q, choices)}
+${filters(q)}
 ${
   items.length === 0
     ? html`<p class="muted">${filtered ? "Nothing matches these filters." : "No receipts yet. Agents and scripts leave them with receipt_create (MCP), POST /v1/receipts or cairn receipt."}</p>`

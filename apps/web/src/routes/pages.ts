@@ -1,4 +1,4 @@
-import { type Artifact, artifactSummaryOf, type Cairn, OPERATIONS, runTimelineOf, type ServiceContext } from "@cairn/core";
+import { type Artifact, artifactSummaryOf, type Cairn, runTimelineOf, type ServiceContext } from "@cairn/core";
 import type { Context, Hono } from "hono";
 import { webContext } from "../adapter.js";
 import { artifactPage } from "../pages/artifact.js";
@@ -28,9 +28,8 @@ export function signedIn(cairn: Cairn, handler: SignedIn) {
   };
 }
 
-/** The bin's filters that core's search takes; the rest of the query string is ignored. */
-const searchShape = OPERATIONS.artifact_search.input.shape as Record<string, unknown>;
-const BIN_FILTERS = (["q", "tag", "human_action", "outcome"] as const).filter((k) => k in searchShape);
+/** The bin's filters, passed to core's search as they are (it validates them); the rest of the query string is ignored. */
+const BIN_FILTERS = ["q", "tag", "human_action", "outcome"] as const;
 
 export const rawResponse = (c: Context, artifact: Artifact) => {
   c.header("Content-Type", "text/plain; charset=utf-8");
@@ -48,11 +47,10 @@ export function mountPages(app: Hono, cairn: Cairn): void {
       }
       const cursor = c.req.query("cursor");
       if (cursor) query.cursor = cursor;
-      const page = await cairn.invoke("artifact_search", ctx, { ...query, limit: BIN_PAGE_SIZE });
+      const page = await cairn.invoke("artifact_search", ctx, { ...query, limit: BIN_PAGE_SIZE, fields: "summary" });
       const now = ctx.now();
       const rows = page.items.map((a) => artifactSummaryOf(a, now));
-      const choices = { human_action: BIN_FILTERS.includes("human_action"), outcome: BIN_FILTERS.includes("outcome") };
-      return c.html(binPage(rows, page.next_cursor, query, choices, chrome));
+      return c.html(binPage(rows, page.next_cursor, query, chrome));
     }),
   );
 

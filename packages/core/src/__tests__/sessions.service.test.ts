@@ -62,13 +62,13 @@ describe.each(DRIVERS)("web sessions on %s", (driver) => {
     const sam = await fx.world.user("sam");
     const created = await fx.world.cairn.invoke("artifact_create", sam.ctx(), { title: "Notes", body: "hello" });
     const token = created.url.split("/s/")[1] ?? "";
-    const ctx = fx.world.cairn.publicContext("web");
-    expect((await fx.world.cairn.invokePublic("share_read", ctx, { token })).id).toBe(created.id);
-    expect((await rejectionOf(fx.world.cairn.invokePublic("share_read", ctx, { token: "nope" }))).code).toBe("not_found");
-    expect((await rejectionOf(fx.world.cairn.invokePublic("share_read", ctx, {}))).code).toBe("validation_failed");
+    const ctx = fx.world.cairn.linkContext("web");
+    expect((await fx.world.cairn.invokeLink("share_read", ctx, { token })).id).toBe(created.id);
+    expect((await rejectionOf(fx.world.cairn.invokeLink("share_read", ctx, { token: "nope" }))).code).toBe("not_found");
+    expect((await rejectionOf(fx.world.cairn.invokeLink("share_read", ctx, {}))).code).toBe("validation_failed");
     clock = new Date("2026-12-01T09:00:00Z");
     try {
-      expect((await rejectionOf(fx.world.cairn.invokePublic("share_read", ctx, { token }))).code).toBe("gone");
+      expect((await rejectionOf(fx.world.cairn.invokeLink("share_read", ctx, { token }))).code).toBe("gone");
     } finally {
       clock = new Date("2026-11-01T09:00:00Z");
     }

@@ -5,7 +5,7 @@ import { validationFailed } from "../errors.js";
 import { resolveOwner } from "../identity/owner.js";
 import { normalizeTags } from "../tags.js";
 import { loadPolicy } from "../policy/store.js";
-import { insertArtifact, provenanceOf, toArtifact } from "./internal.js";
+import { expiryOf, insertArtifact, provenanceOf, toArtifact } from "./internal.js";
 import type { ArtifactCreateInput, CreatedArtifact } from "./schemas.js";
 
 /** Creates a plain artifact (expiring after the owner's default_ttl_days). It takes no metadata: only a schema's own verb writes metadata. */
@@ -23,7 +23,7 @@ export async function createArtifact(
   const owner = resolveOwner(ctx.principal, input.owner);
   const now = ctx.now();
   const { default_ttl_days } = await loadPolicy(ctx.store, owner);
-  const row = await insertArtifact(ctx.store, now, default_ttl_days, {
+  const row = await insertArtifact(ctx.store, now, expiryOf(now, default_ttl_days, input.expires_in), {
     owner,
     title: input.title,
     share_type: input.share_type,
@@ -33,6 +33,7 @@ export async function createArtifact(
     metadata: null,
     provenance: provenanceOf(ctx, input.model),
     follows: null,
+    details: null,
   });
   const viewer = { kind: "principal", principal: ctx.principal } as const;
   return { ...(await toArtifact(ctx.store, ctx.config, viewer, row)), redactions: [], warnings: [] };

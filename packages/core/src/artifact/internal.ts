@@ -1,6 +1,8 @@
 import type { CairnConfig, ServiceContext } from "../context.js";
 import type { Viewer } from "../identity/authorize.js";
+import { type Issue, validationFailed } from "../errors.js";
 import { newId, newShareToken } from "../ids.js";
+import { dueAtOf } from "../receipt/due.js";
 import type { Sql } from "../store/port.js";
 import { visibleLinks } from "./links.js";
 import type { Artifact, Provenance } from "./schemas.js";
@@ -20,10 +22,12 @@ export interface ArtifactRow {
   created_at: Date | string;
   expires_at: Date | string | null;
   retained: boolean;
+  /** A receipt's `details` as stored (after redaction), or null: what the body's Details section was rendered from. */
+  details: string | null;
 }
 
 export const ARTIFACT_COLUMNS =
-  "id, owner, title, share_type, body, checksum, tags, metadata, provenance, follows, share_token, created_at, expires_at, retained";
+  "id, owner, title, share_type, body, checksum, tags, metadata, provenance, follows, share_token, created_at, expires_at, retained, details";
 
 const DAY_MS = 86_400_000;
 
@@ -88,11 +92,29 @@ export type NewArtifact = Omit<ArtifactRow, "id" | "share_token" | "created_at" 
   metadata: Record<string, unknown> | null;
 };
 
-export async function insertArtifact(sql: Sql, now: Date, ttlDays: number, a: NewArtifact): Promise<ArtifactRow> {
+/**
+ * When a new artifact expires: after the owner's TTL, or sooner when the caller asked for
+ * `expires_in` seconds (at least 60, at most the TTL — a longer life is `retain`).
+ */
+export function expiryOf(now: Date, ttlDays: number, expiresIn: number | undefined): Date {
+  if (expiresIn === undefined) return new Date(now.getTime() + ttlDays * DAY_MS);
+  const issue = expiresInIssue(ttlDays, expiresIn);
+  if (issue) throw validationFailed([issue]);
+  return new Date(now.getTime() + expiresIn * 1000);
+}
+
+/** The issue when `expires_in` asks for a longer life than the owner's TTL, else null. */
+export function expiresInIssue(ttlDays: number, expiresIn: number | undefined): Issue | null {
+  const maxSeconds = ttlDays * 86_400;
+  if (expiresIn === undefined || expiresIn <= maxSeconds) return null;
+  return { field: "expires_in", reason: `must be at most the owner's TTL of ${ttlDays} days (${maxSeconds} seconds)`, limit: maxSeconds };
+}
+
+export async function insertArtifact(sql: Sql, now: Date, expiresAt: Date, a: NewArtifact): Promise<ArtifactRow> {
   const [row] = await sql.query<ArtifactRow>(
     `insert into artifacts (id, owner, title, share_type, body, checksum, tags, metadata, provenance, follows,
-                            share_token, created_at, expires_at)
-     values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::json, $9::json, $10, $11, $12, $13)
+                            share_token, created_at, expires_at, details, measure_due_at)
+     values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::json, $9::json, $10, $11, $12, $13, $14, $15)
      returning ${ARTIFACT_COLUMNS}`,
     [
       newId("art", now),
@@ -107,7 +129,9 @@ export async function insertArtifact(sql: Sql, now: Date, ttlDays: number, a: Ne
       a.follows,
       newShareToken(),
       now.toISOString(),
-      new Date(now.getTime() + ttlDays * DAY_MS).toISOString(),
+      expiresAt.toISOString(),
+      a.details,
+      dueAtOf(a.metadata as Parameters<typeof dueAtOf>[0])?.toISOString() ?? null,
     ],
   );
   if (!row) throw new Error("insert returned no row");

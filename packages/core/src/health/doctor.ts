@@ -5,6 +5,7 @@ import { countDrops, type DropCount, windowStart } from "../drops/list.js";
 import { DROP_WINDOW_DAYS } from "../drops/schemas.js";
 import { visibleOwners } from "../identity/authorize.js";
 import type { Policy } from "../policy/schemas.js";
+import { lastSweep } from "../lifecycle/sweep.js";
 import { loadPolicies } from "../policy/store.js";
 import { rollupLine, totalsByCategory } from "./rollup.js";
 import type { Doctor, DoctorCheck } from "./schemas.js";
@@ -25,7 +26,12 @@ async function databaseCheck(ctx: ServiceContext): Promise<DoctorCheck> {
   const kind = ctx.store.driver === "pg" ? "PostgreSQL" : "Embedded PostgreSQL (PGlite)";
   try {
     const [row] = await ctx.store.query<{ version: string | null }>("select max(version) as version from schema_migrations");
-    return { name: "Database", status: "ok", summary: `${kind} answers; schema ${row?.version ?? "unknown"}.` };
+    const sweep = await lastSweep(ctx.store);
+    const swept =
+      sweep === null
+        ? "the expiry sweeper has not run yet"
+        : `the expiry sweeper purged ${sweep.total_purged} expired artifact${sweep.total_purged === 1 ? "" : "s"} (${sweep.last_purged} on its last run, ${sweep.last_run_at})`;
+    return { name: "Database", status: "ok", summary: `${kind} answers; schema ${row?.version ?? "unknown"}; ${swept}.` };
   } catch {
     return {
       name: "Database",

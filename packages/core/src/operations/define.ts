@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { ServiceContext } from "../context.js";
+import type { Store } from "../store/port.js";
 import { type CairnError, validationFailed } from "../errors.js";
 import { parseWith } from "../validation.js";
 
@@ -19,6 +20,8 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   invoke(ctx: ServiceContext, raw: unknown): Promise<z.output<O>>;
   /** For input a surface could not read: records the refusal where the operation keeps a trace (receipt_create). */
   refuseUnreadable?(ctx: ServiceContext, error: CairnError): Promise<CairnError>;
+  /** For an operation that is public (no token, e.g. the signing keys): runs it with the store alone. */
+  runPublic?(store: Store): Promise<z.output<O>>;
 }
 
 export function defineOperation<I extends z.ZodType, O extends z.ZodType>(spec: {

@@ -1,6 +1,6 @@
-import { exportArtifacts } from "../artifact/export.js";
+import { ArtifactExportPage, exportArtifacts } from "../artifact/export.js";
 import { retainArtifact } from "../artifact/retain.js";
-import { Artifact, ArtifactExportInput, ArtifactList, ArtifactReadInput } from "../artifact/schemas.js";
+import { Artifact, ArtifactExportInput, ArtifactReadInput } from "../artifact/schemas.js";
 import { defineOperation } from "./define.js";
 
 /** Getting artifacts out (export) and keeping them past their expiry (retain). */
@@ -8,9 +8,9 @@ export const EXPORT_RETAIN_OPERATIONS = {
   artifact_export: defineOperation({
     name: "artifact_export",
     description:
-      "Export every artifact you can read (optionally only one tag), newest first, one page per call. REST streams all pages as NDJSON.",
+      "Export every artifact you can read (optionally only one tag), newest first, one page per call. REST streams all pages as NDJSON; `format=in-toto` gives signed DSSE envelopes of receipts instead.",
     input: ArtifactExportInput,
-    output: ArtifactList,
+    output: ArtifactExportPage,
     mutates: false,
     run: exportArtifacts,
   }),

@@ -4,9 +4,9 @@ import { readArtifact } from "../artifact/read.js";
 import {
   Artifact,
   ArtifactCreateInput,
-  ArtifactList,
   ArtifactReadInput,
   ArtifactSearchInput,
+  ArtifactSearchList,
   CreatedArtifact,
 } from "../artifact/schemas.js";
 import { searchArtifacts } from "../artifact/search.js";
@@ -20,6 +20,7 @@ import { createReceipt, refuseUnreadableReceipt } from "../receipt/create.js";
 import { ReceiptCreateInput } from "../receipt/schemas.js";
 import { RUN_OPERATIONS } from "./runs.js";
 import { TEAM_OPERATIONS } from "./teams.js";
+import { SIGNING_OPERATIONS } from "../signing/operations.js";
 
 /**
  * Every verb, by name. Areas that grow their own verbs keep them in a module of this
@@ -55,9 +56,10 @@ export const OPERATIONS = {
   }),
   artifact_search: defineOperation({
     name: "artifact_search",
-    description: "List artifacts you can read, newest first, filtered by tag and full-text query, one page at a time.",
+    description:
+      "List artifacts you can read, newest first, one page at a time. Filters combine with AND: full-text `q`, `tag`, `owner`, `schema`, `human_action` (needed|none), `outcome` (measured|pending|not_applicable|overdue), `measure_before`, `created_after`, `created_before`. `fields=summary` leaves bodies out.",
     input: ArtifactSearchInput,
-    output: ArtifactList,
+    output: ArtifactSearchList,
     mutates: false,
     run: searchArtifacts,
   }),
@@ -89,6 +91,7 @@ export const OPERATIONS = {
   ...TEAM_OPERATIONS,
   ...RUN_OPERATIONS,
   ...GATE_OPERATIONS,
+  ...SIGNING_OPERATIONS,
 } as const;
 
 export type OperationName = keyof typeof OPERATIONS;

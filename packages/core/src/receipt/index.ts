@@ -1,6 +1,7 @@
 export { checksumOf } from "../checksum.js";
 export { LIMITS } from "../limits.js";
 export { rejectionError } from "./create.js";
+export { dueAtOf, isOverdue, measureDueAt, overdueSql } from "./due.js";
 export type { GateReceipt, GateRefusal, ReceiptGate } from "./custom-gate.js";
 export { IdempotencyKey } from "./idempotency.js";
 export { prepareReceipt, prepareRedactedReceipt, renderValidReceipt, type PreparedReceipt } from "./prepare.js";

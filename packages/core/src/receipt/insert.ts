@@ -1,4 +1,4 @@
-import { insertArtifact, provenanceOf, shareUrl, toArtifact } from "../artifact/internal.js";
+import { expiryOf, insertArtifact, provenanceOf, shareUrl, toArtifact } from "../artifact/internal.js";
 import type { CreatedArtifact } from "../artifact/schemas.js";
 import type { ServiceContext } from "../context.js";
 import type { ExistingArtifactRef } from "../errors.js";
@@ -46,7 +46,8 @@ export async function insertReceipt(
       [owner, prepared.checksum, new Date(now.getTime() - DUPLICATE_WINDOW_MS).toISOString(), follows],
     );
     if (dup) return { kind: "duplicate", existing: { id: dup.id, url: shareUrl(ctx.config, dup.share_token) } };
-    const row = await insertArtifact(tx, now, gated.policy.default_ttl_days, {
+    const expiresAt = expiryOf(now, gated.policy.default_ttl_days, prepared.expiresIn);
+    const row = await insertArtifact(tx, now, expiresAt, {
       owner,
       title: prepared.title,
       share_type: "markdown",
@@ -56,6 +57,7 @@ export async function insertReceipt(
       metadata: prepared.metadata,
       provenance: provenanceOf(ctx, prepared.model),
       follows,
+      details: prepared.details ?? null,
     });
     const viewer = { kind: "principal", principal: ctx.principal } as const;
     const value: CreatedArtifact = {

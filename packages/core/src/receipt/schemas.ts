@@ -120,6 +120,12 @@ export const ReceiptCreateInput = ReceiptFields.extend({
   tags: Tags.optional(),
   model: optionalText(LIMITS.model, "The model that wrote the receipt, e.g. opus-5. Shown as a claim, never verified."),
   owner: OwnerRef.optional(),
+  expires_in: z
+    .number()
+    .int()
+    .min(60)
+    .optional()
+    .describe("Expire sooner than the owner's default: seconds from now, at least 60 and at most the owner's TTL (default_ttl_days). Not part of the body."),
 })
   .meta({
     id: "ReceiptCreateInput",

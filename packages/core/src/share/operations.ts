@@ -9,24 +9,24 @@ import { parseWith } from "../validation.js";
  * What an operation that needs no principal is given: a share link is the whole
  * capability, so nobody is signed in. The clock is the core's, like every other verb's.
  */
-export type PublicContext = Pick<ServiceContext, "store" | "config" | "surface" | "now">;
+export type LinkContext = Pick<ServiceContext, "store" | "config" | "surface" | "now">;
 
-export interface PublicOperation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+export interface LinkOperation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
   name: string;
   description: string;
   input: I;
   output: O;
   mutates: false;
-  invoke(ctx: PublicContext, raw: unknown): Promise<z.output<O>>;
+  invoke(ctx: LinkContext, raw: unknown): Promise<z.output<O>>;
 }
 
-function definePublicOperation<I extends z.ZodType, O extends z.ZodType>(spec: {
+function defineLinkOperation<I extends z.ZodType, O extends z.ZodType>(spec: {
   name: string;
   description: string;
   input: I;
   output: O;
-  run(ctx: PublicContext, input: z.output<I>): Promise<z.output<O>>;
-}): PublicOperation<I, O> {
+  run(ctx: LinkContext, input: z.output<I>): Promise<z.output<O>>;
+}): LinkOperation<I, O> {
   return {
     name: spec.name,
     description: spec.description,
@@ -47,7 +47,7 @@ export const ShareReadInput = z.strictObject({
 
 /** Reads that a link holder makes without signing in. */
 export const SHARE_OPERATIONS = {
-  share_read: definePublicOperation({
+  share_read: defineLinkOperation({
     name: "share_read",
     description:
       "Read one artifact through its share link. The link is the capability: no sign-in, and the receipt it follows and the runs that produced it stay hidden.",
@@ -57,5 +57,5 @@ export const SHARE_OPERATIONS = {
   }),
 } as const;
 
-export type PublicOperationName = keyof typeof SHARE_OPERATIONS;
-export type PublicOperationOutput<N extends PublicOperationName> = z.output<(typeof SHARE_OPERATIONS)[N]["output"]>;
+export type LinkOperationName = keyof typeof SHARE_OPERATIONS;
+export type LinkOperationOutput<N extends LinkOperationName> = z.output<(typeof SHARE_OPERATIONS)[N]["output"]>;

@@ -46,7 +46,7 @@ export function isDue(measureAt: string, now: Date): boolean {
   return at <= now.getTime();
 }
 
-export function artifactSummaryOf(artifact: Artifact, now: Date): ArtifactSummaryView {
+export function artifactSummaryOf(artifact: Pick<Artifact, "id" | "title" | "owner" | "created_at" | "metadata" | "tags">, now: Date): ArtifactSummaryView {
   const m = receiptMetadataOf(artifact);
   const measureAt = m?.outcome.measure_at ?? null;
   const due = m?.outcome.status === "pending" && measureAt !== null && isDue(measureAt, now);

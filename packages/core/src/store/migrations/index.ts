@@ -2,6 +2,7 @@ import { foundation } from "./0001-foundation.js";
 import { gates } from "./0002-gates.js";
 import { runs } from "./0003-runs.js";
 import { sessions } from "./0006-sessions.js";
+import { lifecycle } from "./0008-lifecycle.js";
 import type { Migration } from "./types.js";
 
 export type { Migration } from "./types.js";
@@ -10,4 +11,4 @@ export type { Migration } from "./types.js";
  * The one ordered list of migrations, valid on PostgreSQL 15 (server) and 18 (PGlite).
  * Append only: an applied migration is never edited. One file per migration.
  */
-export const MIGRATIONS: readonly Migration[] = [foundation, gates, runs, sessions];
+export const MIGRATIONS: readonly Migration[] = [foundation, gates, runs, sessions, lifecycle];
