@@ -6,6 +6,7 @@ import { createMcpHttpHandler } from "@cairn/mcp";
 import { createRestApp } from "@cairn/rest";
 import { Hono } from "hono";
 import { medianMs, medianSpawnMs, printReport, report } from "./lib.mjs";
+import { benchWebhooks } from "./webhooks.mjs";
 
 const CLI = fileURLToPath(new URL("../../apps/cli/dist/bin.js", import.meta.url));
 const EXAMPLE = fileURLToPath(new URL("../../examples/receipt.json", import.meta.url));
@@ -69,6 +70,8 @@ for (const driver of drivers) {
     if (answer.result?.isError !== undefined || !answer.result?.structuredContent) throw new Error(`tools/call → ${JSON.stringify(answer).slice(0, 200)}`);
   });
   report(`MCP tools/call receipt_create (${driver})`, mcpMs, "POST /v1/receipts", restMs);
+
+  if (process.env.CAIRN_BENCH_WEBHOOKS !== "0") await benchWebhooks(world, driver);
 
   await store.close();
   await db.dispose();

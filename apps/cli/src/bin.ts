@@ -41,6 +41,14 @@ program
   });
 
 program
+  .command("worker")
+  .description("Deliver webhooks and run scheduled jobs, without serving HTTP. Needs DATABASE_URL; run as many as you like.")
+  .action(async () => {
+    const { runWorker } = await import("./commands/worker.js");
+    await runWorker(version);
+  });
+
+program
   .command("mcp")
   .description("Serve MCP on stdio for an agent, forwarding to the Cairn server at CAIRN_URL with CAIRN_TOKEN (or $CAIRN_HOME/credentials).")
   .action(async () => {

@@ -1,7 +1,7 @@
 import { mkdir, open, readFile, rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { bootstrapAdmin, type Cairn, openCairn } from "@cairn/core";
+import { bootstrapAdmin, type Cairn, openCairn, scheduleFrom, startWorker, type Worker } from "@cairn/core";
 import { readCredentials, type Settings, writeCredentials } from "@cairn/core/local";
 import { createMcpHttpHandler } from "@cairn/mcp";
 import { createRestApp } from "@cairn/rest";
@@ -75,7 +75,12 @@ export async function startServer(settings: Settings, log: ServerLog, version: s
 
   let cairn: Cairn;
   try {
-    cairn = await openCairn({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir, publicUrl });
+    cairn = await openCairn({
+      databaseUrl: settings.databaseUrl,
+      dataDir: settings.dataDir,
+      publicUrl,
+      webhookDenyPrivate: settings.webhookDenyPrivate,
+    });
   } catch (err) {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await release();
@@ -88,6 +93,13 @@ export async function startServer(settings: Settings, log: ServerLog, version: s
   });
   app.route("/", createWebApp(cairn));
   handler = app.fetch;
+  // Webhook delivery and scheduled jobs run in every server process; on the embedded store this is the only worker.
+  const worker: Worker = startWorker({
+    store: cairn.store,
+    config: cairn.config,
+    denyPrivate: settings.webhookDenyPrivate,
+    schedule: scheduleFrom(settings),
+  });
 
   const admin = await bootstrapAdmin(cairn.store);
   if (admin) {
@@ -113,6 +125,7 @@ export async function startServer(settings: Settings, log: ServerLog, version: s
     close() {
       closing ??= (async () => {
         await new Promise<void>((resolve) => server.close(() => resolve()));
+        await worker.stop();
         await cairn.close();
         await release();
       })();

@@ -43,6 +43,19 @@ export const TOOLS: { readonly [N in OperationName]: ToolSpec | null } = {
   // Rotating the signing key is an administrator's decision.
   keys_rotate: null,
   receipt_verify: { title: "Verify a receipt or an exported line", idempotent: true },
+  // An agent may see where its owner's events go; creating or changing an outbound target is a person's decision (SPEC §18).
+  subscription_list: { title: "List webhook subscriptions", idempotent: true },
+  subscription_create: null,
+  subscription_read: null,
+  subscription_delete: null,
+  subscription_enable: null,
+  subscription_deliveries: null,
+  subscription_redeliver: null,
+  subscription_recover: null,
+  // Agents see what waits on people; only a person can say they saw it (ADR 0017).
+  inbox_list: { title: "List what waits on people", idempotent: true },
+  outcomes_list: { title: "List outcomes that come due", idempotent: true },
+  artifact_acknowledge: null,
 };
 
 export type ToolName = { [N in OperationName]: (typeof TOOLS)[N] extends null ? never : N }[OperationName];

@@ -77,6 +77,12 @@ function documentedRequest(input: z.ZodType, route: RouteSpec) {
       const object = input as z.ZodObject;
       return { headers, params: object.pick(inPath), body: json(object.omit(inPath)) };
     }
+    case "params+query": {
+      const inPath = Object.fromEntries(pathParams(route.path).map((p) => [p, true] as const)) as Record<string, true> &
+        Record<number, never>;
+      const object = input as z.ZodObject;
+      return { headers, params: object.pick(inPath), query: object.omit(inPath) };
+    }
     case "none":
       return { headers };
   }

@@ -78,11 +78,15 @@ export function createCairn(store: Store, config: CairnConfig, options: CairnOpt
 }
 
 export async function openCairn(options: StoreOptions & CairnConfig & CairnHooks): Promise<Cairn> {
-  const { databaseUrl, dataDir, publicUrl, ...hooks } = options;
+  const { databaseUrl, dataDir, publicUrl, webhookDenyPrivate, ...hooks } = options;
   const store = await openStore({ databaseUrl, dataDir });
   // Load the secret scanner now rather than on the first receipt (~80 ms of imports).
   await preloadSecretScanner();
   // The signing key exists from the first start on (race-safe across processes).
   await ensureSigningKey(store);
-  return createCairn(store, { publicUrl: publicUrl.replace(/\/+$/, "") }, hooks);
+  return createCairn(
+    store,
+    { publicUrl: publicUrl.replace(/\/+$/, ""), ...(webhookDenyPrivate !== undefined && { webhookDenyPrivate }) },
+    hooks,
+  );
 }

@@ -105,4 +105,11 @@ export const SCENARIOS: Scenario[] = [
     setup: [minimalReceipt({ learned: "first", tags: ["nightly"] }), minimalReceipt({ learned: "second" }), fullReceipt({ tags: ["nightly"] })],
     step: { kind: "search", tag: "nightly" },
   },
+  {
+    name: "read a receipt that asks a person for something",
+    expect: "ok",
+    check: (o) => (Array.isArray(value(o).acknowledgements) && value(o).acknowledgements.length === 0 ? null : "shows no empty acknowledgements"),
+    setup: [fullReceipt({ learned: "asks a person", human_action: "Approve the retry budget." })],
+    step: { kind: "read", of: 0 },
+  },
 ];

@@ -100,7 +100,7 @@ export class CairnClient {
     });
     let url = `${this.connection.url}${path}`;
     let body: string | undefined;
-    if (route.input === "query") {
+    if (route.input === "query" || route.input === "params+query") {
       const query = new URLSearchParams(Object.entries(fields).map(([k, v]): [string, string] => [k, String(v)])).toString();
       if (query) url += `?${query}`;
     } else if (route.input !== "params" && route.input !== "none") {

@@ -3,6 +3,7 @@ import type { CliCommand } from "./define.js";
 import { exportCommand } from "./export.js";
 import { keysListCommand, keysRotateCommand } from "./keys.js";
 import { verifyCommand } from "./verify.js";
+import { ackCommand, inboxCommand, outcomesCommand } from "./inbox.js";
 import { doctorCommand, dropsCommand, statusCommand } from "./health.js";
 import { policyGetCommand, policySetCommand } from "./policy.js";
 import { readCommand } from "./read.js";
@@ -10,6 +11,16 @@ import { receiptCommand } from "./receipt.js";
 import { retainCommand } from "./retain.js";
 import { runCloseCommand, runShowCommand, runSpansCommand, runStartCommand } from "./runs.js";
 import { searchCommand } from "./search.js";
+import {
+  deliveriesCommand,
+  subscribeCommand,
+  subscriptionDeleteCommand,
+  subscriptionEnableCommand,
+  subscriptionRecoverCommand,
+  subscriptionRedeliverCommand,
+  subscriptionShowCommand,
+  subscriptionsCommand,
+} from "./subscriptions.js";
 import { teamAddCommand, teamCreateCommand, teamRemoveCommand, teamShowCommand } from "./teams.js";
 import { tokenCreateCommand } from "./token.js";
 import { userCreateCommand } from "./user.js";
@@ -47,6 +58,17 @@ export const CLI_COMMANDS: { readonly [N in OperationName]: CliCommand<N> | null
   receipt_verify: verifyCommand,
   keys_list: keysListCommand,
   keys_rotate: keysRotateCommand,
+  subscription_create: subscribeCommand,
+  subscription_list: subscriptionsCommand,
+  subscription_deliveries: deliveriesCommand,
+  subscription_read: subscriptionShowCommand,
+  subscription_delete: subscriptionDeleteCommand,
+  subscription_enable: subscriptionEnableCommand,
+  subscription_redeliver: subscriptionRedeliverCommand,
+  subscription_recover: subscriptionRecoverCommand,
+  inbox_list: inboxCommand,
+  artifact_acknowledge: ackCommand,
+  outcomes_list: outcomesCommand,
 };
 
 /** Descriptions of the command groups (`cairn user …`). */
@@ -57,4 +79,5 @@ export const GROUPS: Readonly<Record<string, string>> = {
   run: "Record runs and their spans; a span can name the receipt it produced.",
   team: "Teams own artifacts and runs together; members manage membership.",
   keys: "The server's Ed25519 signing keys: list the public ones, rotate (administrators).",
+  subscription: "Manage one webhook subscription: show, delete, enable, redeliver, recover.",
 };

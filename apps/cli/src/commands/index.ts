@@ -19,7 +19,8 @@ function parentFor(program: Command, words: readonly string[]): Command {
  * them all.
  */
 export async function registerClientCommands(program: Command, argv: readonly string[], ctx: CommandContext): Promise<void> {
-  const all = Object.values(CLI_COMMANDS).filter((c): c is CliCommand<OperationName> => c !== null);
+  const entries = Object.values(CLI_COMMANDS) as Array<CliCommand<OperationName> | null>;
+  const all = entries.filter((c): c is CliCommand<OperationName> => c !== null);
   const first = argv.find((a) => !a.startsWith("-"));
   const named = all.filter((c) => c.words[0] === first);
   for (const command of named.length > 0 ? named : all) {

@@ -38,8 +38,13 @@ describe("MCP tool catalog", () => {
       "status",
       "policy_get",
       "policy_set",
+      "subscription_list",
+      "inbox_list",
+      "outcomes_list",
     ]);
     for (const admin of ["user_create", "token_create", "me", "team_create", "team_member_add"]) expect(tool(admin)).toBeUndefined();
+    // Only a person can say they saw what a receipt asks (ADR 0017).
+    expect(tool("artifact_acknowledge")).toBeUndefined();
   });
 
   it("describes every receipt field, nested ones included, in receipt_create's input schema", () => {

@@ -13,7 +13,7 @@ export async function callOperation(h: RestHarness, token: string, operation: st
   const inPath = new Set(pathParams(route.path));
   const path = route.path.replace(/:([a-z_]+)/g, (_, p: string) => encodeURIComponent(String(input[p])));
   const rest = Object.fromEntries(Object.entries(input).filter(([k]) => !inPath.has(k)));
-  const query = route.input === "query" ? `?${new URLSearchParams(rest as Record<string, string>)}` : "";
+  const query = route.input === "query" || route.input === "params+query" ? `?${new URLSearchParams(rest as Record<string, string>)}` : "";
   const body = route.input === "body" || route.input === "params+body" ? rest : undefined;
   return h.call(route.method.toUpperCase(), `${path}${query}`, { token, ...(body && { body }) });
 }

@@ -5,6 +5,7 @@ import { validationFailed } from "../errors.js";
 import { resolveOwner } from "../identity/owner.js";
 import { normalizeTags } from "../tags.js";
 import { loadPolicy } from "../policy/store.js";
+import { recordArtifactCreated } from "../events/artifact-event.js";
 import { expiryOf, insertArtifact, provenanceOf, toArtifact } from "./internal.js";
 import type { ArtifactCreateInput, CreatedArtifact } from "./schemas.js";
 
@@ -23,17 +24,22 @@ export async function createArtifact(
   const owner = resolveOwner(ctx.principal, input.owner);
   const now = ctx.now();
   const { default_ttl_days } = await loadPolicy(ctx.store, owner);
-  const row = await insertArtifact(ctx.store, now, expiryOf(now, default_ttl_days, input.expires_in), {
-    owner,
-    title: input.title,
-    share_type: input.share_type,
-    body: input.body,
-    checksum: checksumOf(input.body),
-    tags: normalizeTags(input.tags ?? []),
-    metadata: null,
-    provenance: provenanceOf(ctx, input.model),
-    follows: null,
-    details: null,
+  // The artifact and its artifact.created event commit together, or neither does.
+  const row = await ctx.store.transaction(async (tx) => {
+    const inserted = await insertArtifact(tx, now, expiryOf(now, default_ttl_days, input.expires_in), {
+      owner,
+      title: input.title,
+      share_type: input.share_type,
+      body: input.body,
+      checksum: checksumOf(input.body),
+      tags: normalizeTags(input.tags ?? []),
+      metadata: null,
+      provenance: provenanceOf(ctx, input.model),
+      follows: null,
+      details: null,
+    });
+    await recordArtifactCreated(tx, ctx.config, inserted, now);
+    return inserted;
   });
   const viewer = { kind: "principal", principal: ctx.principal } as const;
   return { ...(await toArtifact(ctx.store, ctx.config, viewer, row)), redactions: [], warnings: [] };

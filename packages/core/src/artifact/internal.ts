@@ -3,6 +3,7 @@ import type { Viewer } from "../identity/authorize.js";
 import { type Issue, validationFailed } from "../errors.js";
 import { newId, newShareToken } from "../ids.js";
 import { dueAtOf } from "../receipt/due.js";
+import { acknowledgementsOf } from "../inbox/acknowledgement.js";
 import type { Sql } from "../store/port.js";
 import { visibleLinks } from "./links.js";
 import type { Artifact, Provenance } from "./schemas.js";
@@ -59,9 +60,11 @@ function visibleMetadata(row: ArtifactRow, visible: Artifact["follows"]): Artifa
   return rest as Artifact["metadata"];
 }
 
-/** Maps stored rows to the artifact object, with §9's links filtered for this viewer. */
+/** Maps stored rows to the artifact object, with §9's links filtered for this viewer and §15's acknowledgements, a page at a time. */
 export async function toArtifacts(sql: Sql, config: CairnConfig, viewer: Viewer, rows: readonly ArtifactRow[]): Promise<Artifact[]> {
+  // In turn, not together: `sql` may be one transaction's connection.
   const links = await visibleLinks(sql, viewer, rows);
+  const acknowledgements = await acknowledgementsOf(sql, rows.filter((r) => r.metadata !== null).map((r) => r.id));
   return rows.map((row, i) => ({
     id: row.id,
     title: row.title,
@@ -78,6 +81,7 @@ export async function toArtifacts(sql: Sql, config: CairnConfig, viewer: Viewer,
     created_at: iso(row.created_at),
     expires_at: row.expires_at === null ? null : iso(row.expires_at),
     retained: row.retained,
+    acknowledgements: acknowledgements.get(row.id) ?? [],
   }));
 }
 

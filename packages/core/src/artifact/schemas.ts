@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { SURFACES } from "../context.js";
 import { OwnerRef } from "../identity/names.js";
+import { Acknowledgement } from "../inbox/acknowledgement.js";
 import { LIMITS } from "../limits.js";
 import { PAGE_FIELDS } from "../paging.js";
 import { Tags } from "../tags.js";
@@ -50,6 +51,9 @@ export const Artifact = z
     created_at: z.string().describe("ISO 8601 creation time."),
     expires_at: z.string().nullable().describe("ISO 8601 expiry time; null once retained."),
     retained: z.boolean().describe("Whether the artifact is kept permanently."),
+    acknowledgements: z
+      .array(Acknowledgement)
+      .describe("People who said they saw what this receipt asks of them, oldest first; empty when nobody has."),
   })
   .meta({ id: "Artifact", description: "A stored artifact, receipts included." });
 export type Artifact = z.infer<typeof Artifact>;

@@ -12,12 +12,14 @@ import {
 import { searchArtifacts } from "../artifact/search.js";
 import type { ServiceContext } from "../context.js";
 import { defineOperation, type Operation } from "./define.js";
+import { EVENT_OPERATIONS } from "../events/operations.js";
 import { EXPORT_RETAIN_OPERATIONS } from "./export-retain.js";
 import { GATE_OPERATIONS } from "./gates.js";
 import { CreatedToken, Me, TokenCreateInput, UserCreateInput, UserCreateOutput } from "../identity/schemas.js";
 import { createToken, createUser, describeMe } from "../identity/users.js";
 import { createReceipt, refuseUnreadableReceipt } from "../receipt/create.js";
 import { ReceiptCreateInput } from "../receipt/schemas.js";
+import { INBOX_OPERATIONS } from "../inbox/operations.js";
 import { RUN_OPERATIONS } from "./runs.js";
 import { TEAM_OPERATIONS } from "./teams.js";
 import { SIGNING_OPERATIONS } from "../signing/operations.js";
@@ -92,6 +94,8 @@ export const OPERATIONS = {
   ...RUN_OPERATIONS,
   ...GATE_OPERATIONS,
   ...SIGNING_OPERATIONS,
+  ...EVENT_OPERATIONS,
+  ...INBOX_OPERATIONS,
 } as const;
 
 export type OperationName = keyof typeof OPERATIONS;

@@ -1,5 +1,6 @@
 import { expiryOf, insertArtifact, provenanceOf, shareUrl, toArtifact } from "../artifact/internal.js";
 import type { CreatedArtifact } from "../artifact/schemas.js";
+import { recordArtifactCreated } from "../events/artifact-event.js";
 import type { ServiceContext } from "../context.js";
 import type { ExistingArtifactRef } from "../errors.js";
 import type { GatedReceipt } from "./gates.js";
@@ -59,6 +60,7 @@ export async function insertReceipt(
       follows,
       details: prepared.details ?? null,
     });
+    await recordArtifactCreated(tx, ctx.config, row, now);
     const viewer = { kind: "principal", principal: ctx.principal } as const;
     const value: CreatedArtifact = {
       ...(await toArtifact(tx, ctx.config, viewer, row)),

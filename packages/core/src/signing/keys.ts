@@ -51,7 +51,7 @@ async function insertNewKey(sql: Sql, now: Date): Promise<void> {
  * The active signing key, created on first use (first start calls it too). Safe with many
  * processes: every one that finds none tries to insert, one insert wins, all read it back.
  */
-export async function ensureSigningKey(store: Pick<Store, "query">, now: Date = new Date()): Promise<SigningKey> {
+export async function ensureSigningKey(store: Sql, now: Date = new Date()): Promise<SigningKey> {
   const select = "select kid, public_jwk, private_key, created_at, retired_at from signing_keys where retired_at is null";
   const [found] = await store.query<KeyRow>(select);
   if (found) return toSigningKey(found);

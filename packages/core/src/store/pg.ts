@@ -10,11 +10,12 @@ export async function openPgStore(connectionString: string): Promise<Store> {
   pool.on("error", (err) => console.error(`cairn: postgres pool error: ${err.message}`));
   await pool.query("select 1");
 
-  const runner = (client: pg.Pool | pg.PoolClient): Sql => ({
+  const runner = (client: pg.Pool | pg.PoolClient, onCommit?: Array<() => void>): Sql => ({
     async query<T>(text: string, params: unknown[] = []) {
       const result = await client.query(text, params);
       return result.rows as T[];
     },
+    afterCommit: (fn) => (onCommit ? onCommit.push(fn) : fn()),
   });
 
   return {
@@ -22,10 +23,12 @@ export async function openPgStore(connectionString: string): Promise<Store> {
     ...runner(pool),
     async transaction(fn) {
       const client = await pool.connect();
+      const onCommit: Array<() => void> = [];
       try {
         await client.query("begin");
-        const out = await fn(runner(client));
+        const out = await fn(runner(client, onCommit));
         await client.query("commit");
+        for (const f of onCommit) f();
         return out;
       } catch (err) {
         await client.query("rollback").catch(() => {});

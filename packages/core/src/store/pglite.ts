@@ -6,18 +6,24 @@ export async function openPgliteStore(dataDir?: string): Promise<Store> {
   const db = dataDir ? new PGlite(dataDir) : new PGlite();
   await db.waitReady;
 
-  const runner = (conn: Pick<PGlite, "query">): Sql => ({
+  const runner = (conn: Pick<PGlite, "query">, onCommit?: Array<() => void>): Sql => ({
     async query<T>(text: string, params: unknown[] = []) {
       const result = await conn.query<T>(text, params);
       return result.rows;
     },
+    afterCommit: (fn) => (onCommit ? onCommit.push(fn) : fn()),
   });
 
   let closed = false;
   return {
     driver: "pglite",
     ...runner(db),
-    transaction: (fn) => db.transaction((tx) => fn(runner(tx))),
+    async transaction(fn) {
+      const onCommit: Array<() => void> = [];
+      const out = await db.transaction((tx) => fn(runner(tx, onCommit)));
+      for (const f of onCommit) f();
+      return out;
+    },
     async exec(script) {
       await db.exec(script);
     },

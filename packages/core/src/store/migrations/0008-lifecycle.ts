@@ -28,7 +28,7 @@ export const lifecycle: Migration = {
     create index artifacts_owner_action_idx on artifacts (owner, id desc) where metadata->>'human_action' <> 'Nothing';
     create index artifacts_owner_outcome_idx on artifacts (owner, (metadata->'outcome'->>'status'), id desc) where metadata is not null;
     create index artifacts_owner_due_idx on artifacts (owner, measure_due_at) where measure_due_at is not null;
-    create index artifacts_follows_idx on artifacts (follows) where follows is not null;
+    create index if not exists artifacts_follows_idx on artifacts (follows) where follows is not null;
 
     create table signing_keys (
       kid text primary key,

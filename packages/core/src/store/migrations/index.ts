@@ -1,7 +1,9 @@
 import { foundation } from "./0001-foundation.js";
 import { gates } from "./0002-gates.js";
 import { runs } from "./0003-runs.js";
+import { events } from "./0005-events.js";
 import { sessions } from "./0006-sessions.js";
+import { humanLoop } from "./0007-human-loop.js";
 import { lifecycle } from "./0008-lifecycle.js";
 import type { Migration } from "./types.js";
 
@@ -11,4 +13,4 @@ export type { Migration } from "./types.js";
  * The one ordered list of migrations, valid on PostgreSQL 15 (server) and 18 (PGlite).
  * Append only: an applied migration is never edited. One file per migration.
  */
-export const MIGRATIONS: readonly Migration[] = [foundation, gates, runs, sessions, lifecycle];
+export const MIGRATIONS: readonly Migration[] = [foundation, gates, runs, events, sessions, humanLoop, lifecycle];
