@@ -5,6 +5,7 @@ import { messagePage } from "./pages/layout.js";
 import { artifactPage } from "./pages/artifact.js";
 import { ICON, STYLESHEET } from "./pages/styles.js";
 import { mountAuth } from "./routes/auth.js";
+import { mountInbox } from "./routes/inbox.js";
 import { mountPages, rawResponse } from "./routes/pages.js";
 import { securityHeaders } from "./security-headers.js";
 import { sessionOf } from "./session.js";
@@ -38,6 +39,7 @@ export function createWebApp(cairn: Cairn): Hono {
 
   mountAuth(app, cairn);
   mountPages(app, cairn);
+  mountInbox(app, cairn);
 
   app.get("/s/:token", async (c) => {
     const artifact = await cairn.invokeLink("share_read", cairn.linkContext("web"), { token: c.req.param("token") });

@@ -1,4 +1,4 @@
-import { type Artifact, type ArtifactSummaryView, provenanceLine, receiptCardOf } from "@cairn/core";
+import { type Artifact, provenanceLine, receiptCardOf } from "@cairn/core";
 import { html, raw } from "hono/html";
 import { renderMarkdown } from "../markdown.js";
 import { receiptCard, titleOf } from "./card.js";
@@ -13,11 +13,8 @@ function bodyOf(artifact: Artifact) {
 export interface ArtifactPageParts {
   /** Where the raw markdown is, one click away. */
   rawHref: string;
-  /** The acknowledgements under the chip, when the viewer may see them. */
-  acknowledgements?: Markup | string;
-  /** Forms under the card (e.g. Acknowledge), for a signed-in viewer. */
-  actions?: Markup | string;
-  summary?: ArtifactSummaryView;
+  /** Under the chip, for a signed-in viewer who may act: the Acknowledge form. */
+  underChip?: Markup | string;
 }
 
 /**
@@ -33,8 +30,7 @@ export function artifactPage(artifact: Artifact, parts: ArtifactPageParts, chrom
     html`<article>
 <p class="assertion" data-field="assertion">${card ? card.header : provenanceLine(artifact.provenance, "Artifact")}</p>
 ${titleOf(artifact.title, card)}
-${card ? receiptCard(card, parts.acknowledgements ?? "", card.tldr.text === artifact.title) : bodyOf(artifact)}
-${parts.actions ?? ""}
+${card ? receiptCard(card, parts.underChip ?? "", card.tldr.text === artifact.title) : bodyOf(artifact)}
 <section aria-labelledby="facts-heading">
 <h2 id="facts-heading">About this ${card ? "receipt" : "artifact"}</h2>
 <dl class="facts">

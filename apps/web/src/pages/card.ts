@@ -22,12 +22,19 @@ export function titleOf(title: string, card: ReceiptCardView | null): Markup {
  * and after, evidence, outcome, what remains, what the system now knows. Every label and
  * value comes from core's card view; `data-field` carries each value's metadata path.
  */
-export function receiptCard(card: ReceiptCardView, acknowledgements: Markup | string = "", tldrIsTitle = false): Markup {
+export function receiptCard(card: ReceiptCardView, underChip: Markup | string = "", tldrIsTitle = false): Markup {
   const { action, evidence, outcome, remaining } = card;
   return html`<section class="card" aria-label="Receipt">
 ${tldrIsTitle ? "" : html`<p class="tldr text" data-field="${card.tldr.field}">${raw(renderInline(card.tldr.text))}</p>`}
 <p class="chip${action.needed ? "" : " calm"}" data-part="chip">${action.label}: <span data-field="${action.field}">${raw(renderInline(action.text))}</span></p>
-${acknowledgements}
+${
+  card.acknowledgements.length > 0
+    ? html`<ul class="acks" aria-label="Acknowledgements">${card.acknowledgements.map(
+        (a) => html`<li><time datetime="${a.at}">${a.text}</time>${a.note ? html`: <span class="text">${a.note}</span>` : ""}</li>`,
+      )}</ul>`
+    : ""
+}
+${underChip}
 ${labelled(card.affected)}
 <div class="pair">${labelled(card.before)}${labelled(card.after)}</div>
 <div><span class="label">${evidence.label}</span>${

@@ -65,7 +65,7 @@ const COMPONENTS = `
 .pair>div{background:var(--surface);border-radius:var(--radius);padding:.7rem .9rem}
 .warning{border:1px solid var(--warn-line);background:var(--warn-bg);color:var(--warn-fg);border-radius:var(--radius);padding:.5rem .8rem;font-weight:600}
 .card ul,.plain{margin:0;padding-left:1.2rem}
-.acks{font-size:.92rem;color:var(--muted);margin:-.4rem 0 0}
+.acks{font-size:.92rem;color:var(--muted);margin:-.4rem 0 0;list-style:none;padding:0}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem;margin:0}
 dl.facts dt{color:var(--muted)}
 dl.facts dd{margin:0;min-width:0}
@@ -93,6 +93,10 @@ section.body>h2{font-size:1.1rem}
 .timeline>li{display:grid;gap:.2rem}
 .bar{overflow:hidden;height:.5rem;background:var(--surface);border-radius:4px;border:1px solid var(--line)}
 .bar>span{display:block;height:100%;background:var(--accent);border-radius:3px;min-width:3px}
+.tabs{display:flex;gap:1rem;list-style:none;padding:0;margin:0 0 1rem}
+.ack{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end}
+.ack div{display:grid;gap:.2rem;flex:1 1 14rem}
+.ack div:last-child{flex:0 0 auto}
 .signin{max-width:28rem}
 .signin form{display:grid;gap:.6rem}
 .error{color:var(--warn-fg);background:var(--warn-bg);border:1px solid var(--warn-line);border-radius:var(--radius);padding:.5rem .8rem}

@@ -1,9 +1,10 @@
-import { type Artifact, artifactSummaryOf, type Cairn, runTimelineOf, type ServiceContext } from "@cairn/core";
+import { type Artifact, artifactSummaryOf, type Cairn, receiptCardOf, runTimelineOf, type ServiceContext } from "@cairn/core";
 import type { Context, Hono } from "hono";
 import { webContext } from "../adapter.js";
 import { artifactPage } from "../pages/artifact.js";
 import { type BinQuery, binPage } from "../pages/bin.js";
 import { doctorPage } from "../pages/doctor.js";
+import { acknowledgeForm } from "../pages/inbox.js";
 import type { Chrome } from "../pages/layout.js";
 import { runPage } from "../pages/run.js";
 import { sessionOf, type WebSession } from "../session.js";
@@ -56,9 +57,12 @@ export function mountPages(app: Hono, cairn: Cairn): void {
 
   app.get(
     "/a/:id",
-    signedIn(cairn, async (c, ctx, chrome) => {
+    signedIn(cairn, async (c, ctx, chrome, session) => {
       const artifact = await cairn.invoke("artifact_read", ctx, { id: c.req.param("id") });
-      return c.html(artifactPage(artifact, { rawHref: `/a/${encodeURIComponent(artifact.id)}/raw` }, chrome));
+      const card = receiptCardOf(artifact);
+      const mine = card?.acknowledgements.some((a) => a.user === session.principal.user.name) ?? true;
+      const underChip = card?.action.needed && !mine ? acknowledgeForm(artifact.id, chrome.formToken, `/a/${encodeURIComponent(artifact.id)}`) : "";
+      return c.html(artifactPage(artifact, { rawHref: `/a/${encodeURIComponent(artifact.id)}/raw`, underChip }, chrome));
     }),
   );
 

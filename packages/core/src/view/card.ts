@@ -1,5 +1,6 @@
 import { provenanceLine } from "../artifact/provenance-line.js";
 import type { Artifact } from "../artifact/schemas.js";
+import type { Acknowledgement } from "../inbox/acknowledgement.js";
 import { DETAILS_HEADING, renderReceiptV1 } from "../receipt/render.js";
 import {
   DEFAULT_HUMAN_ACTION,
@@ -25,6 +26,8 @@ export interface ReceiptCardView {
   header: string;
   tldr: TextPart;
   action: TextPart & { needed: boolean };
+  /** Shown under the chip (SPEC §15): who said they saw it, oldest first. */
+  acknowledgements: Array<{ user: string; at: string; note: string | null; text: string }>;
   affected: TextPart;
   before: TextPart;
   after: TextPart;
@@ -70,7 +73,12 @@ export const CARD_LABELS = {
   nothingRemains: "Nothing remains.",
   learned: "What the system now knows",
   details: "Details",
+  acknowledged: "acknowledged",
 } as const;
+
+/** "sam acknowledged 2026-12-01 09:10 UTC": who, and when, from the server's record. */
+export const acknowledgementText = (a: Acknowledgement) =>
+  `${a.by.user} ${CARD_LABELS.acknowledged} ${a.at.slice(0, 16).replace("T", " ")} UTC`;
 
 /** Receipt metadata as stored by receipt_create, or null for any other artifact. */
 export function receiptMetadataOf(artifact: Pick<Artifact, "metadata">): ReceiptMetadata | null {
@@ -110,6 +118,7 @@ export function receiptCardOf(artifact: Artifact): ReceiptCardView | null {
     header: provenanceLine(artifact.provenance, "Receipt"),
     tldr: part("changed", L.tldr, m.changed),
     action: { ...part("human_action", L.action, m.human_action), needed: needsHuman(m) },
+    acknowledgements: artifact.acknowledgements.map((a) => ({ user: a.by.user, at: a.at, note: a.note, text: acknowledgementText(a) })),
     affected: part("affected", L.affected, m.affected),
     before: part("before", L.before, m.before),
     after: part("after", L.after, m.after),
