@@ -154,6 +154,7 @@ describe("the web in Chromium", () => {
         { name: "artifact-plain", context: sam.context, path: `/a/${data.plain.id}` },
         { name: "run", context: sam.context, path: `/runs/${data.run.id}` },
         { name: "doctor", context: sam.context, path: "/doctor" },
+        { name: "inbox", context: sam.context, path: "/inbox" },
         { name: "not-found", context: sam.context, path: "/a/art_00000000000000000000000000" },
       ];
       const report: string[] = [];
@@ -183,6 +184,42 @@ describe("the web in Chromium", () => {
     } finally {
       await signedOut.close();
     }
+  });
+
+  it("acknowledges from the inbox; the acknowledgement shows under the chip", async () => {
+    const page = await sam.context.newPage();
+    const v = await visit(page, `${base}/inbox`);
+    expect(await page.locator(".rows .title").allTextContents()).toEqual(["Export retries failed uploads"]);
+    await page.getByLabel("Note (optional)").fill("Approved in #finance-ops");
+    await page.getByRole("button", { name: "Acknowledge" }).click();
+    await page.waitForURL(`${base}/inbox?state=open`);
+    expect(await page.locator(".rows").count()).toBe(0);
+    await visit(page, `${base}/a/${data.full.id}`);
+    expect(await page.locator(".acks").textContent()).toContain(`${data.sam.name} acknowledged`);
+    expect(await page.getByRole("button", { name: "Acknowledge" }).count()).toBe(0);
+    for (const [width, scheme] of [[1280, "light"], [390, "dark"]] as const) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.screenshot({ path: join(SCREENSHOTS, `artifact-acknowledged-${width}-${scheme}.png`), fullPage: true });
+    }
+    expect(v.problems).toEqual([]);
+    await page.close();
+  });
+
+  it("sends the security headers on every page type, /docs included", async () => {
+    const paths = ["/signin", "/docs", `/s/${data.full.url.split("/s/")[1]}`, "/", "/inbox", "/doctor", `/a/${data.full.id}`, "/assets/cairn.css"];
+    for (const path of paths) {
+      const res = await fetch(`${base}${path}`, { redirect: "manual" });
+      const csp = res.headers.get("content-security-policy") ?? "";
+      expect(csp, path).toContain("default-src 'none'");
+      expect(csp, path).toContain("frame-ancestors 'none'");
+      expect(csp, path).not.toContain("unsafe-inline");
+      expect(res.headers.get("x-content-type-options"), path).toBe("nosniff");
+      expect(res.headers.get("referrer-policy"), path).toBe("no-referrer");
+    }
+    const root = await fetch(`${base}/`, { redirect: "manual" });
+    expect(root.status).toBe(303);
+    expect(root.headers.get("location")).toBe("/signin");
   });
 
   it("wraps a long unbroken word on a phone", async () => {
