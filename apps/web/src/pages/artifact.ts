@@ -37,7 +37,11 @@ ${card ? receiptCard(card, parts.underChip ?? "", card.tldr.text === artifact.ti
 <dt>Owner</dt><dd>${artifact.owner}</dd>
 <dt>Created</dt><dd><time datetime="${artifact.created_at}">${artifact.created_at.slice(0, 16).replace("T", " ")} UTC</time></dd>
 <dt>Lifetime</dt><dd>${expires}</dd>
-${artifact.tags.length > 0 ? html`<dt>Tags</dt><dd>${artifact.tags.map((t, i) => html`${i > 0 ? ", " : ""}<a href="/?tag=${encodeURIComponent(t)}">${t}</a>`)}</dd>` : ""}
+${
+  artifact.tags.length > 0
+    ? html`<dt>Tags</dt><dd>${artifact.tags.map((t, i) => html`${i > 0 ? ", " : ""}${chrome ? html`<a href="/?tag=${encodeURIComponent(t)}">${t}</a>` : t}`)}</dd>`
+    : ""
+}
 ${
   artifact.produced_by.length > 0
     ? html`<dt>Produced by</dt><dd>${artifact.produced_by.map((r, i) => html`${i > 0 ? ", " : ""}<a data-field="produced_by" href="/runs/${encodeURIComponent(r.id)}">run ${r.name}</a>`)}</dd>`

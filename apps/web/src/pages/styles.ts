@@ -46,9 +46,9 @@ code,pre{font-family:var(--mono);font-size:.9em}
 pre{background:var(--surface);border:1px solid var(--line);border-radius:var(--radius);padding:.8rem 1rem;white-space:pre-wrap;overflow-wrap:anywhere}
 .text{white-space:pre-wrap}
 button,input,select{font:inherit;color:inherit}
-input,select{background:var(--bg);border:1px solid var(--muted);border-radius:6px;padding:.45rem .6rem;min-width:0;width:100%}
-button{background:var(--accent);color:var(--bg);border:1px solid var(--accent);border-radius:6px;padding:.45rem 1rem;font-weight:600;cursor:pointer}
-button.quiet{background:transparent;color:var(--accent);padding:.2rem .6rem}
+input,select{background:var(--bg);border:1px solid var(--muted);border-radius:6px;padding:0 .6rem;height:2.6rem;min-width:0;width:100%}
+button{background:var(--accent);color:var(--bg);border:1px solid var(--accent);border-radius:6px;padding:0 1rem;min-height:2.6rem;font-weight:600;cursor:pointer}
+button.quiet{background:transparent;color:var(--accent);padding:0 .6rem;min-height:2rem}
 label{font-weight:600;font-size:.9rem}
 `;
 
@@ -65,7 +65,7 @@ const COMPONENTS = `
 .pair>div{background:var(--surface);border-radius:var(--radius);padding:.7rem .9rem}
 .warning{border:1px solid var(--warn-line);background:var(--warn-bg);color:var(--warn-fg);border-radius:var(--radius);padding:.5rem .8rem;font-weight:600}
 .card ul,.plain{margin:0;padding-left:1.2rem}
-.acks{font-size:.92rem;color:var(--muted);margin:-.4rem 0 0;list-style:none;padding:0}
+.card .acks{font-size:.92rem;color:var(--muted);margin:-.4rem 0 0;list-style:none;padding:0}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.3rem 1rem;margin:0}
 dl.facts dt{color:var(--muted)}
 dl.facts dd{margin:0;min-width:0}
@@ -100,8 +100,7 @@ section.body>h2{font-size:1.1rem}
 .signin{max-width:28rem}
 .signin form{display:grid;gap:.6rem}
 .error{color:var(--warn-fg);background:var(--warn-bg);border:1px solid var(--warn-line);border-radius:var(--radius);padding:.5rem .8rem}
-@media (max-width:44rem){.pair{grid-template-columns:1fr}
-dl.facts{grid-template-columns:1fr}dl.facts dd{margin-bottom:.4rem}}
+@media (max-width:44rem){.pair{grid-template-columns:1fr}}
 `;
 
 /** Timeline bars are placed by class (the CSP allows no inline style): offsets and widths in whole percents. */
