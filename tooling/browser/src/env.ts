@@ -28,10 +28,11 @@ export async function startWebServer(): Promise<{ server: RunningServer; adminTo
 }
 
 /** A fresh browser profile: its own cookies, so two of them are two people. */
-export async function launchBrowser(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
+export async function launchBrowser(options: { javaScript?: boolean } = {}): Promise<{ context: BrowserContext; close(): Promise<void> }> {
   const profile = mkdtempSync(join(tmpdir(), "cairn-browser-profile-"));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
+    javaScriptEnabled: options.javaScript ?? true,
     headless: true,
     args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
   });

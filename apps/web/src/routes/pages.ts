@@ -21,7 +21,8 @@ export function signedIn(cairn: Cairn, handler: SignedIn) {
     const session = await sessionOf(cairn, c);
     if (!session) {
       const url = new URL(c.req.url);
-      const next = `${url.pathname}${url.search}`;
+      // A form posted after the session ended cannot be replayed: come back to the bin.
+      const next = c.req.method === "GET" ? `${url.pathname}${url.search}` : "/";
       return c.redirect(next === "/" ? "/signin" : `/signin?next=${encodeURIComponent(next)}`, 303);
     }
     const chrome: Chrome = { user: session.principal.user.name, formToken: session.formToken };

@@ -263,6 +263,24 @@ describe("the web in Chromium", () => {
     }
   });
 
+  it("works with JavaScript off: sign in, filter, open a receipt", async () => {
+    const noScript = await launchBrowser({ javaScript: false });
+    try {
+      await signInThroughTheForm(noScript.context, base, data.sam.token);
+      const page = await noScript.context.newPage();
+      await visit(page, `${base}/`);
+      await page.getByLabel("Human action").selectOption("needed");
+      await page.getByRole("button", { name: "Filter" }).click();
+      await page.waitForURL(/human_action=needed/);
+      expect(await page.locator(".rows .title").allTextContents()).toEqual(["Export retries failed uploads"]);
+      await page.getByRole("link", { name: "Export retries failed uploads" }).click();
+      await page.waitForURL(`${base}/a/${data.full.id}`);
+      expect(await page.locator(".chip").textContent()).toContain("You need to do");
+    } finally {
+      await noScript.close();
+    }
+  });
+
   it("signs out through the form", async () => {
     const page = await sam.context.newPage();
     await visit(page, `${base}/`);
