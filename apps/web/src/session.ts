@@ -16,7 +16,11 @@ export interface WebSession {
   formToken: string;
 }
 
-const isHttps = (c: Context) => new URL(c.req.url).protocol === "https:";
+/**
+ * Served over https, directly or behind a TLS-terminating proxy. Trusting the proxy
+ * header can only make the cookie stricter: a browser on plain http would not keep it.
+ */
+const isHttps = (c: Context) => new URL(c.req.url).protocol === "https:" || c.req.header("x-forwarded-proto") === "https";
 /** Over https the `__Host-` prefix pins the cookie to this origin, path / and Secure. */
 const sessionCookie = (c: Context) => (isHttps(c) ? "__Host-cairn_session" : "cairn_session");
 const signinCookie = (c: Context) => (isHttps(c) ? "__Host-cairn_signin" : "cairn_signin");

@@ -43,6 +43,11 @@ describe("web sign-in, sessions and forms", () => {
     const res = await b.request("https://cairn.example/signin", { method: "POST", form: { token: sam.token, csrf: formTokenIn(html) } });
     const cookie = res.headers.getSetCookie().find((c) => c.startsWith("__Host-cairn_session="));
     expect(cookie).toMatch(/Secure/);
+    const proxied = jar(fx.app);
+    const via = { "x-forwarded-proto": "https" };
+    const form = await (await proxied.request("/signin", { headers: via })).text();
+    const behindProxy = await proxied.request("/signin", { method: "POST", headers: via, form: { token: sam.token, csrf: formTokenIn(form) } });
+    expect(behindProxy.headers.getSetCookie().find((c) => c.startsWith("__Host-cairn_session="))).toMatch(/Secure/);
   });
 
   it("refuses a bad token, an agent token, a missing form token and a cross-site post", async () => {
