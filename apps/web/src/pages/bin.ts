@@ -1,4 +1,4 @@
-import type { ArtifactSummaryView } from "@cairn/core";
+import { type ArtifactSummaryView, RECEIPT_FILTER_CHOICES } from "@cairn/core";
 import { html, raw } from "hono/html";
 import { renderInline } from "../markdown.js";
 import { type Chrome, layout, type Markup } from "./layout.js";
@@ -26,8 +26,9 @@ function filters(q: BinQuery) {
   return html`<form class="filters" method="get" action="/" role="search" aria-label="Filter the bin">
 <div><label for="f-q">Search</label><input id="f-q" name="q" type="search" value="${q.q ?? ""}" placeholder="words in title or body"></div>
 <div><label for="f-tag">Tag</label><input id="f-tag" name="tag" value="${q.tag ?? ""}" placeholder="e.g. export"></div>
-<div><label for="f-action">Human action</label><select id="f-action" name="human_action">${option("", "Any", q.human_action)}${option("needed", "Needs a person", q.human_action)}</select></div>
-<div><label for="f-outcome">Outcome</label><select id="f-outcome" name="outcome">${option("", "Any", q.outcome)}${option("pending", "Pending", q.outcome)}${option("overdue", "Overdue", q.outcome)}</select></div>
+${RECEIPT_FILTER_CHOICES.map(
+  (f) => html`<div><label for="f-${f.key}">${f.label}</label><select id="f-${f.key}" name="${f.key}">${option("", "Any", q[f.key])}${f.options.map((o) => option(o.value, o.label, q[f.key]))}</select></div>`,
+)}
 <div><button type="submit">Filter</button></div>
 </form>`;
 }

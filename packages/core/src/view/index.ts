@@ -1,3 +1,4 @@
 export * from "./card.js";
 export * from "./summary.js";
 export * from "./timeline.js";
+export * from "./filters.js";
