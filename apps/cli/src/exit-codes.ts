@@ -10,7 +10,7 @@ export const EXIT = {
   rejected: 1,
   /** The command line was wrong: unknown command or option, missing argument, unreadable file. */
   usage: 2,
-  /** The server could not be reached, or answered that it is unavailable (502/503/504). */
+  /** The server could not be reached, or answered that it is unavailable (502/503/504: e.g. its database is down). */
   unreachable: 3,
   /** No token, an unknown token (401), or not allowed (403). */
   auth: 4,
@@ -32,7 +32,10 @@ export function exitCodeOf(code: CairnErrorCode): ExitCode {
     case "unknown_schema":
     case "idempotency_mismatch":
     case "payload_too_large":
+    case "unsupported_media_type":
       return EXIT.rejected;
+    case "unavailable":
+      return EXIT.unreachable;
     case "unauthenticated":
     case "forbidden":
       return EXIT.auth;
@@ -50,7 +53,7 @@ export const EXIT_CODES_HELP = `Exit codes:
   0  success
   1  rejected input: the file or arguments failed validation, or the file does not parse
   2  usage: unknown command or option, missing argument, unreadable file
-  3  server unreachable or unavailable (check CAIRN_URL, or start \`cairn serve\`)
+  3  server unreachable or unavailable, e.g. its database is down (check CAIRN_URL, or start \`cairn serve\`)
   4  authentication: no token, an unknown token (401) or not allowed (403)
   5  not found (404) or expired (410)
   6  duplicate: an identical receipt was stored in the last 24 hours (the existing id is printed)

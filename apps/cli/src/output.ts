@@ -1,6 +1,7 @@
 import type { Issue } from "@cairn/core";
 import { EXIT, type ExitCode } from "./exit-codes.js";
 import { CliFailure } from "./failure.js";
+import { terminalSafe } from "./terminal.js";
 
 /** Where a command writes: results on stdout, messages for people on stderr. */
 export interface Printer {
@@ -12,6 +13,15 @@ export const stdio: Printer = {
   out: (text) => void process.stdout.write(`${text}\n`),
   err: (text) => void process.stderr.write(`${text}\n`),
 };
+
+/** What people read: stored text cannot drive the terminal (see terminal.ts). */
+export const humanStdio: Printer = {
+  out: (text) => stdio.out(terminalSafe(text)),
+  err: (text) => stdio.err(terminalSafe(text)),
+};
+
+/** `--json` prints the server's JSON as it is; everything else is human output. */
+export const printerFor = (json: boolean): Printer => (json ? stdio : humanStdio);
 
 /** The one spelling of an issue on every command: `field: reason (limit N)`. */
 export function formatIssue(issue: Issue): string {
@@ -36,11 +46,12 @@ export function describeFailure(failure: CliFailure): string[] {
  * stdout (verbatim when the server sent it); the human lines always go to stderr.
  */
 export function reportFailure(err: unknown, json: boolean, printer: Printer = stdio): ExitCode {
+  const human: Printer = { out: (t) => printer.out(terminalSafe(t)), err: (t) => printer.err(terminalSafe(t)) };
   const failure =
     err instanceof CliFailure
       ? err
       : new CliFailure(EXIT.server, `unexpected failure: ${err instanceof Error ? err.message : String(err)}`);
   if (json && failure.error) printer.out(failure.raw ?? JSON.stringify({ error: failure.error }));
-  for (const line of describeFailure(failure)) printer.err(line);
+  for (const line of describeFailure(failure)) human.err(line);
   return failure.exitCode;
 }

@@ -58,7 +58,7 @@ export async function startServer(settings: Settings, log: ServerLog, version: s
   // Bind first so share links carry the real port (PORT=0 picks a free one); until the
   // store is open, requests get a 503.
   let handler: (req: Request) => Response | Promise<Response> = () =>
-    Response.json({ error: { code: "internal", message: "Cairn is starting." } }, { status: 503 });
+    Response.json({ error: { code: "unavailable", message: "Cairn is starting." } }, { status: 503, headers: { "Retry-After": "1" } });
   const server = serve({ fetch: (req) => handler(req), port: settings.port, hostname: settings.host });
   try {
     await new Promise<void>((resolve, reject) => {
@@ -101,18 +101,29 @@ export async function startServer(settings: Settings, log: ServerLog, version: s
     schedule: scheduleFrom(settings),
   });
 
-  const admin = await bootstrapAdmin(cairn.store);
-  if (admin) {
-    await writeCredentials(settings.credentialsPath, { url, token: admin.token });
-    log.info(`Created the admin user; its token is in ${settings.credentialsPath} (mode 0600).`);
-  } else {
-    const creds = await readCredentials(settings.credentialsPath).catch(() => null);
-    if (creds && creds.url !== url) await writeCredentials(settings.credentialsPath, { ...creds, url });
-    log.info(
-      creds
-        ? `Credentials: ${settings.credentialsPath}`
-        : `No credentials file at ${settings.credentialsPath}; use a token from your administrator (CAIRN_TOKEN).`,
-    );
+  try {
+    // The credentials file is written inside the bootstrap transaction, before the admin commits.
+    const admin = await bootstrapAdmin(cairn.store, {
+      persist: (token) =>
+        writeCredentials(settings.credentialsPath, { url, token: token.token }).catch((err: Error) => {
+          throw new Error(`could not write ${settings.credentialsPath} (${err.message}); no admin was created. Fix it and start again.`);
+        }),
+    });
+    if (admin) log.info(`Created the admin user; its token is in ${settings.credentialsPath} (mode 0600).`);
+    else {
+      const creds = await readCredentials(settings.credentialsPath).catch(() => null);
+      if (creds && creds.url !== url) await writeCredentials(settings.credentialsPath, { ...creds, url });
+      log.info(
+        creds
+          ? `Credentials: ${settings.credentialsPath}`
+          : `No credentials file at ${settings.credentialsPath}; use a token from your administrator (CAIRN_TOKEN).`,
+      );
+    }
+  } catch (err) {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await cairn.close();
+    await release();
+    throw err;
   }
   log.info(`Cairn ${version} listening on ${url} (${settings.databaseUrl ? "PostgreSQL" : `embedded store in ${settings.dataDir}`})`);
   log.info(`API docs: ${url}/docs`);

@@ -21,8 +21,11 @@ function unauthenticatedResponse(bearer: string | null): Response {
  * answer is plain JSON, so any `cairn serve` behind a load balancer can take any request.
  * There is no server-to-client stream, so GET and DELETE answer 405.
  */
-export function createMcpHttpHandler(cairn: Cairn, options: McpServerOptions): (req: Request) => Promise<Response> {
-  return async (req) => {
+export function createMcpHttpHandler(
+  cairn: Cairn,
+  options: McpServerOptions,
+): (req: Request, requestId?: string) => Promise<Response> {
+  return async (req, requestId) => {
     const bearer = bearerOf(req.headers.get("authorization"));
     const principal = bearer ? await cairn.authenticate(bearer) : null;
     if (!principal) return unauthenticatedResponse(bearer);
@@ -32,7 +35,7 @@ export function createMcpHttpHandler(cairn: Cairn, options: McpServerOptions): (
         { status: 405, headers: { Allow: "POST" } },
       );
     }
-    const server = createMcpServer(cairn, principal, options);
+    const server = createMcpServer(cairn, principal, { ...options, ...(requestId !== undefined && { requestId }) });
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,

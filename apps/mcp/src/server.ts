@@ -9,11 +9,9 @@ import { isToolName, toolNames } from "./tools.js";
 export interface McpServerOptions {
   /** Reported as serverInfo.version. */
   version: string;
-  /** Where unexpected errors are logged (never sent to the client). */
-  logError?: (line: string, err: unknown) => void;
+  /** The HTTP request this server answers, for the log lines of its failures. */
+  requestId?: string;
 }
-
-const defaultLogError = (line: string, err: unknown) => console.error(line, err);
 
 /**
  * An MCP server for one authenticated caller. The low-level Server is used on purpose:
@@ -23,7 +21,6 @@ const defaultLogError = (line: string, err: unknown) => console.error(line, err)
  * errors). Here the core operation validates, exactly as it does for REST.
  */
 export function createMcpServer(cairn: Cairn, principal: Principal, options: McpServerOptions): Server {
-  const logError = options.logError ?? defaultLogError;
   const server = new Server(
     { name: "cairn", title: "Cairn", version: options.version },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
@@ -37,7 +34,8 @@ export function createMcpServer(cairn: Cairn, principal: Principal, options: Mcp
     try {
       return toolSuccess(await cairn.invoke(name, cairn.context(principal, "mcp"), args ?? {}));
     } catch (err) {
-      return toolFailure(err, (line, e) => logError(`${line} in tool ${name}:`, e));
+      // Unexpected errors go to the process logger (code and our stack only), never to the client.
+      return toolFailure(err, cairn.log, name, options.requestId);
     }
   });
   return server;

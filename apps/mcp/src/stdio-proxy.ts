@@ -6,6 +6,7 @@ import {
   ListToolsRequestSchema,
   ListToolsResultSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import { RpcError } from "./rpc.js";
 import { connectUpstream, relay, type Upstream } from "./upstream.js";
 
 export interface StdioProxyOptions extends Upstream {
@@ -36,13 +37,31 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<Running
     { name: remote?.name ?? "cairn", ...(remote?.title && { title: remote.title }), version: remote?.version ?? options.version },
     { capabilities: { tools: {} }, ...(instructions && { instructions }) },
   );
-  const forward = <T>(call: () => Promise<T>) => relay(options.serverUrl, options.warn, call);
+  // Calls still in flight when the client closes stdin are answered before we stop.
+  const inFlight = new Set<Promise<unknown>>();
+  const forward = <T>(call: () => Promise<T>): Promise<T> => {
+    const pending = relay(options.serverUrl, options.warn, call);
+    const settled = pending.catch(() => {});
+    inFlight.add(settled);
+    void settled.then(() => inFlight.delete(settled));
+    return pending;
+  };
   server.setRequestHandler(ListToolsRequestSchema, (request, extra) =>
     forward(() => client.request({ method: "tools/list", params: request.params }, ListToolsResultSchema, { signal: extra.signal })),
   );
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-    forward(() => client.request({ method: "tools/call", params: request.params }, CallToolResultSchema, { signal: extra.signal })),
-  );
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    try {
+      return await forward(() =>
+        client.request({ method: "tools/call", params: request.params }, CallToolResultSchema, { signal: extra.signal }),
+      );
+    } catch (err) {
+      // The server's database is down: a tool error the model reads ("try again shortly"), as over HTTP.
+      if (err instanceof RpcError && (err.data as { error?: { code?: unknown } } | undefined)?.error?.code === "unavailable") {
+        return { content: [{ type: "text" as const, text: JSON.stringify(err.data) }], isError: true };
+      }
+      throw err;
+    }
+  });
 
   const stdin = options.stdin ?? process.stdin;
   let finish: () => void = () => {};
@@ -52,6 +71,10 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<Running
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
+      const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+      await tick(); // requests read just before end of input have started by now
+      while (inFlight.size > 0) await Promise.all(inFlight);
+      await tick(); // and their answers have been handed to the transport
       await server.close().catch(() => {});
       await client.close().catch(() => {});
       finish();

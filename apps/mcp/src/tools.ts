@@ -34,6 +34,8 @@ export const TOOLS: { readonly [N in OperationName]: ToolSpec | null } = {
   me: null,
   user_create: null,
   token_create: null,
+  token_list: null,
+  token_revoke: null,
   // Team membership changes who can read what: kept for people, on REST and the CLI.
   team_create: null,
   team_read: null,

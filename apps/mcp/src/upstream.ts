@@ -10,8 +10,18 @@ export interface Upstream {
 }
 
 /** Why talking to the server failed, in words a person can act on (the token is never printed). */
-export function explainUpstreamFailure(err: unknown, serverUrl: string): { unauthenticated: boolean; message: string } {
+export function explainUpstreamFailure(
+  err: unknown,
+  serverUrl: string,
+): { unauthenticated: boolean; unavailable?: true; message: string } {
   if (err instanceof StreamableHTTPError) {
+    if (err.code === 503) {
+      return {
+        unauthenticated: false,
+        unavailable: true,
+        message: `the Cairn server at ${serverUrl} is unavailable (503): its database is down or not answering. Try again shortly.`,
+      };
+    }
     if (err.code === 401) {
       return {
         unauthenticated: true,
@@ -58,9 +68,9 @@ export async function relay<T>(serverUrl: string, warn: (line: string) => void, 
     return await call();
   } catch (err) {
     if (err instanceof McpError) throw new RpcError(err.code, err.message.replace(/^MCP error -?\d+: /, ""), err.data);
-    const { unauthenticated, message } = explainUpstreamFailure(err, serverUrl);
+    const { unauthenticated, unavailable, message } = explainUpstreamFailure(err, serverUrl);
     warn(`cairn mcp: ${message}`);
-    const code = unauthenticated ? "unauthenticated" : "internal";
+    const code = unauthenticated ? "unauthenticated" : unavailable ? "unavailable" : "internal";
     throw new RpcError(unauthenticated ? RPC_UNAUTHENTICATED : RPC_INTERNAL, message, { error: { code, message } });
   }
 }

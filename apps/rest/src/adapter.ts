@@ -1,4 +1,4 @@
-import { CairnError, type CairnErrorCode, type Principal, toCairnError } from "@cairn/core";
+import { CairnError, type CairnErrorCode, type Logger, type Principal, toCairnError } from "@cairn/core";
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 
@@ -21,6 +21,10 @@ export function statusOf(code: CairnErrorCode): ContentfulStatusCode {
       return 410;
     case "payload_too_large":
       return 413;
+    case "unsupported_media_type":
+      return 415;
+    case "unavailable":
+      return 503;
     case "internal":
       return 500;
   }
@@ -28,13 +32,26 @@ export function statusOf(code: CairnErrorCode): ContentfulStatusCode {
 
 export type RestEnv = { Variables: { principal: Principal; requestId: string } };
 
-/** Sends any thrown value as the shared error envelope; unknown errors are logged, never echoed. */
-export function errorResponse(c: Context, err: unknown): Response {
+/**
+ * A request path as logs may show it: a share link's token is a bearer secret, so
+ * `/s/<token>` is written `/s/…`. Only the path, never the query string.
+ */
+export function loggablePath(path: string): string {
+  return path.replace(/^\/s\/[^/]*/, "/s/…");
+}
+
+/**
+ * Sends any thrown value as the shared error envelope. Unknown errors are logged (code,
+ * request id, our stack: see core's logger), never echoed; so is an unreachable database.
+ */
+export function errorResponse(c: Context, err: unknown, log: Logger): Response {
   const cairnError = toCairnError(err);
-  if (!(err instanceof CairnError)) {
-    const requestId = c.get("requestId") ?? "-";
-    console.error(`cairn rest: internal error on ${c.req.method} ${c.req.path} (request ${requestId}):`, err);
+  const requestId = c.get("requestId") as string | undefined;
+  if (!(err instanceof CairnError)) log.error({ code: "internal", requestId, surface: "rest", method: c.req.method }, err);
+  else if (cairnError.code === "unavailable") {
+    log.warn({ code: "database_unavailable", requestId, surface: "rest" }, (err as { cause?: unknown }).cause);
   }
+  if (cairnError.code === "unavailable") c.header("Retry-After", "5");
   if (cairnError.code === "unauthenticated") c.header("WWW-Authenticate", 'Bearer realm="cairn"');
   return c.json({ error: cairnError.toBody() }, statusOf(cairnError.code));
 }

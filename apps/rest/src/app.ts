@@ -13,9 +13,10 @@ import {
 } from "@cairn/core";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
-import { bearerOf, errorResponse, type RestEnv } from "./adapter.js";
+import { bearerOf, errorResponse, loggablePath, type RestEnv } from "./adapter.js";
 import { securityHeaders } from "@cairn/web/security-headers";
 import { DOCS_CSP, renderDocsPage } from "./docs/index.js";
+import { mountHealth } from "./health.js";
 import { NDJSON, ndjsonResponse } from "./ndjson.js";
 import { readInput, requestContext } from "./request.js";
 import { openApiPath, pathParams, ROUTES, type RouteSpec } from "./routes.js";
@@ -32,7 +33,7 @@ export interface RestOptions {
    * at /mcp). They get the request id and access log, do their own auth, and keep their
    * protocol's dependencies out of this package.
    */
-  mounts?: Record<string, (req: Request) => Response | Promise<Response>>;
+  mounts?: Record<string, (req: Request, requestId: string) => Response | Promise<Response>>;
 }
 
 const errorResponses = {
@@ -43,6 +44,15 @@ const errorResponses = {
     description: "Input failed validation: the issues name each field, the reason and the limit. A refused receipt carries its drop receipt.",
     content: { "application/json": { schema: ErrorEnvelope } },
   },
+  503: {
+    description: "The database is down or not answering (`unavailable`); retry after the Retry-After seconds.",
+    content: { "application/json": { schema: ErrorEnvelope } },
+  },
+};
+
+/** Only routes that read a JSON body can refuse one. */
+const bodyResponses = {
+  415: { description: "The body is not sent as application/json.", content: { "application/json": { schema: ErrorEnvelope } } },
 };
 
 const receiptResponses = {
@@ -105,8 +115,8 @@ export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIH
     c.header("X-Request-Id", requestId);
     await next();
     if (options.accessLog) {
-      const ms = (performance.now() - started).toFixed(1);
-      console.log(`${c.req.method} ${c.req.path} ${c.res.status} ${ms}ms`);
+      const ms = Number((performance.now() - started).toFixed(1));
+      cairn.log.info("request", { method: c.req.method, path: loggablePath(c.req.path), status: c.res.status, ms, requestId });
     }
   });
 
@@ -143,6 +153,7 @@ export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIH
       responses: {
         [route.status]: documentedResponse(op.output, route),
         ...errorResponses,
+        ...(route.input.includes("body") && bodyResponses),
         ...(name === "receipt_create" && receiptResponses),
       },
     });
@@ -156,7 +167,7 @@ export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIH
       const ctx = requestContext(cairn, c);
       if (route.response === "ndjson") {
         // ROUTES only lets paged operations stream (see RouteOf).
-        return ndjsonResponse(c, pagesOf(cairn, name as PagedOperationName, ctx, raw as Record<string, unknown>));
+        return ndjsonResponse(c, pagesOf(cairn, name as PagedOperationName, ctx, raw as Record<string, unknown>), cairn.log);
       }
       return c.json(await cairn.invoke(name, ctx, raw), route.status);
     });
@@ -165,20 +176,13 @@ export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIH
   mountSchemaRoutes(app);
   for (const [path, handle] of Object.entries(options.mounts ?? {})) {
     app.all(path, async (c) => {
-      const res = await handle(c.req.raw);
+      const res = await handle(c.req.raw, c.get("requestId"));
       res.headers.set("X-Request-Id", c.get("requestId"));
       return res;
     });
   }
 
-  app.get("/healthz", async (c) => {
-    try {
-      await cairn.store.query("select 1");
-      return c.json({ status: "ok", database: "ok" });
-    } catch {
-      return c.json({ status: "fail", database: "unreachable" }, 503);
-    }
-  });
+  mountHealth(app, cairn);
 
   const documentConfig = {
     openapi: "3.1.0",
@@ -193,7 +197,7 @@ export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIH
     return c.html(renderDocsPage(app.getOpenAPI31Document(documentConfig) as unknown as Record<string, unknown>));
   });
 
-  app.notFound((c) => errorResponse(c, new CairnError("not_found", `No route for ${c.req.method} ${c.req.path}.`)));
-  app.onError((err, c) => errorResponse(c, err));
+  app.notFound((c) => errorResponse(c, new CairnError("not_found", `No route for ${c.req.method} ${c.req.path}.`), cairn.log));
+  app.onError((err, c) => errorResponse(c, err, cairn.log));
   return app;
 }

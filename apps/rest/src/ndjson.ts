@@ -1,4 +1,4 @@
-import { CairnError } from "@cairn/core";
+import type { Logger } from "@cairn/core";
 import type { Context } from "hono";
 
 export const NDJSON = "application/x-ndjson";
@@ -10,7 +10,11 @@ export const NDJSON = "application/x-ndjson";
  * aborts the chunked response, so a client sees a broken transfer rather than a short
  * export that looks complete.
  */
-export async function ndjsonResponse(c: Context, pages: AsyncGenerator<{ items: unknown[] }, void>): Promise<Response> {
+export async function ndjsonResponse(
+  c: Context,
+  pages: AsyncGenerator<{ items: unknown[] }, void>,
+  log: Logger,
+): Promise<Response> {
   let pending: IteratorResult<{ items: unknown[] }, void> | null = await pages.next();
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
@@ -25,8 +29,7 @@ export async function ndjsonResponse(c: Context, pages: AsyncGenerator<{ items: 
         const lines = next.value.items.map((item) => `${JSON.stringify(item)}\n`).join("");
         if (lines.length > 0) controller.enqueue(encoder.encode(lines));
       } catch (err) {
-        const detail = err instanceof CairnError ? err.message : err;
-        console.error(`cairn rest: export stream failed on ${c.req.path} (request ${c.get("requestId") ?? "-"}):`, detail);
+        log.error({ code: "export_stream_failed", requestId: c.get("requestId") as string | undefined, surface: "rest" }, err);
         controller.error(err);
       }
     },

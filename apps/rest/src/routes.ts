@@ -40,6 +40,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteOf<N> } = {
   me: { method: "get", path: "/v1/me", status: 200, input: "none", tag: "Identity" },
   user_create: { method: "post", path: "/v1/users", status: 201, input: "body", tag: "Identity" },
   token_create: { method: "post", path: "/v1/tokens", status: 201, input: "body", tag: "Identity" },
+  token_list: { method: "get", path: "/v1/tokens", status: 200, input: "query", tag: "Identity" },
+  token_revoke: { method: "delete", path: "/v1/tokens/:id", status: 200, input: "params", tag: "Identity" },
   team_create: { method: "post", path: "/v1/teams", status: 201, input: "body", tag: "Teams" },
   team_read: { method: "get", path: "/v1/teams/:name", status: 200, input: "params", tag: "Teams" },
   team_member_add: { method: "post", path: "/v1/teams/:name/members", status: 200, input: "params+body", tag: "Teams" },

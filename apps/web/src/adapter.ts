@@ -32,15 +32,22 @@ export function failureOf(code: CairnErrorCode): WebFailure {
       return { status: 410, title: "Expired", message: "This has expired. Receipts that someone retained stay; this one was not retained.", showCoreMessage: false };
     case "payload_too_large":
       return { status: 413, title: "Too large", message: "The form sent more than the server accepts.", showCoreMessage: false };
+    case "unsupported_media_type":
+      return { status: 415, title: "Not a form", message: "The server expected a form it could read.", showCoreMessage: false };
+    case "unavailable":
+      return { status: 503, title: "Unavailable", message: "Cairn cannot reach its database right now. Try again shortly.", showCoreMessage: false };
     case "internal":
       return { status: 500, title: "Something went wrong", message: "The error was logged.", showCoreMessage: false };
   }
 }
 
-/** The failure to show for any thrown value; an unknown error is logged and its message never shown. */
-export function failureFor(c: Context, err: unknown): { failure: WebFailure; detail: string | null } {
+/** Mounted under the REST app, which sets the request id. */
+export type WebEnv = { Variables: { requestId: string | undefined } };
+
+/** The failure to show for any thrown value; an unknown error is logged (by code, never its message) and never shown. */
+export function failureFor(cairn: Cairn, c: Context<WebEnv>, err: unknown): { failure: WebFailure; detail: string | null } {
   const cairnError = toCairnError(err);
-  if (!(err instanceof CairnError)) console.error(`cairn web: internal error on ${c.req.method} ${c.req.routePath}:`, err);
+  if (!(err instanceof CairnError)) cairn.log.error({ code: "internal", surface: "web", requestId: c.get("requestId") }, err);
   const failure = failureOf(cairnError.code);
   return { failure, detail: failure.showCoreMessage ? cairnError.message : null };
 }

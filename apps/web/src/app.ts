@@ -1,6 +1,6 @@
 import type { Cairn } from "@cairn/core";
 import { Hono } from "hono";
-import { failureFor } from "./adapter.js";
+import { failureFor, type WebEnv } from "./adapter.js";
 import { messagePage } from "./pages/layout.js";
 import { artifactPage } from "./pages/artifact.js";
 import { ICON, STYLESHEET } from "./pages/styles.js";
@@ -14,8 +14,9 @@ import { sessionOf } from "./session.js";
  * The web surface: sign-in, the bin, inbox, artifact, run and doctor pages, and share
  * links. Server-rendered, no scripts. Mounted beside the REST API by `cairn serve`.
  */
-export function createWebApp(cairn: Cairn): Hono {
-  const app = new Hono();
+export function createWebApp(cairn: Cairn): Hono<WebEnv> {
+  // Mounted under the REST app, which sets the request id.
+  const app = new Hono<WebEnv>();
 
   app.use("*", securityHeaders());
   app.use("*", async (c, next) => {
@@ -50,7 +51,7 @@ export function createWebApp(cairn: Cairn): Hono {
   );
 
   app.onError(async (err, c) => {
-    const { failure, detail } = failureFor(c, err);
+    const { failure, detail } = failureFor(cairn, c, err);
     const session = await sessionOf(cairn, c).catch(() => null);
     const chrome = session ? { user: session.principal.user.name, formToken: session.formToken } : null;
     return c.html(messagePage(failure.title, detail ? `${failure.message} ${detail}` : failure.message, chrome), failure.status);

@@ -1,6 +1,7 @@
 import type { CairnConfig, CairnHooks, Principal, RequestOptions, ServiceContext, Surface } from "./context.js";
 import { type CairnError, notFound } from "./errors.js";
 import { authenticate } from "./identity/tokens.js";
+import { defaultLogger, type Logger } from "./log.js";
 import { OPERATIONS, type OperationName, type OperationOutput } from "./operations/index.js";
 import { preloadSecretScanner } from "./secrets/secretlint.js";
 import { authenticateSession, closeSession, type OpenedSession, openSession } from "./session/sessions.js";
@@ -13,6 +14,8 @@ import type { Store, StoreOptions } from "./store/port.js";
 export interface Cairn {
   readonly store: Store;
   readonly config: CairnConfig;
+  /** The one logger every surface of this process writes to (see log.ts). */
+  readonly log: Logger;
   authenticate(bearer: string): Promise<Principal | null>;
   context(principal: Principal, surface: Surface, request?: RequestOptions): ServiceContext;
   invoke<N extends OperationName>(name: N, ctx: ServiceContext, raw: unknown): Promise<OperationOutput<N>>;
@@ -46,6 +49,7 @@ export function createCairn(store: Store, config: CairnConfig, options: CairnOpt
   return {
     store,
     config,
+    log: hooks.logger ?? defaultLogger,
     authenticate: (bearer) => authenticate(store, bearer),
     context: (principal, surface, request = {}) => ({
       store,
@@ -78,8 +82,8 @@ export function createCairn(store: Store, config: CairnConfig, options: CairnOpt
 }
 
 export async function openCairn(options: StoreOptions & CairnConfig & CairnHooks): Promise<Cairn> {
-  const { databaseUrl, dataDir, publicUrl, webhookDenyPrivate, ...hooks } = options;
-  const store = await openStore({ databaseUrl, dataDir });
+  const { databaseUrl, dataDir, publicUrl, webhookDenyPrivate, timeouts, ...hooks } = options;
+  const store = await openStore({ databaseUrl, dataDir, timeouts, logger: hooks.logger });
   // Load the secret scanner now rather than on the first receipt (~80 ms of imports).
   await preloadSecretScanner();
   // The signing key exists from the first start on (race-safe across processes).

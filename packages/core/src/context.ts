@@ -1,3 +1,4 @@
+import type { Logger } from "./log.js";
 import type { ReceiptGate } from "./receipt/custom-gate.js";
 import type { Store } from "./store/port.js";
 
@@ -34,8 +35,8 @@ export interface RequestOptions {
 export interface CairnHooks {
   /** Operator gates run after the built-in content gates, before the duplicate check. */
   gates?: readonly ReceiptGate[];
-  /** Where core reports failures it swallows (never with submitted values). Default: console.error. */
-  log?: (line: string) => void;
+  /** Where core and the surfaces log (see log.ts: it prints only explicit fields). Default: stderr. */
+  logger?: Logger;
   /** Id source for drop receipts (tests pin it to compare responses byte for byte). */
   newId?: (prefix: string, now: Date) => string;
 }

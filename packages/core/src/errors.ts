@@ -1,4 +1,5 @@
 import type { DropReceipt } from "./drops/schemas.js";
+import { ROOT_FIELD } from "./validation.js";
 
 /** One thing wrong with an input: a dotted path, a reason a person can act on, and the limit when one was exceeded. */
 export interface Issue {
@@ -21,6 +22,8 @@ export const ERROR_CODES = [
   "not_found",
   "gone",
   "payload_too_large",
+  "unsupported_media_type",
+  "unavailable",
   "internal",
 ] as const;
 export type CairnErrorCode = (typeof ERROR_CODES)[number];
@@ -72,6 +75,17 @@ export const notFound = (what = "artifact", key = "id") =>
 export const forbidden = (message: string) => new CairnError("forbidden", message);
 export const unauthenticated = (message = "A valid bearer token is required.") =>
   new CairnError("unauthenticated", message);
+
+export const unsupportedMediaType = (got: string | undefined) =>
+  new CairnError(
+    "unsupported_media_type",
+    `This route takes a JSON body (Content-Type: application/json), not ${got ? JSON.stringify(got.slice(0, 100)) : "a body without a Content-Type"}.`,
+    { issues: [{ field: ROOT_FIELD, reason: "must be sent as application/json" }] },
+  );
+
+/** The database is down or not answering; nothing about the request was wrong. */
+export const unavailable = () =>
+  new CairnError("unavailable", "Cairn cannot reach its database right now (down or not answering). Try again shortly.");
 
 export function validationFailed(issues: Issue[], message?: string): CairnError {
   return new CairnError("validation_failed", message ?? describeIssues(issues), { issues });

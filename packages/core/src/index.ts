@@ -22,6 +22,8 @@ export * from "./inbox/index.js";
 export { authenticate } from "./identity/tokens.js";
 export { bootstrapAdmin } from "./identity/users.js";
 export { LIMITS } from "./limits.js";
+export { createLogger, defaultLogger, describeError, type ErrorFields, type LogFields, type Logger } from "./log.js";
+export { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts, databaseTimeoutsFrom, isUnavailable } from "./store/faults.js";
 export * from "./operations/index.js";
 export * from "./receipt/index.js";
 export * from "./run/schemas.js";

@@ -160,7 +160,7 @@ describe("cairn mcp without a server", () => {
 
   it("says how to get a token when there is none", async () => {
     const run = await runMcp({ CAIRN_HOME: "/nonexistent/cairn-home" });
-    expect(run.code).toBe(1);
-    expect(run.stderr).toContain("no token. Set CAIRN_TOKEN");
+    expect(run.code).toBe(4);
+    expect(run.stderr).toContain("no token: set CAIRN_TOKEN");
   });
 });

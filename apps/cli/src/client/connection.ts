@@ -12,6 +12,16 @@ export interface Connection {
 
 const normal = (url: string) => url.replace(/\/+$/, "");
 
+/** The same server, however it is spelled: scheme, host and port compared as URLs (`HTTP://Host:80/` = `http://host`). */
+export function sameServer(a: string, b: string): boolean {
+  try {
+    const [x, y] = [new URL(a), new URL(b)];
+    return x.origin === y.origin && normal(x.pathname) === normal(y.pathname);
+  } catch {
+    return normal(a) === normal(b);
+  }
+}
+
 function checked(connection: Connection): Connection {
   let parsed: URL | undefined;
   try {
@@ -26,10 +36,11 @@ function checked(connection: Connection): Connection {
 }
 
 /**
- * CAIRN_URL and CAIRN_TOKEN win; otherwise `$CAIRN_HOME/credentials` (written by
- * `cairn serve`). The file's token is only ever sent to the file's own url: pointing
- * CAIRN_URL at another server without CAIRN_TOKEN is an auth failure, never a leak of
- * the local admin token to somewhere else.
+ * The one connection rule, for every client command and `cairn mcp`. CAIRN_URL and
+ * CAIRN_TOKEN win; otherwise `$CAIRN_HOME/credentials` (written by `cairn serve`). The
+ * file's token is only ever sent to the file's own url: pointing CAIRN_URL at another
+ * server without CAIRN_TOKEN is an auth failure, never a leak of the local admin token
+ * to somewhere else.
  */
 export async function resolveConnection(env: NodeJS.ProcessEnv = process.env): Promise<Connection> {
   const settings = resolveSettings(env);
@@ -44,7 +55,7 @@ export async function resolveConnection(env: NodeJS.ProcessEnv = process.env): P
   }
   const url = explicitUrl ?? (credentials ? normal(credentials.url) : settings.serverUrl);
   if (settings.token) return checked({ url, token: settings.token, tokenSource: "CAIRN_TOKEN" });
-  if (credentials && normal(credentials.url) === url) {
+  if (credentials && sameServer(credentials.url, url)) {
     return checked({ url, token: credentials.token, tokenSource: settings.credentialsPath });
   }
   throw new CliFailure(

@@ -51,8 +51,11 @@ export async function failureOf(res: Response, connection: Connection): Promise<
   }
   const envelope = isErrorBody(parsed) ? parsed.error : undefined;
   if (res.status === 502 || res.status === 503 || res.status === 504) {
-    const said = envelope ? `: ${envelope.message}` : "";
-    return new CliFailure(EXIT.unreachable, `Cairn at ${base} is unavailable (HTTP ${res.status})${said} Try again shortly.`);
+    const said = envelope ? `: ${envelope.message}` : ". Try again shortly.";
+    // With an envelope (503 `unavailable`: its database is down) --json prints it like any other error.
+    return new CliFailure(EXIT.unreachable, `Cairn at ${base} is unavailable (HTTP ${res.status})${said}`, {
+      ...(envelope && { error: envelope, raw: text }),
+    });
   }
   if (!envelope) {
     return new CliFailure(EXIT.server, `unexpected answer from ${base}: HTTP ${res.status}, not a Cairn error. Is CAIRN_URL right?`);

@@ -22,7 +22,7 @@ import {
   subscriptionsCommand,
 } from "./subscriptions.js";
 import { teamAddCommand, teamCreateCommand, teamRemoveCommand, teamShowCommand } from "./teams.js";
-import { tokenCreateCommand } from "./token.js";
+import { tokenCreateCommand, tokenListCommand, tokenRevokeCommand } from "./token.js";
 import { userCreateCommand } from "./user.js";
 import { whoamiCommand } from "./whoami.js";
 
@@ -51,6 +51,8 @@ export const CLI_COMMANDS: { readonly [N in OperationName]: CliCommand<N> | null
   me: whoamiCommand,
   user_create: userCreateCommand,
   token_create: tokenCreateCommand,
+  token_list: tokenListCommand,
+  token_revoke: tokenRevokeCommand,
   team_create: teamCreateCommand,
   team_read: teamShowCommand,
   team_member_add: teamAddCommand,
@@ -74,7 +76,7 @@ export const CLI_COMMANDS: { readonly [N in OperationName]: CliCommand<N> | null
 /** Descriptions of the command groups (`cairn user …`). */
 export const GROUPS: Readonly<Record<string, string>> = {
   user: "Manage users (administrators).",
-  token: "Mint bearer tokens for people and agents.",
+  token: "Mint, list and revoke bearer tokens for people and agents (one token per agent).",
   policy: "Read and change an owner's policy: secrets, entropy_detection, require_evidence, default_ttl_days.",
   run: "Record runs and their spans; a span can name the receipt it produced.",
   team: "Teams own artifacts and runs together; members manage membership.",

@@ -4,7 +4,7 @@ import { expiryLine, fieldLines, warningLine } from "../format.js";
 import { parseDocument } from "../input/parse-document.js";
 import { readSource } from "../input/read-source.js";
 import { applyReceiptFlags } from "../input/receipt-flags.js";
-import { reportFailure, stdio } from "../output.js";
+import { printerFor, reportFailure } from "../output.js";
 import type { CliCommand } from "./define.js";
 import { examplesHelp } from "./define.js";
 import { printDryRun } from "./dry-run.js";
@@ -89,8 +89,9 @@ export const receiptCommand: CliCommand<"receipt_create"> = {
           // Redacted as the server would under the default policy, so the checksum matches.
           const prepared = await receipt.prepareRedactedReceipt(raw);
           if (!prepared.ok) throw CliFailure.fromError(receipt.rejectionError(prepared.rejection, undefined).toBody());
-          printDryRun(prepared.value, prepared.redactions, json, stdio);
-          if (!json) for (const w of receipt.receiptWarnings(prepared.value.metadata, new Date())) stdio.err(warningLine(w));
+          const printer = printerFor(json);
+          printDryRun(prepared.value, prepared.redactions, json, printer);
+          if (!json) for (const w of receipt.receiptWarnings(prepared.value.metadata, new Date())) printer.err(warningLine(w));
           return;
         }
       } catch (err) {

@@ -1,6 +1,6 @@
 import type { CairnClient } from "../client/http.js";
 import { EXIT } from "../exit-codes.js";
-import { type Printer, reportFailure, stdio } from "../output.js";
+import { type Printer, printerFor, reportFailure } from "../output.js";
 
 export interface CommandContext {
   /** The CLI's version, sent as the User-Agent. */
@@ -23,7 +23,7 @@ export async function runWithClient(
       import("../client/http.js"),
     ]);
     const client = new CairnClient(await resolveConnection(), ctx.version);
-    const code = await body(client, stdio);
+    const code = await body(client, printerFor(json));
     process.exitCode = typeof code === "number" ? code : EXIT.ok;
   } catch (err) {
     process.exitCode = reportFailure(err, json);

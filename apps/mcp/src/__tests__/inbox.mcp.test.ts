@@ -20,7 +20,7 @@ describe("MCP inbox_list and outcomes_list", () => {
     const minted = await world.cairn.invoke("token_create", sam.ctx(), { name: "claude", kind: "agent" });
     const agent = await authenticate(store, minted.token);
     if (!agent) throw new Error("agent token did not authenticate");
-    const server = createMcpServer(world.cairn, agent, { version: "test", logError: () => {} });
+    const server = createMcpServer(world.cairn, agent, { version: "test" });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
     client = new Client({ name: "test", version: "1" });

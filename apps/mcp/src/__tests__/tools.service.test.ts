@@ -1,8 +1,8 @@
-import type { Store } from "@cairn/core";
+import { createLogger, type ReceiptGate, type Store } from "@cairn/core";
 import { createTestWorld, DRIVERS, fullReceipt, minimalReceipt, openTestStore, type TestWorld } from "@cairn/core/testing";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RPC_INTERNAL } from "../rpc.js";
 import { createMcpServer } from "../server.js";
 
@@ -10,7 +10,7 @@ type Json = Record<string, any>;
 
 /** A real SDK client talking to our server over the SDK's in-memory transport, as `principal`. */
 async function connect(world: TestWorld, principal: TestWorld["admin"]["principal"]) {
-  const server = createMcpServer(world.cairn, principal, { version: "test", logError: () => {} });
+  const server = createMcpServer(world.cairn, principal, { version: "test" });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: "test", version: "1" });
@@ -114,25 +114,42 @@ describe.each(DRIVERS)("MCP tools on %s", (driver) => {
   });
 });
 
-describe.each(DRIVERS)("MCP internal failures on %s", (driver) => {
-  it("are protocol errors without details, logged on the server", async () => {
+describe.each(DRIVERS)("MCP failures on %s", (driver) => {
+  async function connected(options: { gates?: ReceiptGate[] } = {}) {
+    const lines: string[] = [];
     const store = await openTestStore(driver);
-    const world = await createTestWorld(store);
+    const world = await createTestWorld(store, { ...options, logger: createLogger({ write: (l) => void lines.push(l) }) });
     const sam = await world.user("sam");
-    const logError = vi.fn();
-    const server = createMcpServer(world.cairn, sam.principal, { version: "test", logError });
+    const server = createMcpServer(world.cairn, sam.principal, { version: "test" });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
     const client = new Client({ name: "test", version: "1" });
     await client.connect(clientSide);
-    await store.close(); // the database goes away under a live server
-    const failure = await client.callTool({ name: "artifact_search", arguments: {} }).then(
+    return { store, client, lines };
+  }
+
+  it("internal ones are protocol errors without details, logged on the server by code", async () => {
+    const boom: ReceiptGate = { name: "boom", check: () => Promise.reject(new Error("MARKER-mcp-91 in the message")) };
+    const { store, client, lines } = await connected({ gates: [boom] });
+    const failure = await client.callTool({ name: "receipt_create", arguments: minimalReceipt() }).then(
       () => null,
       (err: Json) => err,
     );
     expect(failure).toMatchObject({ code: RPC_INTERNAL, data: { error: { code: "internal" } } });
     expect(failure?.data.error.message).toBe("Something went wrong on the server. The error was logged.");
-    expect(logError).toHaveBeenCalledOnce();
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^cairn error internal surface=mcp tool=receipt_create error=Error/);
+    expect(lines.join("\n")).not.toContain("MARKER-mcp-91");
+    await client.close();
+    await store.close();
+  });
+
+  it("an unreachable database is a tool error `unavailable` the model can read", async () => {
+    const { store, client } = await connected();
+    await store.close(); // the database goes away under a live server
+    const result = (await client.callTool({ name: "artifact_search", arguments: {} })) as Json;
+    expect(result.isError).toBe(true);
+    expect(JSON.parse(result.content[0].text).error.code).toBe("unavailable");
     await client.close();
   });
 });

@@ -30,7 +30,7 @@ describe.each(DRIVERS)("a drop receipt that cannot be written, on %s", (driver) 
     const written = await h.call("POST", "/v1/receipts", { token: sam.token, body });
     expect(failed.status).toBe(written.status);
     expect(failed.text).toBe(written.text);
-    expect(lines.join("\n")).toContain(`could not record drop receipt ${DROP_ID}`);
+    expect(lines.join("\n")).toContain(`cairn error drop_write_failed drop=${DROP_ID}`);
     expect(lines.join("\n")).not.toContain("FAIL-MARKER-9e2");
     expect((await h.call("GET", "/v1/drops", { token: sam.token })).json.items.map((d: { id: string }) => d.id)).toEqual([DROP_ID]);
   });

@@ -79,7 +79,7 @@ describe("web sign-in, sessions and forms", () => {
     const sam = await fx.world.user("sam");
     const b = await signIn(fx.app, sam);
     expect((await b.request("/")).status).toBe(200);
-    await fx.store.query("update tokens set revoked_at = now() where id = $1", [sam.principal.token.id]);
+    await fx.world.cairn.invoke("token_revoke", sam.ctx(), { id: sam.principal.token.id });
     expect((await b.request("/")).status).toBe(303);
   });
 

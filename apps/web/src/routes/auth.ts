@@ -1,7 +1,7 @@
 import { type Cairn, CairnError } from "@cairn/core";
 import type { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { failureFor } from "../adapter.js";
+import { failureFor, type WebEnv } from "../adapter.js";
 import { messagePage } from "../pages/layout.js";
 import { signinPage } from "../pages/signin.js";
 import { endSession, formIsGenuine, isCrossSite, sessionOf, signinFormIsGenuine, signinFormToken, startSession } from "../session.js";
@@ -18,7 +18,7 @@ export const refusedForm = () =>
   messagePage("Form refused", "This form was not sent from Cairn's own page (or it is too old). Reload the page and try again.");
 
 /** GET /signin, POST /signin, POST /signout (SPEC §13). */
-export function mountAuth(app: Hono, cairn: Cairn): void {
+export function mountAuth(app: Hono<WebEnv>, cairn: Cairn): void {
   app.get("/signin", async (c) => {
     const next = safeNext(c.req.query("next"));
     if (await sessionOf(cairn, c)) return c.redirect(next, 303);
@@ -36,7 +36,7 @@ export function mountAuth(app: Hono, cairn: Cairn): void {
       return c.redirect(next, 303);
     } catch (err) {
       if (!(err instanceof CairnError)) throw err;
-      const { failure } = failureFor(c, err);
+      const { failure } = failureFor(cairn, c, err);
       return c.html(signinPage(signinFormToken(c), next, err.message), failure.status);
     }
   });

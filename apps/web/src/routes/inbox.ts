@@ -1,5 +1,6 @@
 import type { Cairn } from "@cairn/core";
 import type { Hono } from "hono";
+import type { WebEnv } from "../adapter.js";
 import { INBOX_STATES, inboxPage } from "../pages/inbox.js";
 import { formIsGenuine } from "../session.js";
 import { formLimit, refusedForm, safeNext } from "./auth.js";
@@ -8,7 +9,7 @@ import { signedIn } from "./pages.js";
 const INBOX_PAGE_SIZE = 25;
 
 /** The inbox and the web's one write: a person's acknowledgement, through a form with a form token. */
-export function mountInbox(app: Hono, cairn: Cairn): void {
+export function mountInbox(app: Hono<WebEnv>, cairn: Cairn): void {
   app.get(
     "/inbox",
     signedIn(cairn, async (c, ctx, chrome) => {

@@ -1,6 +1,6 @@
 import { type Artifact, artifactSummaryOf, type Cairn, receiptCardOf, runTimelineOf, type ServiceContext } from "@cairn/core";
 import type { Context, Hono } from "hono";
-import { webContext } from "../adapter.js";
+import { type WebEnv, webContext } from "../adapter.js";
 import { artifactPage } from "../pages/artifact.js";
 import { type BinQuery, binPage } from "../pages/bin.js";
 import { doctorPage } from "../pages/doctor.js";
@@ -38,7 +38,7 @@ export const rawResponse = (c: Context, artifact: Artifact) => {
   return c.body(artifact.body);
 };
 
-export function mountPages(app: Hono, cairn: Cairn): void {
+export function mountPages(app: Hono<WebEnv>, cairn: Cairn): void {
   app.get(
     "/",
     signedIn(cairn, async (c, ctx, chrome) => {

@@ -67,7 +67,7 @@ describe.each(DRIVERS)("drop receipts: bounds, failures and surfacing on %s", (d
     }
     const ok = await rejectionOf(pinned.invoke("receipt_create", pinned.context(sam.principal, "rest"), raw));
     expect(failed).toBe(JSON.stringify(ok.toBody()));
-    expect(output).toContain(`could not record drop receipt ${fixedId}`);
+    expect(output).toContain(`drop_write_failed drop=${fixedId}`);
     expect(output).not.toContain("MARKER-b41d");
     const listed = await pinned.invoke("drops_list", pinned.context(sam.principal, "rest"), {});
     expect(listed.items).toEqual([ok.drop]);

@@ -46,7 +46,7 @@ describe.each(DRIVERS)("web sessions on %s", (driver) => {
     clock = new Date("2026-11-01T09:00:00Z");
     expect((await fx.world.cairn.sessions.authenticate(b.secret))?.user.name).toBe(sam.name);
 
-    await fx.store.query("update tokens set revoked_at = now() where id = $1", [sam.principal.token.id]);
+    await fx.world.cairn.invoke("token_revoke", sam.ctx(), { id: sam.principal.token.id });
     expect(await fx.world.cairn.sessions.authenticate(b.secret)).toBeNull();
     expect((await rejectionOf(fx.world.cairn.sessions.open(sam.token))).code).toBe("unauthenticated");
   });

@@ -1,3 +1,4 @@
+import { defaultLogger } from "../log.js";
 import type { Principal, ServiceContext } from "../context.js";
 import { actsFor } from "../identity/authorize.js";
 import { OwnerRef } from "../identity/names.js";
@@ -128,8 +129,7 @@ export async function recordDrop(ctx: ServiceContext, raw: unknown, rejection: R
   try {
     await writeDrop(ctx, drop, rejection.rule);
   } catch (err) {
-    const reason = (err as { code?: unknown }).code ?? (err as Error)?.name ?? "error";
-    (ctx.log ?? console.error)(`cairn: could not record drop receipt ${drop.id} (${drop.category}, ${drop.owner}): ${String(reason)}`);
+    (ctx.logger ?? defaultLogger).error({ code: "drop_write_failed", drop: drop.id, category: drop.category }, err);
   }
   return drop;
 }

@@ -38,7 +38,7 @@ async function databaseCheck(ctx: ServiceContext): Promise<DoctorCheck> {
     return {
       name: "Database",
       status: "fail",
-      summary: `${kind} did not answer.`,
+      summary: `${kind} is unreachable: down or not answering.`,
       next_action: "Check that the database is running and DATABASE_URL (or $CAIRN_HOME/pgdata) points at it.",
     };
   }

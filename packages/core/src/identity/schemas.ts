@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PAGE_FIELDS } from "../paging.js";
 import { UserName } from "./names.js";
 
 export const TokenKindSchema = z
@@ -48,3 +49,35 @@ export const Me = z
     teams: z.array(z.string()).describe("Teams the user belongs to."),
   })
   .meta({ id: "Me", description: "The caller as the server sees it." });
+
+export const TokenSummary = z
+  .object({
+    id: z.string().describe("Token id: what `DELETE /v1/tokens/:id` and `cairn token revoke` take."),
+    name: z.string().describe("Token name."),
+    kind: TokenKindSchema,
+    user: z.string().describe("Name of the user the token acts for."),
+    created_at: z.string().describe("ISO 8601 time the token was minted."),
+    revoked_at: z.string().nullable().describe("ISO 8601 time the token was revoked; null while it is valid."),
+    current: z.boolean().describe("Whether this is the token making the request."),
+  })
+  .meta({ id: "TokenSummary", description: "A bearer token as listed: never its value, which only its holder has." });
+export type TokenSummary = z.infer<typeof TokenSummary>;
+
+export const TokenList = z
+  .object({
+    items: z.array(TokenSummary).describe("Tokens, newest first."),
+    next_cursor: z.string().nullable().describe("Pass as `cursor` for the next page; null on the last page."),
+  })
+  .meta({ id: "TokenList", description: "One page of tokens." });
+
+export const TokenListInput = z.strictObject({
+  user: UserName.optional().describe("List another user's tokens (administrators only). Defaults to the caller."),
+  ...PAGE_FIELDS,
+});
+
+export const TokenRevokeInput = z.strictObject({
+  id: z
+    .string()
+    .regex(/^tok_[0-9a-z]{1,64}$/, "must be a token id (tok_…)")
+    .describe("Id of the token to revoke (`tok_…`, from `GET /v1/tokens`)."),
+});

@@ -69,16 +69,28 @@ export function describeMe(ctx: ServiceContext): z.output<typeof Me> {
   return { user, token, teams };
 }
 
+export interface BootstrapOptions {
+  name?: string;
+  /**
+   * Keeps the new token somewhere (the credentials file) before the admin is committed.
+   * If it throws, nothing is committed and the next start tries again: the only copy of
+   * the admin's token can never be lost between the database and the file.
+   */
+  persist?(token: CreatedToken): Promise<void>;
+}
+
 /**
  * On an empty database, creates the administrator and its first token. Returns the
  * token (for the credentials file) or null when users already exist.
  */
-export async function bootstrapAdmin(store: Store, name = "admin"): Promise<CreatedToken | null> {
+export async function bootstrapAdmin(store: Store, options: BootstrapOptions = {}): Promise<CreatedToken | null> {
   return store.transaction(async (tx) => {
     await tx.query("select pg_advisory_xact_lock($1)", [7_373_002]);
     const [existing] = await tx.query<{ n: number }>("select count(*)::int as n from users");
     if (existing && existing.n > 0) return null;
-    const row = await insertUser(tx, name, true);
-    return insertToken(tx, row, "cairn-serve", "human");
+    const row = await insertUser(tx, options.name ?? "admin", true);
+    const token = await insertToken(tx, row, "cairn-serve", "human");
+    await options.persist?.(token);
+    return token;
   });
 }

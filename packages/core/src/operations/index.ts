@@ -16,6 +16,7 @@ import { EVENT_OPERATIONS } from "../events/operations.js";
 import { EXPORT_RETAIN_OPERATIONS } from "./export-retain.js";
 import { GATE_OPERATIONS } from "./gates.js";
 import { CreatedToken, Me, TokenCreateInput, UserCreateInput, UserCreateOutput } from "../identity/schemas.js";
+import { IDENTITY_OPERATIONS } from "../identity/operations.js";
 import { createToken, createUser, describeMe } from "../identity/users.js";
 import { createReceipt, refuseUnreadableReceipt } from "../receipt/create.js";
 import { ReceiptCreateInput } from "../receipt/schemas.js";
@@ -90,6 +91,7 @@ export const OPERATIONS = {
     mutates: true,
     run: createToken,
   }),
+  ...IDENTITY_OPERATIONS,
   ...TEAM_OPERATIONS,
   ...RUN_OPERATIONS,
   ...GATE_OPERATIONS,

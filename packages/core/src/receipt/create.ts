@@ -1,3 +1,4 @@
+import { defaultLogger } from "../log.js";
 import type { CreatedArtifact } from "../artifact/schemas.js";
 import type { ServiceContext } from "../context.js";
 import { recordDrop } from "../drops/record.js";
@@ -51,7 +52,7 @@ async function refuse(
   const error = rejectionError(rejection, drop, existing);
   if (claim) {
     await saveOutcome(ctx.store, claim, { kind: "rejected", error: error.toBody() }, ctx.now()).catch((err) =>
-      (ctx.log ?? console.error)(`cairn: could not remember idempotency key outcome: ${String((err as { code?: unknown }).code ?? "error")}`),
+      (ctx.logger ?? defaultLogger).error({ code: "idempotency_save_failed" }, err),
     );
   }
   return error;

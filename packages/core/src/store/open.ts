@@ -1,3 +1,4 @@
+import { databaseTimeoutsFrom } from "./faults.js";
 import { migrate } from "./migrate.js";
 import type { Store, StoreOptions } from "./port.js";
 
@@ -7,7 +8,10 @@ import type { Store, StoreOptions } from "./port.js";
  */
 export async function openStore(options: StoreOptions): Promise<Store> {
   const store = options.databaseUrl
-    ? await (await import("./pg.js")).openPgStore(options.databaseUrl)
+    ? await (await import("./pg.js")).openPgStore(options.databaseUrl, {
+        timeouts: options.timeouts ?? databaseTimeoutsFrom(),
+        ...(options.logger && { logger: options.logger }),
+      })
     : await (await import("./pglite.js")).openPgliteStore(options.dataDir);
   try {
     await migrate(store);

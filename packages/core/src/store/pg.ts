@@ -1,19 +1,43 @@
 import pg from "pg";
+import { defaultLogger, type Logger } from "../log.js";
+import { callSite, DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts, isUnavailable, translateFault } from "./faults.js";
 import type { Sql, Store } from "./port.js";
 
 // int8 (count(*), bigint) as a number so both drivers return the same JS types.
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 
-export async function openPgStore(connectionString: string): Promise<Store> {
-  const pool = new pg.Pool({ connectionString, max: 10 });
+export interface PgStoreOptions {
+  timeouts?: DatabaseTimeouts;
+  logger?: Logger;
+}
+
+export async function openPgStore(connectionString: string, options: PgStoreOptions = {}): Promise<Store> {
+  const timeouts = options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS;
+  const logger = options.logger ?? defaultLogger;
+  const pool = new pg.Pool({
+    connectionString,
+    max: 10,
+    connectionTimeoutMillis: timeouts.connectMs,
+    statement_timeout: timeouts.statementMs,
+    // The server cannot cancel a statement it never received (a stuck network): the client stops waiting too.
+    query_timeout: timeouts.statementMs + 1_000,
+    keepAlive: true,
+  });
   // An idle client's error (server restart) must not crash the process.
-  pool.on("error", (err) => console.error(`cairn: postgres pool error: ${err.message}`));
-  await pool.query("select 1");
+  pool.on("error", (err) => logger.warn({ code: "database_idle_client_error" }, err));
+  const guarded = async <T>(work: () => Promise<T>): Promise<T> => {
+    const site = callSite();
+    try {
+      return await work();
+    } catch (err) {
+      throw translateFault(err, site);
+    }
+  };
+  await guarded(() => pool.query("select 1"));
 
   const runner = (client: pg.Pool | pg.PoolClient, onCommit?: Array<() => void>): Sql => ({
-    async query<T>(text: string, params: unknown[] = []) {
-      const result = await client.query(text, params);
-      return result.rows as T[];
+    query<T>(text: string, params: unknown[] = []) {
+      return guarded(async () => (await client.query(text, params)).rows as T[]);
     },
     afterCommit: (fn) => (onCommit ? onCommit.push(fn) : fn()),
   });
@@ -22,23 +46,26 @@ export async function openPgStore(connectionString: string): Promise<Store> {
     driver: "pg",
     ...runner(pool),
     async transaction(fn) {
-      const client = await pool.connect();
+      const client = await guarded(() => pool.connect());
       const onCommit: Array<() => void> = [];
+      let broken: Error | undefined;
       try {
-        await client.query("begin");
+        await guarded(() => client.query("begin"));
         const out = await fn(runner(client, onCommit));
-        await client.query("commit");
+        await guarded(() => client.query("commit"));
         for (const f of onCommit) f();
         return out;
       } catch (err) {
-        await client.query("rollback").catch(() => {});
+        // A connection that failed or timed out is discarded (no rollback to wait for); the server rolls back.
+        if (isUnavailable(err)) broken = err as Error;
+        else await client.query("rollback").catch(() => {});
         throw err;
       } finally {
-        client.release();
+        client.release(broken);
       }
     },
     async exec(script) {
-      await pool.query(script);
+      await guarded(() => pool.query(script));
     },
     async close() {
       await pool.end();

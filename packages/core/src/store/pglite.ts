@@ -1,4 +1,5 @@
 import { PGlite } from "@electric-sql/pglite";
+import { callSite, translateFault } from "./faults.js";
 import type { Sql, Store } from "./port.js";
 
 /** Embedded Postgres (WASM) on a data directory, or in memory when none is given. */
@@ -7,9 +8,14 @@ export async function openPgliteStore(dataDir?: string): Promise<Store> {
   await db.waitReady;
 
   const runner = (conn: Pick<PGlite, "query">, onCommit?: Array<() => void>): Sql => ({
+    // In process, the embedded store cannot be down or stuck; once closed it is unavailable, like a dead server.
     async query<T>(text: string, params: unknown[] = []) {
-      const result = await conn.query<T>(text, params);
-      return result.rows;
+      const site = callSite();
+      try {
+        return (await conn.query<T>(text, params)).rows;
+      } catch (err) {
+        throw translateFault(err, site);
+      }
     },
     afterCommit: (fn) => (onCommit ? onCommit.push(fn) : fn()),
   });

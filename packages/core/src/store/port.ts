@@ -1,3 +1,5 @@
+import type { Logger } from "../log.js";
+import type { DatabaseTimeouts } from "./faults.js";
 /** The one query interface both drivers implement. Rows come back as plain objects. */
 export interface Sql {
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
@@ -22,4 +24,8 @@ export interface StoreOptions {
   databaseUrl?: string | undefined;
   /** Data directory of the embedded store. */
   dataDir?: string | undefined;
+  /** PostgreSQL connect and statement timeouts (default: `databaseTimeoutsFrom(process.env)`). */
+  timeouts?: DatabaseTimeouts | undefined;
+  /** Where the driver logs faults it survives (an idle connection lost). */
+  logger?: Logger | undefined;
 }

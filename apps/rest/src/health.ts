@@ -1,0 +1,29 @@
+import type { Cairn } from "@cairn/core";
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { RestEnv } from "./adapter.js";
+
+/** How long /healthz waits for the database before it says it is unreachable. */
+const HEALTH_WAIT_MS = 2_000;
+
+/** `GET /healthz`: liveness and the database, answered within HEALTH_WAIT_MS whatever the database does. */
+export function mountHealth(app: OpenAPIHono<RestEnv>, cairn: Cairn): void {
+  app.get("/healthz", async (c) => {
+    // A probe must answer even when the database does not: it gives up after HEALTH_WAIT_MS.
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<"late">((resolve) => {
+      timer = setTimeout(() => resolve("late"), HEALTH_WAIT_MS);
+    });
+    try {
+      const answer = await Promise.race([cairn.store.query("select 1"), late]);
+      if (answer !== "late") return c.json({ status: "ok", database: "ok" });
+    } catch {
+      // reported below, as a late answer is
+    } finally {
+      clearTimeout(timer);
+    }
+    return c.json(
+      { status: "fail", database: "unreachable", message: "The database is down or not answering; every route answers 503 unavailable until it is back." },
+      503,
+    );
+  });
+}

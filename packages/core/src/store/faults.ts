@@ -1,0 +1,76 @@
+import { CairnError, unavailable } from "../errors.js";
+
+/**
+ * Timeouts of the PostgreSQL driver, in milliseconds. A stuck database (accepts the
+ * connection, never answers) then costs a request a few seconds and a 503, never a hang.
+ */
+export interface DatabaseTimeouts {
+  /** Opening a connection, or waiting for a free one in the pool. */
+  connectMs: number;
+  /** Server-side `statement_timeout`; the client gives up shortly after it on its own. */
+  statementMs: number;
+}
+
+export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = { connectMs: 2_000, statementMs: 4_000 };
+
+/** `CAIRN_DB_CONNECT_TIMEOUT_MS` / `CAIRN_DB_STATEMENT_TIMEOUT_MS` override the defaults. */
+export function databaseTimeoutsFrom(env: NodeJS.ProcessEnv = process.env): DatabaseTimeouts {
+  const read = (name: string, fallback: number) => {
+    const n = Number(env[name]);
+    return Number.isInteger(n) && n > 0 ? n : fallback;
+  };
+  return {
+    connectMs: read("CAIRN_DB_CONNECT_TIMEOUT_MS", DEFAULT_DATABASE_TIMEOUTS.connectMs),
+    statementMs: read("CAIRN_DB_STATEMENT_TIMEOUT_MS", DEFAULT_DATABASE_TIMEOUTS.statementMs),
+  };
+}
+
+// SQLSTATE classes and codes that mean "the database is not there", not "the query is wrong":
+// 08 connection exception, 53 insufficient resources, 57P0x shutdown/crash, 57014 a
+// statement cancelled by statement_timeout.
+const UNAVAILABLE_SQLSTATE = /^(08...|53...|57P0.|57014)$/;
+const UNAVAILABLE_ERRNO = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "EPIPE", "ENOTFOUND", "EAI_AGAIN"]);
+// node-postgres reports its own timeouts and lost sockets as plain Errors with these texts.
+const UNAVAILABLE_MESSAGE =
+  /timeout exceeded when trying to connect|timeout expired|Connection terminated|Query read timeout|Client has encountered a connection error|Connection ended|PGlite is closed|Cannot use a pool after calling end/i;
+
+export function isUnavailable(err: unknown): boolean {
+  if (err instanceof CairnError) return err.code === "unavailable";
+  const e = err as { code?: unknown; message?: unknown } | null;
+  if (typeof e?.code === "string" && (UNAVAILABLE_SQLSTATE.test(e.code) || UNAVAILABLE_ERRNO.has(e.code))) return true;
+  return typeof e?.message === "string" && UNAVAILABLE_MESSAGE.test(e.message);
+}
+
+/**
+ * A database error as the rest of Cairn sees it: its SQLSTATE (or errno) code and the
+ * stack of our code that ran the query. The driver's error never leaves the store: it
+ * carries the SQL text and its parameters (PGlite: `query`, `params`), and its message
+ * quotes values, so nothing downstream (a log, a surface) can print them by accident.
+ */
+export class StoreError extends Error {
+  readonly code: string | undefined;
+  constructor(code: string | undefined, site: string | undefined) {
+    super(`database error${code ? ` ${code}` : ""}`);
+    this.name = "StoreError";
+    this.code = code;
+    const frames = site?.split("\n").filter((line) => /^\s+at /.test(line)) ?? [];
+    this.stack = [`StoreError: ${this.message}`, ...frames].join("\n");
+  }
+}
+
+/** Our call site, taken before a query starts (a driver's own stack ends in its internals or WASM). */
+export const callSite = (): string | undefined => new Error().stack;
+
+/**
+ * Every driver fault leaves the store translated: unreachable → `unavailable` (503 on
+ * every surface), anything else → StoreError. Our own errors pass through unchanged.
+ */
+export function translateFault(err: unknown, site?: string): unknown {
+  if (err instanceof CairnError || err instanceof StoreError) return err;
+  const code = (err as { code?: unknown } | null)?.code;
+  const stored = new StoreError(typeof code === "string" && /^[A-Z0-9_]{1,40}$/.test(code) ? code : undefined, site);
+  if (!isUnavailable(err)) return stored;
+  const translated = unavailable();
+  (translated as { cause?: unknown }).cause = stored;
+  return translated;
+}
