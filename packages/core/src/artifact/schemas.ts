@@ -7,7 +7,7 @@ import { PAGE_FIELDS } from "../paging.js";
 import { Tags } from "../tags.js";
 import { registeredSchemaIds } from "../receipt/registry.js";
 import { isIsoDateOrDateTime, OUTCOME_STATUSES } from "../receipt/schemas.js";
-import { optionalText, requiredText, titleText } from "../text.js";
+import { optionalText, queryText, requiredText, storableId, storableString, titleText } from "../text.js";
 
 export const SHARE_TYPES = ["markdown", "text", "json"] as const;
 export const ShareType = z
@@ -78,7 +78,10 @@ export const ArtifactCreateInput = z
   })
   .meta({ id: "ArtifactCreateInput", description: "A plain artifact. It takes no metadata: structured records use their own verb." });
 
-export const ArtifactReadInput = z.strictObject({ id: z.string().min(1).max(64).describe("Artifact id.") });
+/** The capability in a share link (`/s/<token>`); only its shape is checked here, never its value logged. */
+export const ShareToken = storableId(200, "The token of a share link.");
+
+export const ArtifactReadInput = z.strictObject({ id: storableId(64, "Artifact id.") });
 
 /** An ISO 8601 date or date-time whose calendar date exists (2026-02-30 does not). */
 function isRealInstant(value: string): boolean {
@@ -102,8 +105,12 @@ export const SEARCH_FIELDS = ["full", "summary"] as const;
 
 /** Every filter is optional and they combine with AND; only artifacts the caller may read are ever listed. */
 export const ArtifactSearchInput = z.strictObject({
-  q: z.string().trim().max(500).optional().describe("Full-text query over title and body (web-search syntax)."),
-  tag: z.string().trim().toLowerCase().max(LIMITS.tag).optional().describe("Only artifacts carrying this tag."),
+  q: queryText(LIMITS.query, "Full-text query over title and body (web-search syntax).").optional(),
+  tag: storableString()
+    .overwrite((s) => s.trim().toLowerCase())
+    .max(LIMITS.tag)
+    .optional()
+    .describe("Only artifacts carrying this tag."),
   owner: OwnerRef.optional().describe("Only artifacts of this owner, `user:NAME` or `team:NAME` (one you can read; any other lists nothing)."),
   schema: z.enum(registeredSchemaIds()).optional().describe("Only artifacts whose metadata has this registered schema, e.g. cairn.receipt/v1."),
   human_action: z

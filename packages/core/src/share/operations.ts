@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { readArtifactByShareToken } from "../artifact/read.js";
-import { Artifact } from "../artifact/schemas.js";
+import { Artifact, ShareToken } from "../artifact/schemas.js";
 import type { ServiceContext } from "../context.js";
 import { validationFailed } from "../errors.js";
 import { parseWith } from "../validation.js";
@@ -42,7 +42,7 @@ function defineLinkOperation<I extends z.ZodType, O extends z.ZodType>(spec: {
 }
 
 export const ShareReadInput = z.strictObject({
-  token: z.string().min(1).max(100).describe("The share token: the last path segment of the artifact's share link."),
+  token: ShareToken,
 });
 
 /** Reads that a link holder makes without signing in. */

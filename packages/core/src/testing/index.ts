@@ -6,3 +6,4 @@ export * from "./link-scenario.js";
 export * from "./link-tables.js";
 export * from "./process.js";
 export * from "./receiver.js";
+export * from "./string-fields.js";
