@@ -92,9 +92,8 @@ function isRealInstant(value: string): boolean {
 }
 
 const SearchInstant = (description: string) =>
-  z
-    .string()
-    .trim()
+  storableString()
+    .overwrite((v) => v.trim())
     .refine(isRealInstant, "must be an ISO 8601 date (2026-12-01) or date-time with a zone (2026-12-01T09:00:00Z)")
     .optional()
     .describe(`${description} ISO 8601 date (from the start of that day, UTC) or date-time with a zone.`);

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { Artifact } from "../artifact/schemas.js";
 import { OwnerRef } from "../identity/names.js";
 import { PAGE_FIELDS } from "../paging.js";
-import { optionalText } from "../text.js";
+import { optionalText, storableId } from "../text.js";
 import { Acknowledgement } from "./acknowledgement.js";
 import { ACTION_STATES, OUTCOME_STATES } from "./rules.js";
 
@@ -11,7 +11,7 @@ export { Acknowledgement } from "./acknowledgement.js";
 /** Longest acknowledgement note, in UTF-16 code units after trimming (SPEC §15). */
 export const ACK_NOTE_MAX = 1_000;
 
-const ArtifactId = z.string().min(1).max(64).describe("Artifact id of the receipt.");
+const ArtifactId = storableId(64, "Artifact id of the receipt.");
 
 export const AcknowledgeInput = z.strictObject({
   id: ArtifactId,

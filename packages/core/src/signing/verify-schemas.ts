@@ -1,3 +1,4 @@
+import { storableId, storableString } from "../text.js";
 import { z } from "zod";
 import { LIMITS } from "../limits.js";
 
@@ -6,9 +7,8 @@ export type VerifyCheckName = (typeof VERIFY_CHECKS)[number];
 
 export const VerifyInput = z
   .strictObject({
-    id: z.string().min(1).max(64).optional().describe("Verify a stored artifact you can read: re-render its body and compare checksums."),
-    line: z
-      .string()
+    id: storableId(64, "Artifact id.").optional().describe("Verify a stored artifact you can read: re-render its body and compare checksums."),
+    line: storableString()
       .min(1)
       .max(LIMITS.requestBytes)
       .optional()
