@@ -1,6 +1,7 @@
 import { type Cairn, CairnError, OPERATIONS, operationNames } from "@cairn/core";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { errorResponse, type RestEnv } from "./adapter.js";
+import { securityHeaders } from "@cairn/web/security-headers";
 import { DOCS_CSP, renderDocsPage } from "./docs/index.js";
 import { mountHealth } from "./health.js";
 import { bearerAuth, requestIds } from "./middleware.js";
@@ -58,8 +59,7 @@ export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIH
     },
   };
   app.doc31("/openapi.json", documentConfig);
-  app.get("/docs", (c) => {
-    c.header("Content-Security-Policy", DOCS_CSP);
+  app.get("/docs", securityHeaders({ csp: DOCS_CSP }), (c) => {
     return c.html(renderDocsPage(app.getOpenAPI31Document(documentConfig) as unknown as Record<string, unknown>));
   });
 

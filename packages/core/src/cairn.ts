@@ -8,6 +8,8 @@ import { type BootstrapOptions, bootstrapAdmin } from "./identity/users.js";
 import { invokeOperation, refuseUnreadableInput } from "./operations/invoke.js";
 import { OPERATIONS, type OperationName, type OperationOutput } from "./operations/registry.js";
 import { preloadSecretScanner } from "./secrets/secretlint.js";
+import { authenticateSession, closeSession, type OpenedSession, openSession } from "./session/sessions.js";
+import { type LinkContext, type LinkOperationName, type LinkOperationOutput, SHARE_OPERATIONS } from "./share/operations.js";
 import { ensureSigningKey } from "./signing/keys.js";
 import { openStore } from "./store/open.js";
 import type { Store, StoreOptions } from "./store/port.js";
@@ -38,6 +40,16 @@ export interface Cairn {
   checkDatabase(): Promise<boolean>;
   /** On an empty database, creates the administrator and returns its first token; null when users exist (see BootstrapOptions). */
   bootstrapAdmin(options?: BootstrapOptions): Promise<CreatedToken | null>;
+  /** The context of a caller nobody signed in who holds a share link. */
+  linkContext(surface: Surface): LinkContext;
+  /** Runs an operation of a link holder (share_read): the link is the capability, no principal. */
+  invokeLink<N extends LinkOperationName>(name: N, ctx: LinkContext, raw: unknown): Promise<LinkOperationOutput<N>>;
+  /** Web sign-in sessions (ADR 0018): opened with a human token, ended by sign-out or by revoking the token. */
+  sessions: {
+    open(bearer: string): Promise<OpenedSession>;
+    authenticate(secret: string): Promise<Principal | null>;
+    close(secret: string): Promise<void>;
+  };
   /** Runs an operation that needs no caller (the public signing keys); others are not found. */
   invokePublic<N extends OperationName>(name: N): Promise<OperationOutput<N>>;
   close(): Promise<void>;
@@ -77,6 +89,13 @@ export function createCairn(store: Store, config: CairnConfig, options: CairnOpt
       () => false,
     ),
     bootstrapAdmin: (options) => bootstrapAdmin(store, options),
+    linkContext: (surface) => ({ store, config, surface, now }),
+    invokeLink: (name, ctx, raw) => SHARE_OPERATIONS[name].invoke(ctx, raw) as never,
+    sessions: {
+      open: (bearer) => openSession(store, bearer, now()),
+      authenticate: (secret) => authenticateSession(store, secret, now()),
+      close: (secret) => closeSession(store, secret),
+    },
     invokePublic: async (name) => {
       const op = OPERATIONS[name] as { runPublic?: (store: Store) => Promise<unknown> };
       if (!op.runPublic) throw notFound();

@@ -38,10 +38,13 @@ export { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts, databaseTimeoutsFrom,
 export * from "./operations/index.js";
 export * from "./receipt/index.js";
 export * from "./run/schemas.js";
+export { SESSION_TTL_DAYS, type OpenedSession } from "./session/index.js";
+export { SHARE_OPERATIONS, ShareReadInput, type LinkContext, type LinkOperation, type LinkOperationName } from "./share/operations.js";
 export { migrate } from "./store/migrate.js";
 export { openStore } from "./store/open.js";
 export type { Sql, Store, StoreOptions } from "./store/port.js";
 export * from "./team/schemas.js";
+export * from "./view/index.js";
 export { issuesFromZod, parseWith, ROOT_FIELD } from "./validation.js";
 export { DsseEnvelope, IN_TOTO_PAYLOAD_TYPE, preAuthEncoding } from "./signing/dsse.js";
 export { RECEIPT_PREDICATE_TYPE, STATEMENT_TYPE, type ReceiptPredicate, type Statement } from "./signing/in-toto.js";

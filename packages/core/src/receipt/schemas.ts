@@ -27,6 +27,17 @@ export const EvidenceLink = z
   .describe("One piece of evidence that the change is actually active: a label and a link.");
 
 export const OUTCOME_STATUSES = ["measured", "pending", "not_applicable"] as const;
+export type OutcomeStatus = (typeof OUTCOME_STATUSES)[number];
+
+/**
+ * How each status reads, on the card and in the rendered body. The body's template is
+ * frozen (golden files), so changing a label here is a new schema version.
+ */
+export const OUTCOME_LABELS: { readonly [S in OutcomeStatus]: string } = {
+  measured: "Measured",
+  pending: "Pending",
+  not_applicable: "Not applicable",
+};
 
 /**
  * The too-thin gate's rule (LIMITS.minChangedWords words) as a JSON Schema pattern, so a

@@ -26,6 +26,7 @@ const plainRow: ArtifactRow = {
   metadata: null,
   provenance: { actor: { id: "tok_1", name: "ci", kind: "agent" }, on_behalf_of: "sam", model: null, surface: "rest" },
   follows: null,
+  details: null,
   share_token: "c2hhcmUtdG9rZW4tZm9yLXRoZS1nb2xkZW4tdGVzdA",
   created_at: new Date("2026-12-01T09:00:00.000Z"),
   expires_at: new Date("2026-12-08T09:00:00.000Z"),

@@ -3,6 +3,7 @@ import { gates } from "./0002-gates.js";
 import { runs } from "./0003-runs.js";
 import { tokenRevocation } from "./0004-token-revocation.js";
 import { events } from "./0005-events.js";
+import { sessions } from "./0006-sessions.js";
 import { humanLoop } from "./0007-human-loop.js";
 import { lifecycle } from "./0008-lifecycle.js";
 import type { Migration } from "./types.js";
@@ -19,6 +20,7 @@ export const MIGRATIONS: readonly Migration[] = [
   runs,
   tokenRevocation,
   events,
+  sessions,
   humanLoop,
   lifecycle,
 ];
