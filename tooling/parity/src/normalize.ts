@@ -21,8 +21,11 @@ export function normalize(value: unknown, names: readonly string[]): unknown {
     if (key === "surface") return "<surface>";
     if ((key === "at" || key?.endsWith("_at")) && key !== "measure_at") return "<time>";
     if (key === "next_cursor") return "<cursor>";
+    // Phrased for each surface's reader by core; run.ts checks it against core's table.
+    if (key === "next_action") return "<next_action>";
     let s = v.replace(/https?:\/\/[^\s"<>]+\/s\/[A-Za-z0-9_-]{20,}/g, "<share-url>");
-    s = s.replace(/\b(art|run|drp|tok|usr|team)_[0-9a-z]{26}\b/g, placeholder);
+    s = s.replace(/\b(art|run|drp|tok|usr|team|sub|evt)_[0-9a-z]{26}\b/g, placeholder);
+    s = s.replace(/\bwhsec_[A-Za-z0-9+/=]{16,}/g, "<secret>");
     s = s.replace(/\bcairn_[A-Za-z0-9_-]{16,}/g, "<token>");
     // Longest first: one name may contain another (parity-1-1 and parity-1-12).
     for (const [i, name] of [...names.entries()].sort((a, b) => b[1].length - a[1].length)) s = s.split(name).join(i === 0 ? "<user>" : "<other>");

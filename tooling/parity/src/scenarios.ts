@@ -12,6 +12,9 @@ const items = (n: number) => (o: Outcome) => (value(o).items?.length === n ? nul
 
 const team = (name = "t-$actor"): Step => ({ operation: "team_create", input: { name } });
 const run = (): Step => ({ operation: "run_create", input: { name: "nightly" } });
+const sub = (): Step => ({ operation: "subscription_create", input: { url: HOOK, events: ["artifact.created"] } });
+// Loopback and a closed port: a row never sends traffic anywhere, even if a worker tries.
+const HOOK = "http://127.0.0.1:9/cairn";
 const SPAN = { span_id: "s1", name: "build", start_time: "2026-11-01T08:00:00.000Z", end_time: "2026-11-01T08:05:00.000Z" };
 
 /** Every other operation, at least once each (the completeness test holds the table to that). */
@@ -92,6 +95,31 @@ const OPERATION_SCENARIOS: Scenario[] = [
     step: { operation: "policy_set", input: { require_evidence: true } },
   },
   { name: "read a policy of a team you are not in", expect: "forbidden", step: { operation: "policy_get", input: { owner: "team:not-a-member" } } },
+  {
+    name: "subscribe a URL",
+    expect: "ok",
+    check: (o) => (String(value(o).secret).startsWith("whsec_") ? null : "shows no whsec_ secret"),
+    step: sub(),
+  },
+  { name: "subscribe to an ftp URL", expect: "validation_failed", step: { operation: "subscription_create", input: { url: "ftp://127.0.0.1/x" } } },
+  { name: "list subscriptions", expect: "ok", check: items(1), setup: [sub()], step: { operation: "subscription_list", input: {} } },
+  { name: "read a subscription", expect: "ok", setup: [sub()], step: { operation: "subscription_read", input: { id: "$0.id" } } },
+  { name: "delete a subscription", expect: "ok", setup: [sub()], step: { operation: "subscription_delete", input: { id: "$0.id" } } },
+  { name: "re-enable a subscription", expect: "ok", setup: [sub()], step: { operation: "subscription_enable", input: { id: "$0.id" } } },
+  { name: "list delivery attempts", expect: "ok", check: items(0), setup: [sub()], step: { operation: "subscription_deliveries", input: { id: "$0.id" } } },
+  {
+    name: "redeliver an event that does not exist",
+    expect: "not_found",
+    setup: [sub()],
+    step: { operation: "subscription_redeliver", input: { id: "$0.id", event_id: "evt_00000000000000000000000000" } },
+  },
+  {
+    name: "recover since a time",
+    expect: "ok",
+    check: (o) => (value(o).queued === 0 ? null : "queued events of another owner"),
+    setup: [sub()],
+    step: { operation: "subscription_recover", input: { id: "$0.id", since: new Date(Date.now() - 3_600_000).toISOString() } },
+  },
 ];
 
 /** The one table. A new scenario is one row. */

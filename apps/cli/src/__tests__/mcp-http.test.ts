@@ -1,3 +1,4 @@
+import { classifyDrop } from "@cairn/core";
 import { ADAPTER_DRIVERS, fullReceipt, minimalReceipt } from "@cairn/core/testing";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -26,7 +27,7 @@ describe.each(ADAPTER_DRIVERS)("MCP over Streamable HTTP on a running server (%s
 
   it("lists the tools with input and output schemas", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["receipt_create", "artifact_create", "artifact_read", "artifact_search", "run_create", "run_append_spans", "run_close", "run_read", "drops_list", "doctor", "status", "policy_get", "policy_set"]);
+    expect(tools.map((t) => t.name)).toEqual(["receipt_create", "artifact_create", "artifact_read", "artifact_search", "run_create", "run_append_spans", "run_close", "run_read", "drops_list", "doctor", "status", "policy_get", "policy_set", "subscription_list"]);
     const receipt = tools[0] as any;
     for (const [field, prop] of Object.entries<any>(receipt.inputSchema.properties)) {
       expect(prop.description, field).toMatch(/\w{3,}/);
@@ -59,11 +60,13 @@ describe.each(ADAPTER_DRIVERS)("MCP over Streamable HTTP on a running server (%s
     const viaMcp = toolError(await client.callTool({ name: "receipt_create", arguments: input }));
     expect(viaMcp.error.code).toBe(viaRest.json.error.code);
     expect(viaMcp.error.issues).toEqual(viaRest.json.error.issues);
-    // Each call leaves its own drop receipt: same classification and fields, its own id, time and surface.
-    const { id: _m, created_at: _mt, surface: mcpSurface, ...mcpDrop } = viaMcp.error.drop;
-    const { id: _r, created_at: _rt, surface: restSurface, ...restDrop } = viaRest.json.error.drop;
+    // Each call leaves its own drop receipt: same classification and fields, its own id, time and
+    // surface, and a next action phrased for its surface's reader.
+    const { id: _m, created_at: _mt, surface: mcpSurface, next_action: mcpNext, ...mcpDrop } = viaMcp.error.drop;
+    const { id: _r, created_at: _rt, surface: restSurface, next_action: restNext, ...restDrop } = viaRest.json.error.drop;
     expect(mcpDrop).toEqual(restDrop);
     expect([mcpSurface, restSurface]).toEqual(["mcp", "rest"]);
+    expect([mcpNext, restNext]).toEqual([classifyDrop(mcpDrop.category, "mcp").next_action, classifyDrop(restDrop.category, "rest").next_action]);
   });
 
   it("answers a duplicate with the existing receipt, like REST's 409", async () => {

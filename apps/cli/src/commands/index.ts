@@ -34,6 +34,7 @@ async function allCommands(): Promise<CliCommand<OperationName>[]> {
  */
 export async function registerClientCommands(program: Command, argv: readonly string[], ctx: CommandContext): Promise<void> {
   const first = argv.find((a) => !a.startsWith("-"));
+  // Widened first: the union over every operation's command is too large for a type predicate to check.
   const entries = Object.values(CLI_COMMANDS) as Array<CliCommand<OperationName> | null | undefined>;
   const catalogued = entries.filter((c): c is CliCommand<OperationName> => c !== null && c !== undefined);
   const named = catalogued.filter((c) => c.words[0] === first);

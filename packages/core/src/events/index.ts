@@ -6,7 +6,6 @@ export { EVENT_RETENTION_DAYS } from "./prune.js";
 export * from "./schemas.js";
 export { onOutboxRing, ringOutbox } from "./wake.js";
 export * from "./subscription-schemas.js";
-export { MANAGE_SUBSCRIPTIONS } from "./subscriptions.js";
 export { DEFAULT_SCHEDULE, type RetrySchedule, retryDelay } from "./schedule.js";
 export { startWorker, type Worker, type WorkerOptions } from "./worker.js";
 export { isPrivateAddress } from "./targets.js";

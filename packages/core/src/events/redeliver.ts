@@ -3,7 +3,7 @@ import type { ServiceContext } from "../context.js";
 import { notFound, validationFailed } from "../errors.js";
 import { LIMITS } from "../limits.js";
 import { EVENT_RETENTION_DAYS } from "./prune.js";
-import { findSubscription, requireHuman } from "./subscriptions.js";
+import { findSubscription } from "./subscriptions.js";
 import type { DeliveriesInput, DeliveryAttempt, DeliveryList, RecoverInput, RedeliverInput, Requeued } from "./subscription-schemas.js";
 import { ringOutbox } from "./wake.js";
 
@@ -86,7 +86,6 @@ async function requeue(ctx: ServiceContext, subscriptionId: string, where: strin
 }
 
 export async function redeliverEvent(ctx: ServiceContext, input: z.output<typeof RedeliverInput>): Promise<z.output<typeof Requeued>> {
-  requireHuman(ctx);
   const sub = await findSubscription(ctx, input.id);
   const [event] = await ctx.store.query<{ id: string }>("select id from events where id = $1 and owner = $2", [input.event_id, sub.owner]);
   if (!event) throw notFound("event", "event_id");
@@ -94,7 +93,6 @@ export async function redeliverEvent(ctx: ServiceContext, input: z.output<typeof
 }
 
 export async function recoverEvents(ctx: ServiceContext, input: z.output<typeof RecoverInput>): Promise<z.output<typeof Requeued>> {
-  requireHuman(ctx);
   const sub = await findSubscription(ctx, input.id);
   const since = new Date(input.since);
   const oldest = ctx.now().getTime() - EVENT_RETENTION_DAYS * 86_400_000;

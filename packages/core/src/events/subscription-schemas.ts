@@ -2,9 +2,11 @@ import { z } from "zod";
 import { OwnerRef } from "../identity/names.js";
 import { LIMITS } from "../limits.js";
 import { PAGE_FIELDS } from "../paging.js";
+import { isIsoDateOrDateTime } from "../receipt/schemas.js";
+import { storableString } from "../text.js";
 import { EventTypeSchema } from "./schemas.js";
 
-const SubscriptionId = z.string().regex(/^sub_[0-9a-z]{26}$/, "is not a subscription id").describe("Subscription id (`sub_…`).");
+const SubscriptionId = storableString().regex(/^sub_[0-9a-z]{26}$/, "is not a subscription id").describe("Subscription id (`sub_…`).");
 
 export const SubscriptionEvents = z
   .array(EventTypeSchema)
@@ -13,8 +15,7 @@ export const SubscriptionEvents = z
   .describe("Event types this subscription receives. Omit for every type, including types added later.");
 
 export const SubscriptionCreateInput = z.strictObject({
-  url: z
-    .string()
+  url: storableString()
     .max(LIMITS.url)
     .describe("Where events are POSTed: an `http:` or `https:` URL, without credentials in it."),
   events: SubscriptionEvents.optional(),
@@ -81,12 +82,15 @@ export const DeliveriesInput = z.strictObject({ id: SubscriptionId, ...PAGE_FIEL
 
 export const RedeliverInput = z.strictObject({
   id: SubscriptionId,
-  event_id: z.string().regex(/^evt_[0-9a-z]{26}$/, "is not an event id").describe("The event to send again (`evt_…`)."),
+  event_id: storableString().regex(/^evt_[0-9a-z]{26}$/, "is not an event id").describe("The event to send again (`evt_…`)."),
 });
 
 export const RecoverInput = z.strictObject({
   id: SubscriptionId,
-  since: z.iso.datetime({ offset: true }).describe("ISO 8601 time: resend every event of the owner since then that this subscription takes."),
+  since: storableString()
+    .max(64)
+    .refine(isIsoDateOrDateTime, "must be an ISO 8601 date (2026-12-01) or date-time with a zone (2026-12-01T09:00:00Z)")
+    .describe("ISO 8601 date or date-time with a zone: resend every event of the owner since then that this subscription takes."),
 });
 
 export const Requeued = z

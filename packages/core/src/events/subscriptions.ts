@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { z } from "zod";
 import type { ServiceContext } from "../context.js";
-import { CairnError, notFound, validationFailed } from "../errors.js";
+import { notFound, validationFailed } from "../errors.js";
 import { actsFor, visibleOwners } from "../identity/authorize.js";
 import { resolveOwner } from "../identity/owner.js";
 import { newId } from "../ids.js";
@@ -17,18 +17,6 @@ import type {
 } from "./subscription-schemas.js";
 import { resolveTarget, TargetRefused, targetIssue } from "./targets.js";
 import { ringOutbox } from "./wake.js";
-
-/** The permission agent tokens lack (SPEC §18): an outbound target is a person's decision. */
-export const MANAGE_SUBSCRIPTIONS = "subscriptions:write";
-
-export function requireHuman(ctx: ServiceContext): void {
-  if (ctx.principal.token.kind !== "human") {
-    throw new CairnError(
-      "forbidden",
-      `Managing webhook subscriptions needs the ${MANAGE_SUBSCRIPTIONS} permission, which agent tokens do not have; use a human token.`,
-    );
-  }
-}
 
 interface SubscriptionRow {
   id: string;
@@ -83,7 +71,6 @@ export async function createSubscription(
   ctx: ServiceContext,
   input: z.output<typeof SubscriptionCreateInput>,
 ): Promise<z.output<typeof CreatedSubscription>> {
-  requireHuman(ctx);
   const owner = resolveOwner(ctx.principal, input.owner, "subscribe");
   await checkTarget(ctx, input.url);
   const events = input.events ? [...new Set(input.events)] : null;
@@ -131,7 +118,6 @@ export async function readSubscription(ctx: ServiceContext, input: z.output<type
 
 /** Deletes the subscription with its queue and attempts; answers with what it was. */
 export async function deleteSubscription(ctx: ServiceContext, input: z.output<typeof SubscriptionIdInput>): Promise<Subscription> {
-  requireHuman(ctx);
   const row = await findSubscription(ctx, input.id);
   await ctx.store.query("delete from subscriptions where id = $1", [row.id]);
   return toSubscription(row);
@@ -139,7 +125,6 @@ export async function deleteSubscription(ctx: ServiceContext, input: z.output<ty
 
 /** Re-enables a disabled subscription; its waiting deliveries resume at once. */
 export async function enableSubscription(ctx: ServiceContext, input: z.output<typeof SubscriptionIdInput>): Promise<Subscription> {
-  requireHuman(ctx);
   const found = await findSubscription(ctx, input.id);
   const now = ctx.now().toISOString();
   const row = await ctx.store.transaction(async (tx) => {

@@ -1,6 +1,7 @@
 import type { z } from "zod";
-import type { ServiceContext } from "../context.js";
+import type { ServiceContext, Surface } from "../context.js";
 import { classifyDrop, DROP_CATEGORIES } from "../drops/classification.js";
+import { SURFACE_WORDS } from "../drops/surface-words.js";
 import { countDrops, type DropCount, windowStart } from "../drops/list.js";
 import { DROP_WINDOW_DAYS } from "../drops/schemas.js";
 import { webhooksCheck } from "../events/doctor.js";
@@ -39,22 +40,22 @@ async function databaseCheck(ctx: ServiceContext): Promise<DoctorCheck> {
 }
 
 /** ok when nothing or only correct-by-design classes fired; warn with the fix when a recoverable one did. */
-function dropsCheck(counts: readonly DropCount[]): DoctorCheck {
+function dropsCheck(counts: readonly DropCount[], surface: Surface): DoctorCheck {
   const totals = totalsByCategory(counts);
   const line = rollupLine(totals, DROP_WINDOW_DAYS);
-  const recoverable = DROP_CATEGORIES.filter((c) => (totals[c] ?? 0) > 0 && classifyDrop(c).recoverable);
+  const recoverable = DROP_CATEGORIES.filter((c) => (totals[c] ?? 0) > 0 && classifyDrop(c, surface).recoverable);
   if (recoverable.length === 0) {
     const summary = Object.keys(totals).length === 0 ? `${line}.` : `${line} — the gates working as designed.`;
     return { name: "Drops", status: "ok", summary };
   }
   // The most frequent recoverable class leads; ties go to the earlier gate.
   const top = [...recoverable].sort((a, b) => (totals[b] ?? 0) - (totals[a] ?? 0))[0] ?? recoverable[0];
-  const { next_action } = classifyDrop(top ?? "invalid");
+  const { next_action } = classifyDrop(top ?? "invalid", surface);
   return {
     name: "Drops",
     status: "warn",
     summary: `${line}. Receipts were refused that the submitter can fix.`,
-    next_action: `${top}: ${next_action} List them with \`cairn drops\` (GET /v1/drops).`,
+    next_action: `${top}: ${next_action} List them with ${SURFACE_WORDS[surface].listDrops}.`,
   };
 }
 
@@ -91,7 +92,7 @@ export async function runDoctor(ctx: ServiceContext): Promise<z.output<typeof Do
       inboxCheck,
       (): DoctorCheck => ({ name: "Inbox", status: "fail", summary: "Could not read the inbox.", next_action: "Check the server log." }),
     );
-    return { checks: [database, dropsCheck(counts), ...(policy ? [policy] : []), webhooks, inbox] };
+    return { checks: [database, dropsCheck(counts, ctx.surface), ...(policy ? [policy] : []), webhooks, inbox] };
   } catch {
     const summary = "Could not read the drop receipts.";
     return { checks: [database, { name: "Drops", status: "fail", summary, next_action: "Check the server log." }] };
