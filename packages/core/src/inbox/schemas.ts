@@ -2,7 +2,7 @@ import { z } from "zod";
 import { Artifact, ArtifactReadInput } from "../artifact/schemas.js";
 import { OwnerRef } from "../identity/names.js";
 import { PAGE_FIELDS } from "../paging.js";
-import { optionalText, storableId } from "../text.js";
+import { optionalText } from "../text.js";
 import { Acknowledgement } from "./acknowledgement.js";
 import { ACTION_STATES, OUTCOME_STATES } from "./rules.js";
 
