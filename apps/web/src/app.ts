@@ -1,4 +1,4 @@
-import type { Cairn } from "@cairn/core";
+import { type Cairn, toCairnError } from "@cairn/core";
 import { Hono } from "hono";
 import { failureFor, type WebEnv } from "./adapter.js";
 import { messagePage } from "./pages/layout.js";
@@ -14,6 +14,9 @@ import { sessionOf } from "./session.js";
  * The web surface: sign-in, the bin, inbox, artifact, run and doctor pages, and share
  * links. Server-rendered, no scripts. Mounted beside the REST API by `cairn serve`.
  */
+/** Whether the client prefers JSON to a page (it names application/json and not text/html). */
+const wantsJson = (accept: string | undefined) => !!accept && accept.includes("application/json") && !accept.includes("text/html");
+
 export function createWebApp(cairn: Cairn): Hono<WebEnv> {
   // Mounted under the REST app, which sets the request id.
   const app = new Hono<WebEnv>();
@@ -44,6 +47,8 @@ export function createWebApp(cairn: Cairn): Hono<WebEnv> {
 
   app.get("/s/:token", async (c) => {
     const artifact = await cairn.invokeLink("share_read", cairn.linkContext("web"), { token: c.req.param("token") });
+    // A client that asks for JSON (`cairn read <share link>`) gets the artifact object a link holder may see.
+    if (wantsJson(c.req.header("accept"))) return c.json(artifact);
     return c.html(artifactPage(artifact, { rawHref: `/s/${encodeURIComponent(c.req.param("token"))}/raw` }, null));
   });
   app.get("/s/:token/raw", async (c) =>
@@ -52,6 +57,7 @@ export function createWebApp(cairn: Cairn): Hono<WebEnv> {
 
   app.onError(async (err, c) => {
     const { failure, detail } = failureFor(cairn, c, err);
+    if (c.req.path.startsWith("/s/") && wantsJson(c.req.header("accept"))) return c.json(toCairnError(err).toBody(), failure.status);
     const session = await sessionOf(cairn, c).catch(() => null);
     const chrome = session ? { user: session.principal.user.name, formToken: session.formToken } : null;
     return c.html(messagePage(failure.title, detail ? `${failure.message} ${detail}` : failure.message, chrome), failure.status);
