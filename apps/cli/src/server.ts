@@ -1,7 +1,7 @@
 import { mkdir, open, readFile, rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { type Cairn, openCairn, scheduleFrom, startWorker, type Worker } from "@cairn/core";
+import { type Cairn, openCairn, scheduleFrom, type Worker } from "@cairn/core";
 import { readCredentials, type Settings, writeCredentials } from "@cairn/core/local";
 import { createMcpHttpHandler } from "@cairn/mcp";
 import { createRestApp } from "@cairn/rest";
@@ -94,10 +94,7 @@ export async function startServer(settings: Settings, log: ServerLog, version: s
   app.route("/", createWebApp(cairn));
   handler = app.fetch;
   // Webhook delivery and scheduled jobs run in every server process; on the embedded store this is the only worker.
-  const worker: Worker = startWorker({
-    logger: cairn.log,
-    store: cairn.store,
-    config: cairn.config,
+  const worker: Worker = cairn.startWorker({
     denyPrivate: settings.webhookDenyPrivate,
     schedule: scheduleFrom(settings),
   });

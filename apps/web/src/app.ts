@@ -57,7 +57,7 @@ export function createWebApp(cairn: Cairn): Hono<WebEnv> {
 
   app.onError(async (err, c) => {
     const { failure, detail } = failureFor(cairn, c, err);
-    if (c.req.path.startsWith("/s/") && wantsJson(c.req.header("accept"))) return c.json(toCairnError(err).toBody(), failure.status);
+    if (c.req.path.startsWith("/s/") && wantsJson(c.req.header("accept"))) return c.json({ error: toCairnError(err).toBody() }, failure.status);
     const session = await sessionOf(cairn, c).catch(() => null);
     const chrome = session ? { user: session.principal.user.name, formToken: session.formToken } : null;
     return c.html(messagePage(failure.title, detail ? `${failure.message} ${detail}` : failure.message, chrome), failure.status);

@@ -11,6 +11,7 @@ import { preloadSecretScanner } from "./secrets/secretlint.js";
 import { authenticateSession, closeSession, type OpenedSession, openSession } from "./session/sessions.js";
 import { type LinkContext, type LinkOperationName, type LinkOperationOutput, SHARE_OPERATIONS } from "./share/operations.js";
 import { ensureSigningKey } from "./signing/keys.js";
+import { startWorker, type Worker, type WorkerOptions } from "./events/worker.js";
 import { openStore } from "./store/open.js";
 import type { Store, StoreOptions } from "./store/port.js";
 
@@ -50,6 +51,8 @@ export interface Cairn {
     authenticate(secret: string): Promise<Principal | null>;
     close(secret: string): Promise<void>;
   };
+  /** Starts webhook delivery and the scheduled jobs on this core's store (`cairn serve`, `cairn worker`). */
+  startWorker(options?: Omit<WorkerOptions, "store" | "config">): Worker;
   /** Runs an operation that needs no caller (the public signing keys); others are not found. */
   invokePublic<N extends OperationName>(name: N): Promise<OperationOutput<N>>;
   close(): Promise<void>;
@@ -96,6 +99,7 @@ export function createCairn(store: Store, config: CairnConfig, options: CairnOpt
       authenticate: (secret) => authenticateSession(store, secret, now()),
       close: (secret) => closeSession(store, secret),
     },
+    startWorker: (options = {}) => startWorker({ logger: hooks.logger ?? defaultLogger, ...options, store, config }),
     invokePublic: async (name) => {
       const op = OPERATIONS[name] as { runPublic?: (store: Store) => Promise<unknown> };
       if (!op.runPublic) throw notFound();

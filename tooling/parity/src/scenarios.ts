@@ -120,6 +120,15 @@ const OPERATION_SCENARIOS: Scenario[] = [
     setup: [sub()],
     step: { operation: "subscription_recover", input: { id: "$0.id", since: new Date(Date.now() - 3_600_000).toISOString() } },
   },
+  { name: "list the signing keys", expect: "ok", check: (o) => (value(o).keys?.length > 0 ? null : "lists no key"), step: { operation: "keys_list", input: {} } },
+  { name: "rotate the signing key without being an administrator", expect: "forbidden", step: { operation: "keys_rotate", input: {} } },
+  {
+    name: "verify a stored receipt",
+    expect: "ok",
+    check: (o) => (value(o).valid === true ? null : "did not verify"),
+    setup: [receipt(minimalReceipt({ learned: "to be verified" }))],
+    step: { operation: "receipt_verify", input: { id: "$0.id" } },
+  },
 ];
 
 /** The one table. A new scenario is one row. */

@@ -1,4 +1,4 @@
-import { openCairn, scheduleFrom, startWorker } from "@cairn/core";
+import { openCairn, scheduleFrom } from "@cairn/core";
 import { resolveSettings } from "@cairn/core/local";
 
 /**
@@ -18,10 +18,7 @@ export async function runWorker(version: string): Promise<void> {
     publicUrl: settings.publicUrl,
     webhookDenyPrivate: settings.webhookDenyPrivate,
   });
-  const worker = startWorker({
-    logger: cairn.log,
-    store: cairn.store,
-    config: cairn.config,
+  const worker = cairn.startWorker({
     denyPrivate: settings.webhookDenyPrivate,
     schedule: scheduleFrom(settings),
   });
