@@ -1,4 +1,4 @@
-import { type Artifact, classifyDrop } from "@cairn/core";
+import { type Artifact, classifyDrop, faultOf } from "@cairn/core";
 import { diff, normalize } from "./normalize.js";
 import type { Actor, Driver, Outcome, Scenario } from "./types.js";
 
@@ -87,7 +87,7 @@ function surfaceProblems(driver: Driver, scenario: Scenario, outcome: Outcome): 
     .map(([what, surface]) => `${label(scenario)}: surface ${driver.name} recorded ${what} ${surface}, expected ${driver.surface}`);
   const drop = outcome.ok ? undefined : outcome.error.drop;
   if (drop && driver.surface) {
-    const phrased = classifyDrop(drop.category, driver.surface).next_action;
+    const phrased = classifyDrop(drop.category, driver.surface, faultOf(outcome.ok ? undefined : outcome.error.issues?.[0])).next_action;
     if (drop.next_action !== phrased) problems.push(`${label(scenario)}: surface ${driver.name} said next_action ${JSON.stringify(drop.next_action)}, core phrases ${JSON.stringify(phrased)}`);
   }
   return problems;

@@ -1,4 +1,4 @@
-import { classifyDrop } from "@cairn/core";
+import { classifyDrop, faultOf } from "@cairn/core";
 import { ADAPTER_DRIVERS, fullReceipt, minimalReceipt } from "@cairn/core/testing";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -66,7 +66,8 @@ describe.each(ADAPTER_DRIVERS)("MCP over Streamable HTTP on a running server (%s
     const { id: _r, created_at: _rt, surface: restSurface, next_action: restNext, ...restDrop } = viaRest.json.error.drop;
     expect(mcpDrop).toEqual(restDrop);
     expect([mcpSurface, restSurface]).toEqual(["mcp", "rest"]);
-    expect([mcpNext, restNext]).toEqual([classifyDrop(mcpDrop.category, "mcp").next_action, classifyDrop(restDrop.category, "rest").next_action]);
+    const fault = faultOf(viaRest.json.error.issues[0]);
+    expect([mcpNext, restNext]).toEqual([classifyDrop(mcpDrop.category, "mcp", fault).next_action, classifyDrop(restDrop.category, "rest", fault).next_action]);
   });
 
   it("answers a duplicate with the existing receipt, like REST's 409", async () => {

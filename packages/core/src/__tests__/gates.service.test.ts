@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { GateContext, ReceiptGate } from "../receipt/custom-gate.js";
-import { classifyDrop, type DropCategory } from "../drops/classification.js";
+import { classifyDrop, faultOf, type DropCategory } from "../drops/classification.js";
 import { WITHHELD_TITLE } from "../drops/schemas.js";
 import { PLANTED } from "../secrets/__tests__/planted.js";
 import { DRIVERS, minimalReceipt, type TestUser, type TestWorld } from "../testing/index.js";
@@ -77,7 +77,7 @@ describe.each(DRIVERS)("receipt gates and drop receipts on %s", (driver) => {
     const listed = await fx.world.cairn.invoke("drops_list", sam.ctx("mcp"), {});
     expect(listed.items).toEqual([err.drop]);
     const onRest = await fx.world.cairn.invoke("drops_list", sam.ctx("rest"), {});
-    expect(onRest.items).toEqual([{ ...err.drop, next_action: classifyDrop(category, "rest").next_action }]);
+    expect(onRest.items).toEqual([{ ...err.drop, next_action: classifyDrop(category, "rest", faultOf(err.issues?.[0])).next_action }]);
     const doctor = await fx.world.cairn.invoke("doctor", sam.ctx(), {});
     const status = await fx.world.cairn.invoke("status", sam.ctx(), {});
     expect(status.drops.counts).toEqual({ [category]: 1 });

@@ -78,10 +78,57 @@ const CLASSIFICATION_TABLE: { readonly [K in DropCategory]: ClassificationRow } 
   },
 };
 
-/** The classification of a category, its next action phrased for the reader of `surface`. */
-export function classifyDrop(category: DropCategory, surface: Surface): DropClassification {
+/** What was wrong with an `invalid` submission's first failing field, so its drop can say which. */
+export const FIELD_FAULTS = ["missing", "malformed", "over_limit", "not_allowed"] as const;
+export type FieldFault = (typeof FIELD_FAULTS)[number];
+
+/**
+ * Reads the fault from an issue's reason and limit (the validator's wording is ours and
+ * stable): required or empty → missing; a maximum passed → over_limit; an unknown field,
+ * a value outside the allowed set, a scheme or a character that cannot be stored →
+ * not_allowed; anything else (a wrong type, a date that does not exist) → malformed.
+ */
+export function faultOf(issue: { reason: string; limit?: number | undefined } | undefined): FieldFault | null {
+  if (!issue) return null;
+  const { reason } = issue;
+  if (/^is required|^must not be empty|counts as empty/.test(reason)) return "missing";
+  if (issue.limit !== undefined && /at most|longer than|more than|larger than|over /.test(reason)) return "over_limit";
+  if (/not a known field|not an allowed|must be one of|must use |cannot be stored|not allowed/.test(reason)) return "not_allowed";
+  return "malformed";
+}
+
+/** For `invalid`, a cause and next action per fault; the other categories say one thing. */
+const INVALID_BY_FAULT: { readonly [F in FieldFault]: Omit<ClassificationRow, "recoverable"> } = {
+  missing: {
+    cause: "A required field was missing or empty.",
+    next_action: (how) => `Add the listed fields (required, and not blank) and ${how.resubmit}; ${how.fieldDocs}.`,
+  },
+  malformed: {
+    cause: "A field did not have the expected form: a wrong type, or a date or URL that does not parse.",
+    next_action: (how) => `Correct the form of the listed fields (dates as 2026-12-01 or 2026-12-01T09:00:00Z) and ${how.resubmit}; ${how.fieldDocs}.`,
+  },
+  over_limit: {
+    cause: "A field was over its limit (length or number of items).",
+    next_action: (how) => `Shorten the listed fields to their limits (the error names each limit; long notes belong in \`details\`) and ${how.resubmit}.`,
+  },
+  not_allowed: {
+    cause: "A field or value is not allowed: an unknown field, a value outside the allowed set, or a character that cannot be stored.",
+    next_action: (how) => `Remove or replace what the listed fields do not allow (check the field names for typos) and ${how.resubmit}; ${how.fieldDocs}.`,
+  },
+};
+
+/**
+ * The classification of a category, its next action phrased for the reader of `surface`;
+ * an `invalid` drop with a known fault says which of missing, malformed, over the limit
+ * or not allowed it was.
+ */
+export function classifyDrop(category: DropCategory, surface: Surface, fault?: FieldFault | null): DropClassification {
   const { next_action, ...row } = CLASSIFICATION_TABLE[category];
-  return { category, ...row, next_action: next_action(SURFACE_WORDS[surface]) };
+  const specific = category === "invalid" && fault ? INVALID_BY_FAULT[fault] : null;
+  const how = SURFACE_WORDS[surface];
+  return specific
+    ? { category, recoverable: row.recoverable, cause: specific.cause, next_action: specific.next_action(how) }
+    : { category, ...row, next_action: next_action(how) };
 }
 
 /** Maps a free category name (a custom gate's) to a category; anything unrecognised is `unknown`, never lost. */

@@ -6,7 +6,7 @@ import { visibleOwners } from "../identity/authorize.js";
 import { LIMITS } from "../limits.js";
 import { resolveOwner } from "../identity/owner.js";
 import type { Sql } from "../store/port.js";
-import { classifyDrop, type DropCategory } from "./classification.js";
+import { classifyDrop, type DropCategory, type FieldFault } from "./classification.js";
 import { DROP_WINDOW_DAYS, type DropList, type DropReceipt, type DropsListInput } from "./schemas.js";
 
 interface DropRow {
@@ -20,6 +20,7 @@ interface DropRow {
   actor: DropReceipt["actor"];
   model: string | null;
   created_at: Date | string;
+  fault: FieldFault | null;
 }
 
 /** Classification is read from the table at read time: one source for cause and next action. */
@@ -27,7 +28,7 @@ const toDrop = (r: DropRow, surface: Surface): DropReceipt => ({
   id: r.id,
   owner: r.owner,
   // Phrased for the reader's surface, which need not be the one the submission came through.
-  ...classifyDrop(r.category, surface),
+  ...classifyDrop(r.category, surface, r.fault),
   fields: r.fields,
   title: r.title,
   title_withheld: r.title_withheld,
@@ -45,7 +46,7 @@ export async function listDrops(ctx: ServiceContext, input: z.output<typeof Drop
   const limit = input.limit ?? LIMITS.pageDefault;
   const since = windowStart(ctx.now(), input.days ?? DROP_WINDOW_DAYS);
   const rows = await ctx.store.query<DropRow>(
-    `select id, owner, category, fields, title, title_withheld, surface, actor, model, created_at from drops
+    `select id, owner, category, fields, title, title_withheld, surface, actor, model, created_at, fault from drops
       where owner in (select jsonb_array_elements_text($1::jsonb)) and created_at > $2
         and ($3::text is null or id < $3::text)
       order by id desc limit $4`,

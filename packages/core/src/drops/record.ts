@@ -12,7 +12,7 @@ import { deriveTitle } from "../receipt/validate.js";
 import { containsSecret, type ScanSettings } from "../secrets/scan.js";
 import { canonicalText, isInvisible, isStorable } from "../text.js";
 import { capFields, moreCount, moreEntry } from "../validation.js";
-import { classifyDrop } from "./classification.js";
+import { classifyDrop, type FieldFault, faultOf } from "./classification.js";
 import { DROPS_HIGH_WATER, DROPS_KEPT, type DropReceipt, WITHHELD_TITLE } from "./schemas.js";
 
 
@@ -83,7 +83,7 @@ async function buildDrop(ctx: ServiceContext, raw: unknown, rejection: Rejection
   return {
     id: (ctx.newId ?? newId)("drp", now),
     owner,
-    ...classifyDrop(rejection.category, ctx.surface),
+    ...classifyDrop(rejection.category, ctx.surface, faultOfRejection(rejection)),
     fields: dropFields(rejection.issues),
     title: withheld ? WITHHELD_TITLE : title,
     title_withheld: withheld,
@@ -99,12 +99,16 @@ async function buildDrop(ctx: ServiceContext, raw: unknown, rejection: Rejection
  * writers, so an owner never holds more than the high-water mark, and only an insert that
  * crosses it trims back to the newest DROPS_KEPT.
  */
-async function writeDrop(ctx: ServiceContext, drop: DropReceipt, rule: string | undefined): Promise<void> {
+/** The fault of an `invalid` refusal's first issue (stored, so listings can say which). */
+const faultOfRejection = (rejection: Rejection): FieldFault | null =>
+  rejection.category === "invalid" ? faultOf(rejection.issues[0]) : null;
+
+async function writeDrop(ctx: ServiceContext, drop: DropReceipt, rule: string | undefined, fault: FieldFault | null): Promise<void> {
   await ctx.store.transaction(async (tx) => {
     await tx.query("select pg_advisory_xact_lock(hashtext($1))", [`cairn.drops ${drop.owner}`]);
     await tx.query(
-      `insert into drops (id, owner, category, fields, title, title_withheld, surface, actor, model, rule, created_at)
-       values ($1, $2, $3, $4::jsonb, $5, $6, $7, $8::json, $9, $10, $11)`,
+      `insert into drops (id, owner, category, fields, title, title_withheld, surface, actor, model, rule, created_at, fault)
+       values ($1, $2, $3, $4::jsonb, $5, $6, $7, $8::json, $9, $10, $11, $12)`,
       [
         drop.id,
         drop.owner,
@@ -117,6 +121,7 @@ async function writeDrop(ctx: ServiceContext, drop: DropReceipt, rule: string | 
         drop.model,
         rule ?? null,
         drop.created_at,
+        fault,
       ],
     );
     // Only a drop the submitter can fix is announced; the drop object holds paths, never values.
@@ -139,7 +144,7 @@ async function writeDrop(ctx: ServiceContext, drop: DropReceipt, rule: string | 
 export async function recordDrop(ctx: ServiceContext, raw: unknown, rejection: Rejection): Promise<DropReceipt> {
   const drop = await buildDrop(ctx, raw, rejection);
   try {
-    await writeDrop(ctx, drop, rejection.rule);
+    await writeDrop(ctx, drop, rejection.rule, faultOfRejection(rejection));
     return drop;
   } catch (err) {
     logDropFailure(ctx, drop, err);
@@ -147,7 +152,7 @@ export async function recordDrop(ctx: ServiceContext, raw: unknown, rejection: R
   // Whatever the submission held, the refusal must stay listed: retry with nothing taken from it.
   const bare: DropReceipt = { ...drop, fields: drop.fields.map(() => WITHHELD_FIELD).slice(0, 1), title: null, title_withheld: false, model: null };
   try {
-    await writeDrop(ctx, bare, rejection.rule);
+    await writeDrop(ctx, bare, rejection.rule, faultOfRejection(rejection));
     return bare;
   } catch (err) {
     logDropFailure(ctx, bare, err);

@@ -6,6 +6,7 @@ import { events } from "./0005-events.js";
 import { sessions } from "./0006-sessions.js";
 import { humanLoop } from "./0007-human-loop.js";
 import { lifecycle } from "./0008-lifecycle.js";
+import { dropFaults } from "./0009-drop-faults.js";
 import type { Migration } from "./types.js";
 
 export type { Migration } from "./types.js";
@@ -23,4 +24,5 @@ export const MIGRATIONS: readonly Migration[] = [
   sessions,
   humanLoop,
   lifecycle,
+  dropFaults,
 ];
