@@ -1,0 +1,93 @@
+// Create rows: POST /v1/receipts at concurrency 32 against a real `cairn serve`, with the
+// ceiling (bare hono + one insert, its own process, same kind of store) measured in the same run.
+import { figure, QUICK } from "../lib.mjs";
+import { loadCreate } from "./http.mjs";
+import { benchDatabase, startCairn, startCeiling } from "./procs.mjs";
+
+const DURATION = QUICK ? 3 : 10;
+const WARMUP = QUICK ? 1 : 3;
+
+/** Measures ceiling and Cairn in alternating rounds, best of each, so neither gets the quieter machine. */
+async function compare(cairnUrls, cairnToken, ceilingUrl, rounds) {
+  await loadCreate([ceilingUrl], "x", { duration: WARMUP });
+  await loadCreate(cairnUrls, cairnToken, { duration: WARMUP });
+  const best = { ceiling: null, cairn: null };
+  for (let i = 0; i < rounds; i++) {
+    const ceiling = await loadCreate([ceilingUrl], "x", { duration: DURATION });
+    const cairn = await loadCreate(cairnUrls, cairnToken, { duration: DURATION });
+    if (cairn.bad > 0) throw new Error(`cairn answered ${cairn.bad} non-2xx or errors under load`);
+    if (!best.ceiling || ceiling.perSecond > best.ceiling.perSecond) best.ceiling = ceiling;
+    if (!best.cairn || cairn.perSecond > best.cairn.perSecond) best.cairn = cairn;
+  }
+  return best;
+}
+
+function reportCreate(label, driver, { cairn, ceiling }) {
+  figure({ name: `${label} receipts/s (${driver}, c32)`, value: cairn.perSecond, unit: "req/s", baselineName: "ceiling: bare hono + 1 insert", baseline: ceiling.perSecond, target: 0.5, higherIsBetter: true });
+  figure({ name: `${label} p50 (${driver}, c32)`, value: cairn.p50, unit: "ms", baselineName: "ceiling p50", baseline: ceiling.p50 });
+  figure({ name: `${label} p99 (${driver}, c32)`, value: cairn.p99, unit: "ms", baselineName: "ceiling p99", baseline: ceiling.p99 });
+}
+
+async function withServers(driver, fn, { servers = 1, env = {} } = {}) {
+  const db = await benchDatabase(driver);
+  const ceilingDb = await benchDatabase(driver);
+  const started = [];
+  try {
+    const first = await startCairn(db, env);
+    started.push(first);
+    for (let i = 1; i < servers; i++) started.push(await startCairn(db, env));
+    const ceiling = await startCeiling(ceilingDb);
+    started.push(ceiling);
+    return await fn({ cairns: started.slice(0, servers), ceiling, db });
+  } finally {
+    for (const s of started.reverse()) await s.stop();
+    await db.dispose();
+    await ceilingDb.dispose();
+  }
+}
+
+export async function benchCreate(drivers) {
+  for (const driver of drivers) {
+    await withServers(driver, async ({ cairns: [cairn], ceiling }) => {
+      reportCreate("POST /v1/receipts", driver, await compare([cairn.url], cairn.token, ceiling.url, QUICK ? 1 : 2));
+    });
+  }
+}
+
+/** The same load for an owner with one webhook subscription to a loopback receiver (events). */
+export async function benchCreateWebhook(drivers, { startReceiver }) {
+  for (const driver of drivers) {
+    const receiver = await startReceiver();
+    try {
+      await withServers(
+        driver,
+        async ({ cairns: [cairn], ceiling }) => {
+          const res = await fetch(`${cairn.url}/v1/subscriptions`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${cairn.token}`, "content-type": "application/json" },
+            body: JSON.stringify({ url: receiver.url }),
+          });
+          if (res.status !== 201) throw new Error(`POST /v1/subscriptions → ${res.status} ${await res.text()}`);
+          reportCreate("POST /v1/receipts, 1 webhook", driver, await compare([cairn.url], cairn.token, ceiling.url, 1));
+        },
+        { env: { CAIRN_WEBHOOK_ALLOW_PRIVATE: "1", CAIRN_WEBHOOK_DENY_PRIVATE: "0" } },
+      );
+    } finally {
+      await receiver.close();
+    }
+  }
+}
+
+/** Scale-out: two `cairn serve` on one PostgreSQL, connections split round-robin, against one process. */
+export async function benchScaleOut() {
+  await withServers(
+    "pg",
+    async ({ cairns: [a, b], ceiling }) => {
+      const one = await compare([a.url], a.token, ceiling.url, 1);
+      const two = await compare([a.url, b.url], a.token, ceiling.url, 1);
+      figure({ name: "2× cairn serve, one PostgreSQL receipts/s (c32)", value: two.cairn.perSecond, unit: "req/s", baselineName: "1× cairn serve, same run", baseline: one.cairn.perSecond });
+      figure({ name: "2× cairn serve p99 (c32)", value: two.cairn.p99, unit: "ms", baselineName: "1× cairn serve p99", baseline: one.cairn.p99 });
+    },
+    { servers: 2 },
+  );
+}
