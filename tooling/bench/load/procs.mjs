@@ -85,3 +85,10 @@ export async function rssMb(pid) {
   const status = await readFile(`/proc/${pid}/status`, "utf8");
   return Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024;
 }
+
+/** CPU time (user + system) a process has used so far, in ms, from /proc (clock ticks of 10 ms). */
+export async function cpuMs(pid) {
+  const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}

@@ -5,7 +5,7 @@ import { validationFailed } from "../errors.js";
 import { resolveOwner } from "../identity/owner.js";
 import { normalizeTags } from "../tags.js";
 import { loadPolicy } from "../policy/store.js";
-import { insertArtifact, provenanceOf, toArtifact } from "./internal.js";
+import { insertArtifact, provenanceOf, toNewArtifact } from "./internal.js";
 import type { ArtifactCreateInput, CreatedArtifact } from "./schemas.js";
 
 /** Creates a plain artifact (expiring after the owner's default_ttl_days). It takes no metadata: only a schema's own verb writes metadata. */
@@ -35,5 +35,5 @@ export async function createArtifact(
     follows: null,
   });
   const viewer = { kind: "principal", principal: ctx.principal } as const;
-  return { ...(await toArtifact(ctx.store, ctx.config, viewer, row)), redactions: [], warnings: [] };
+  return { ...(await toNewArtifact(ctx.store, ctx.config, viewer, row)), redactions: [], warnings: [] };
 }

@@ -1,4 +1,4 @@
-import { insertArtifact, provenanceOf, shareUrl, toArtifact } from "../artifact/internal.js";
+import { insertArtifactUnlessDuplicate, provenanceOf, shareUrl, toNewArtifact } from "../artifact/internal.js";
 import type { CreatedArtifact } from "../artifact/schemas.js";
 import type { ServiceContext } from "../context.js";
 import type { ExistingArtifactRef } from "../errors.js";
@@ -38,28 +38,35 @@ export async function insertReceipt(
     await tx.query("select pg_advisory_xact_lock(hashtext($1))", [`${owner} ${prepared.checksum}`]);
     // `follows` is not rendered (the body is public to link holders), so it joins the checksum here.
     const follows = prepared.metadata.follows ?? null;
-    const [dup] = await tx.query<{ id: string; share_token: string }>(
-      `select id, share_token from artifacts
-        where owner = $1 and checksum = $2 and metadata is not null and created_at > $3
-          and follows is not distinct from $4
-        order by created_at desc limit 1`,
-      [owner, prepared.checksum, new Date(now.getTime() - DUPLICATE_WINDOW_MS).toISOString(), follows],
-    );
-    if (dup) return { kind: "duplicate", existing: { id: dup.id, url: shareUrl(ctx.config, dup.share_token) } };
-    const row = await insertArtifact(tx, now, gated.policy.default_ttl_days, {
+    const since = new Date(now.getTime() - DUPLICATE_WINDOW_MS);
+    const artifact = {
       owner,
       title: prepared.title,
-      share_type: "markdown",
+      share_type: "markdown" as const,
       body: prepared.body,
       checksum: prepared.checksum,
       tags: prepared.tags,
       metadata: prepared.metadata,
       provenance: provenanceOf(ctx, prepared.model),
       follows,
-    });
+    };
+    let row = await insertArtifactUnlessDuplicate(tx, now, gated.policy.default_ttl_days, artifact, since);
+    // Refused as a duplicate: name the stored one. Should it have expired since, the receipt is new after all.
+    for (let attempt = 0; !row && attempt < 3; attempt++) {
+      const [dup] = await tx.query<{ id: string; share_token: string }>(
+        `select id, share_token from artifacts
+          where owner = $1 and checksum = $2 and metadata is not null and created_at > $3
+            and follows is not distinct from $4
+          order by created_at desc limit 1`,
+        [owner, prepared.checksum, since.toISOString(), follows],
+      );
+      if (dup) return { kind: "duplicate", existing: { id: dup.id, url: shareUrl(ctx.config, dup.share_token) } };
+      row = await insertArtifactUnlessDuplicate(tx, now, gated.policy.default_ttl_days, artifact, since);
+    }
+    if (!row) throw new Error("receipt insert returned no row");
     const viewer = { kind: "principal", principal: ctx.principal } as const;
     const value: CreatedArtifact = {
-      ...(await toArtifact(tx, ctx.config, viewer, row)),
+      ...(await toNewArtifact(tx, ctx.config, viewer, row)),
       redactions: gated.redactions,
       warnings: receiptWarnings(prepared.metadata, now),
     };
