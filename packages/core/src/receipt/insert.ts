@@ -29,13 +29,13 @@ export async function insertReceipt(
 ): Promise<InsertOutcome> {
   const now = ctx.now();
   const { owner } = gated;
+  // The key's lock, then the (owner, checksum) lock: always in this order, so two writers never wait on each other crosswise.
+  const locks = [...(claim ? [`cairn.idempotency ${claim.userId} ${claim.key}`] : []), `${owner} ${prepared.checksum}`];
   return ctx.store.transaction(async (tx): Promise<InsertOutcome> => {
     if (claim) {
-      await tx.query("select pg_advisory_xact_lock(hashtext($1))", [`cairn.idempotency ${claim.userId} ${claim.key}`]);
       const seen = await findOutcome(tx, claim, now);
       if (seen) return seen.fingerprint === claim.fingerprint ? { kind: "replay", outcome: seen.outcome } : { kind: "mismatch" };
     }
-    await tx.query("select pg_advisory_xact_lock(hashtext($1))", [`${owner} ${prepared.checksum}`]);
     // `follows` is not rendered (the body is public to link holders), so it joins the checksum here.
     const follows = prepared.metadata.follows ?? null;
     const since = new Date(now.getTime() - DUPLICATE_WINDOW_MS);
@@ -72,5 +72,5 @@ export async function insertReceipt(
     };
     if (claim) await saveOutcome(tx, claim, { kind: "created", value }, now);
     return { kind: "created", value };
-  });
+  }, { locks });
 }

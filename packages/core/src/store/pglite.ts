@@ -23,6 +23,7 @@ export async function openPgliteStore(dataDir?: string): Promise<Store> {
   return {
     driver: "pglite",
     ...runner(db),
+    // PGlite runs every query and transaction under one mutex, so a transaction's advisory locks (options.locks) are already held.
     transaction: (fn) => db.transaction((tx) => fn(runner(tx))),
     async exec(script) {
       await db.exec(script);
