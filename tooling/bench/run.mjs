@@ -5,6 +5,7 @@ import { createTestDatabase, createTestWorld, fullReceipt } from "@cairn/core/te
 import { createMcpHttpHandler } from "@cairn/mcp";
 import { createRestApp } from "@cairn/rest";
 import { Hono } from "hono";
+import { WORST_BODIES } from "./hostile.mjs";
 import { medianMs, medianSpawnMs, printReport, report } from "./lib.mjs";
 
 const CLI = fileURLToPath(new URL("../../apps/cli/dist/bin.js", import.meta.url));
@@ -69,6 +70,32 @@ for (const driver of drivers) {
     if (answer.result?.isError !== undefined || !answer.result?.structuredContent) throw new Error(`tools/call → ${JSON.stringify(answer).slice(0, 200)}`);
   });
   report(`MCP tools/call receipt_create (${driver})`, mcpMs, "POST /v1/receipts", restMs);
+
+  // Hostile input (SPEC §14): the worst body within the request limit, and /healthz while it is in flight.
+  // In-process, so /healthz waits exactly as long as the body holds the event loop.
+  let worst = { label: "", ms: 0, body: "" };
+  for (const [label, make] of Object.entries(WORST_BODIES)) {
+    const body = JSON.stringify(make());
+    const ms = await medianMs(async () => {
+      const res = await app.request("/v1/receipts", { method: "POST", headers, body });
+      if (res.status >= 500) throw new Error(`${label} → ${res.status}`);
+      await res.text();
+    }, { runs: 9, warmup: 2 });
+    if (ms > worst.ms) worst = { label, ms, body };
+  }
+  report(`worst body: ${worst.label} (${driver})`, worst.ms, "POST /v1/receipts", restMs);
+  const health = () => app.request("/healthz").then((r) => r.text());
+  const idleHealth = await medianMs(health, { runs: 50, warmup: 5 });
+  const busy = [];
+  for (let i = 0; i < 9; i++) {
+    const inFlight = app.request("/v1/receipts", { method: "POST", headers, body: worst.body });
+    const started = performance.now();
+    await health();
+    busy.push(performance.now() - started);
+    await inFlight;
+  }
+  busy.sort((a, b) => a - b);
+  report(`/healthz under the worst body (${driver})`, busy[busy.length - 1], "/healthz idle", idleHealth);
 
   await store.close();
   await db.dispose();

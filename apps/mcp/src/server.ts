@@ -1,6 +1,7 @@
 import type { Cairn, Principal } from "@cairn/core";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
 import { toolFailure, toolSuccess } from "./adapter.js";
 import { RpcError } from "./rpc.js";
 import { INSTRUCTIONS, toolDefinitions } from "./catalog.js";
@@ -12,6 +13,16 @@ export interface McpServerOptions {
   /** The HTTP request this server answers, for the log lines of its failures. */
   requestId?: string;
 }
+
+/**
+ * tools/call as the SDK defines it, except that `name` and `arguments` may be anything: the
+ * SDK's own schema fails a call whose arguments are not an object with an internal error
+ * (-32603). Here the tool name is checked below and the arguments go to core, which refuses
+ * them like REST refuses such a body (a receipt's refusal still leaves its drop).
+ */
+const LooseCallToolRequest = CallToolRequestSchema.extend({
+  params: z.looseObject({ name: z.unknown(), arguments: z.unknown().optional() }),
+});
 
 /**
  * An MCP server for one authenticated caller. The low-level Server is used on purpose:
@@ -26,9 +37,9 @@ export function createMcpServer(cairn: Cairn, principal: Principal, options: Mcp
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolDefinitions() }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(LooseCallToolRequest, async (request) => {
     const { name, arguments: args } = request.params;
-    if (!isToolName(name)) {
+    if (typeof name !== "string" || !isToolName(name)) {
       throw new RpcError(ErrorCode.InvalidParams, `Unknown tool ${JSON.stringify(name)}; the tools are ${toolNames().join(", ")}.`);
     }
     try {

@@ -31,6 +31,10 @@ export function createWebApp(cairn: Cairn): Hono<{ Variables: { requestId: strin
       if (err instanceof CairnError && err.code === "gone") {
         return c.html(messagePage("Expired", "This artifact has expired."), 410);
       }
+      if (err instanceof CairnError && err.code === "validation_failed") {
+        const issue = err.issues?.[0];
+        return c.html(messagePage("Not a share link", `${issue?.field ?? "token"}: ${issue?.reason ?? "is not valid"}.`), 400);
+      }
       if (err instanceof CairnError && err.code === "not_found") {
         return c.html(messagePage("Not found", "No artifact at this link."), 404);
       }

@@ -1,5 +1,5 @@
 import type { DropReceipt } from "./drops/schemas.js";
-import { ROOT_FIELD } from "./validation.js";
+import { capIssues, moreCount, ROOT_FIELD } from "./validation.js";
 
 /** One thing wrong with an input: a dotted path, a reason a person can act on, and the limit when one was exceeded. */
 export interface Issue {
@@ -55,7 +55,8 @@ export class CairnError extends Error {
     super(message);
     this.name = "CairnError";
     this.code = code;
-    if (extra.issues) this.issues = extra.issues;
+    // Bounded here, once, so no error on any surface carries more than LIMITS.issuesReported paths.
+    if (extra.issues) this.issues = capIssues(extra.issues);
     if (extra.drop) this.drop = extra.drop;
     if (extra.existing) this.existing = extra.existing;
   }
@@ -94,7 +95,8 @@ export function validationFailed(issues: Issue[], message?: string): CairnError 
 export function describeIssues(issues: Issue[]): string {
   const first = issues[0];
   if (!first) return "The input is not valid.";
-  const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : "";
+  const total = issues.reduce((n, i) => n + (moreCount(i.field) || 1), 0);
+  const more = total > 1 ? ` (and ${total - 1} more)` : "";
   return `${first.field}: ${first.reason}${more}`;
 }
 

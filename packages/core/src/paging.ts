@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { LIMITS } from "./limits.js";
+import { storableString } from "./text.js";
 
 /** The `cursor` and `limit` every list input takes (SPEC §13: default 50, max 200). */
 export const PAGE_FIELDS = {
-  cursor: z.string().max(200).optional().describe("`next_cursor` from the previous page."),
+  cursor: storableString().max(LIMITS.cursor).optional().describe("`next_cursor` from the previous page."),
   limit: z.coerce
     .number()
     .int()

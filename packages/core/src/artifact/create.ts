@@ -5,6 +5,7 @@ import { validationFailed } from "../errors.js";
 import { resolveOwner } from "../identity/owner.js";
 import { normalizeTags } from "../tags.js";
 import { loadPolicy } from "../policy/store.js";
+import { applySecretRules } from "../secrets/policy.js";
 import { insertArtifact, provenanceOf, toNewArtifact } from "./internal.js";
 import type { ArtifactCreateInput, CreatedArtifact } from "./schemas.js";
 
@@ -22,18 +23,30 @@ export async function createArtifact(
   }
   const owner = resolveOwner(ctx.principal, input.owner);
   const now = ctx.now();
-  const { default_ttl_days } = await loadPolicy(ctx.store, owner);
-  const row = await insertArtifact(ctx.store, now, default_ttl_days, {
+  const policy = await loadPolicy(ctx.store, owner);
+  const tags = input.tags ?? [];
+  // Every persisted string, scanned as stored (tags before lowercasing), under the owner's secrets policy.
+  const { values, redactions } = await applySecretRules(
+    [
+      { field: "title", value: input.title },
+      { field: "body", value: input.body },
+      ...tags.map((value, i) => ({ field: `tags.${i}`, value, kind: "tag" as const })),
+      ...(input.model === undefined ? [] : [{ field: "model", value: input.model }]),
+    ],
+    policy,
+  );
+  const [title = input.title, body = input.body, ...rest] = values;
+  const row = await insertArtifact(ctx.store, now, policy.default_ttl_days, {
     owner,
-    title: input.title,
+    title,
     share_type: input.share_type,
-    body: input.body,
-    checksum: checksumOf(input.body),
-    tags: normalizeTags(input.tags ?? []),
+    body,
+    checksum: checksumOf(body),
+    tags: normalizeTags(rest.slice(0, tags.length)),
     metadata: null,
-    provenance: provenanceOf(ctx, input.model),
+    provenance: provenanceOf(ctx, input.model === undefined ? undefined : rest[tags.length]),
     follows: null,
   });
   const viewer = { kind: "principal", principal: ctx.principal } as const;
-  return { ...(await toNewArtifact(ctx.store, ctx.config, viewer, row)), redactions: [], warnings: [] };
+  return { ...(await toNewArtifact(ctx.store, ctx.config, viewer, row)), redactions, warnings: [] };
 }

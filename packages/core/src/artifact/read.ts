@@ -1,9 +1,10 @@
 import type { CairnConfig, ServiceContext } from "../context.js";
-import { CairnError, notFound } from "../errors.js";
+import { CairnError, notFound, validationFailed } from "../errors.js";
 import { authorizeRead, type Viewer } from "../identity/authorize.js";
 import type { Store } from "../store/port.js";
 import { ARTIFACT_COLUMNS, type ArtifactRow, findArtifact, isExpired, toArtifact } from "./internal.js";
-import type { Artifact } from "./schemas.js";
+import { type Artifact, ShareToken } from "./schemas.js";
+import { parseWith } from "../validation.js";
 
 export const gone = () => new CairnError("gone", "This artifact has expired. Retain artifacts you want to keep.");
 
@@ -23,6 +24,8 @@ export async function readArtifactByShareToken(
   shareToken: string,
   now: Date = new Date(),
 ): Promise<Artifact> {
+  const parsed = parseWith(ShareToken, shareToken);
+  if (!parsed.ok) throw validationFailed(parsed.issues.map((i) => ({ ...i, field: "token" })));
   const [full] = await store.query<ArtifactRow>(`select ${ARTIFACT_COLUMNS} from artifacts where share_token = $1`, [shareToken]);
   const viewer: Viewer = { kind: "link", shareToken };
   if (!full || !authorizeRead(viewer, full)) throw notFound();

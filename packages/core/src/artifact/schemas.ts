@@ -4,7 +4,7 @@ import { OwnerRef } from "../identity/names.js";
 import { LIMITS } from "../limits.js";
 import { PAGE_FIELDS } from "../paging.js";
 import { Tags } from "../tags.js";
-import { optionalText, requiredText, titleText } from "../text.js";
+import { optionalText, queryText, requiredText, storableId, storableString, titleText } from "../text.js";
 
 export const SHARE_TYPES = ["markdown", "text", "json"] as const;
 export const ShareType = z
@@ -63,11 +63,18 @@ export const ArtifactCreateInput = z
   })
   .meta({ id: "ArtifactCreateInput", description: "A plain artifact. It takes no metadata: structured records use their own verb." });
 
-export const ArtifactReadInput = z.strictObject({ id: z.string().min(1).max(64).describe("Artifact id.") });
+/** The capability in a share link (`/s/<token>`); only its shape is checked here, never its value logged. */
+export const ShareToken = storableId(200, "The token of a share link.");
+
+export const ArtifactReadInput = z.strictObject({ id: storableId(64, "Artifact id.") });
 
 export const ArtifactSearchInput = z.strictObject({
-  q: z.string().trim().max(500).optional().describe("Full-text query over title and body (web-search syntax)."),
-  tag: z.string().trim().toLowerCase().max(LIMITS.tag).optional().describe("Only artifacts carrying this tag."),
+  q: queryText(LIMITS.query, "Full-text query over title and body (web-search syntax).").optional(),
+  tag: storableString()
+    .overwrite((s) => s.trim().toLowerCase())
+    .max(LIMITS.tag)
+    .optional()
+    .describe("Only artifacts carrying this tag."),
   ...PAGE_FIELDS,
 });
 

@@ -7,8 +7,9 @@ import { LIMITS } from "../limits.js";
 import { loadPolicy } from "../policy/store.js";
 import type { Rejection } from "../receipt/validate.js";
 import { deriveTitle } from "../receipt/validate.js";
-import { containsSecret, findSecrets, type ScanSettings } from "../secrets/scan.js";
-import { canonicalText } from "../text.js";
+import { containsSecret, type ScanSettings } from "../secrets/scan.js";
+import { canonicalText, isInvisible, isStorable } from "../text.js";
+import { capFields, moreCount, moreEntry } from "../validation.js";
 import { classifyDrop } from "./classification.js";
 import { DROPS_HIGH_WATER, DROPS_KEPT, type DropReceipt, WITHHELD_TITLE } from "./schemas.js";
 
@@ -26,17 +27,17 @@ function titleOf(raw: unknown, failing: ReadonlySet<string>): string | null {
   if (!isObject(raw)) return null;
   if (typeof raw.title === "string") {
     const title = canonicalText(raw.title).replace(/\s+/g, " ");
-    return failing.has("title") || title === "" ? null : title.slice(0, LIMITS.title);
+    return failing.has("title") || !isStorable(title) || isInvisible(title) ? null : title.slice(0, LIMITS.title);
   }
   if (raw.title !== undefined || typeof raw.changed !== "string" || failing.has("changed")) return null;
   const changed = canonicalText(raw.changed);
-  return changed === "" ? null : deriveTitle(changed);
+  return !isStorable(changed) || isInvisible(changed) ? null : deriveTitle(changed);
 }
 
 function modelOf(raw: unknown, failing: ReadonlySet<string>): string | null {
   if (!isObject(raw) || typeof raw.model !== "string" || failing.has("model")) return null;
   const model = canonicalText(raw.model);
-  return model === "" || model.length > LIMITS.model ? null : model;
+  return !isStorable(model) || isInvisible(model) || model.length > LIMITS.model ? null : model;
 }
 
 /** A scanner failure withholds: a diagnostic must never be the place a secret leaks. */
@@ -44,20 +45,31 @@ const flagged = (text: string, settings: ScanSettings) => containsSecret(text, s
 
 export const WITHHELD_FIELD = "(withheld field name)";
 
-/** Paths are kept, but an unknown key is the caller's own text: one the scanner flags is withheld too. */
-async function safePaths(paths: string[], settings: ScanSettings): Promise<string[]> {
-  const hits = await findSecrets(paths.map((value, i) => ({ field: String(i), value })), settings).catch(() => null);
-  if (hits === null) return paths.map(() => WITHHELD_FIELD);
-  const bad = new Set(hits.map((h) => Number(h.field)));
-  return [...new Set(paths.map((p, i) => (bad.has(i) ? WITHHELD_FIELD : p)))];
+/**
+ * Every segment of every receipt field path has this shape (`evidence_note`, `0`,
+ * `(input)`). A path with any other segment names a key the caller made up: it is their
+ * text, so it is withheld rather than scanned (scanning 20k made-up keys cost seconds).
+ * Known secret formats are longer, or carry capitals or dashes.
+ */
+const PLAIN_SEGMENT = /^(?:[a-z][a-z0-9_]{0,23}|\d{1,6}|\(input\))$/;
+
+/** The failing paths a drop keeps: plain ones as they are, others withheld, at most LIMITS.issuesReported. */
+export function dropFields(issues: readonly { field: string }[]): string[] {
+  const fields = new Set<string>();
+  let folded = 0;
+  for (const { field } of issues) {
+    const more = moreCount(field);
+    if (more > 0) folded += more;
+    else fields.add(field.split(".").every((segment) => PLAIN_SEGMENT.test(segment)) ? field : WITHHELD_FIELD);
+  }
+  return capFields(folded > 0 ? [...fields, moreEntry(folded)] : [...fields]);
 }
 
 /** Builds the drop receipt for a decided rejection: classification, paths, and only text the scanner clears. */
 async function buildDrop(ctx: ServiceContext, raw: unknown, rejection: Rejection): Promise<DropReceipt> {
   const now = ctx.now();
   const owner = dropOwner(ctx.principal, raw);
-  const fields = [...new Set(rejection.issues.map((i) => i.field))];
-  const failing = new Set(fields);
+  const failing = new Set(rejection.issues.map((i) => i.field));
   // The owner's own scanner settings; if they cannot be read, scan with everything on.
   const settings: ScanSettings = await loadPolicy(ctx.store, owner).then(
     (p) => ({ entropy: p.entropy_detection }),
@@ -71,7 +83,7 @@ async function buildDrop(ctx: ServiceContext, raw: unknown, rejection: Rejection
     id: (ctx.newId ?? newId)("drp", now),
     owner,
     ...classifyDrop(rejection.category),
-    fields: await safePaths(fields, settings),
+    fields: dropFields(rejection.issues),
     title: withheld ? WITHHELD_TITLE : title,
     title_withheld: withheld,
     surface: ctx.surface,
@@ -125,8 +137,21 @@ export async function recordDrop(ctx: ServiceContext, raw: unknown, rejection: R
   const drop = await buildDrop(ctx, raw, rejection);
   try {
     await writeDrop(ctx, drop, rejection.rule);
+    return drop;
   } catch (err) {
-    (ctx.logger ?? defaultLogger).error({ code: "drop_write_failed", drop: drop.id, category: drop.category }, err);
+    logDropFailure(ctx, drop, err);
+  }
+  // Whatever the submission held, the refusal must stay listed: retry with nothing taken from it.
+  const bare: DropReceipt = { ...drop, fields: drop.fields.map(() => WITHHELD_FIELD).slice(0, 1), title: null, title_withheld: false, model: null };
+  try {
+    await writeDrop(ctx, bare, rejection.rule);
+    return bare;
+  } catch (err) {
+    logDropFailure(ctx, bare, err);
   }
   return drop;
+}
+
+function logDropFailure(ctx: ServiceContext, drop: DropReceipt, err: unknown) {
+  (ctx.logger ?? defaultLogger).error({ code: "drop_write_failed", drop: drop.id, category: drop.category }, err);
 }

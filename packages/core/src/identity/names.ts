@@ -1,16 +1,15 @@
-import { z } from "zod";
+import type { z } from "zod";
+import { storableString } from "../text.js";
 
 const NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 
-export const UserName = z
-  .string()
+export const UserName = storableString()
   .regex(NAME_PATTERN, "must be 1-64 characters of a-z, 0-9, '.', '_' or '-', starting with a letter or digit")
   .describe("A user name: lowercase letters, digits, '.', '_' or '-', at most 64 characters.");
 
 export const TeamName = UserName.describe("A team name: lowercase letters, digits, '.', '_' or '-', at most 64 characters.");
 
-export const OwnerRef = z
-  .string()
+export const OwnerRef = storableString()
   .regex(/^(user|team):[a-z0-9][a-z0-9._-]{0,63}$/, "must be user:NAME or team:NAME")
   .describe(
     "Who owns the artifact: `user:NAME` or `team:NAME`. Defaults to the calling user. Creating for a team requires membership.",

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PAGE_FIELDS } from "../paging.js";
+import { storableString, titleText } from "../text.js";
 import { UserName } from "./names.js";
 
 export const TokenKindSchema = z
@@ -37,7 +38,7 @@ export const UserCreateOutput = z
   .meta({ id: "UserCreated", description: "The new user and its first human token (shown once)." });
 
 export const TokenCreateInput = z.strictObject({
-  name: z.string().trim().min(1).max(100).describe("A name to recognise the token by, e.g. nightly-export."),
+  name: titleText(100, "A name to recognise the token by, e.g. nightly-export."),
   kind: TokenKindSchema,
   user: UserName.optional().describe("The user the token acts for. Defaults to the caller; only admins mint for others."),
 });
@@ -76,8 +77,7 @@ export const TokenListInput = z.strictObject({
 });
 
 export const TokenRevokeInput = z.strictObject({
-  id: z
-    .string()
+  id: storableString()
     .regex(/^tok_[0-9a-z]{1,64}$/, "must be a token id (tok_…)")
     .describe("Id of the token to revoke (`tok_…`, from `GET /v1/tokens`)."),
 });

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { ServiceContext } from "../context.js";
 import { CairnError, forbidden, validationFailed } from "../errors.js";
 import { newId } from "../ids.js";
+import { applySecretRules, DEFAULT_SECRET_RULES } from "../secrets/policy.js";
 import type { Sql, Store } from "../store/port.js";
 import type {
   CreatedToken,
@@ -55,7 +56,10 @@ export async function createUser(
   });
 }
 
-export async function createToken(ctx: ServiceContext, input: z.output<typeof TokenCreateInput>): Promise<CreatedToken> {
+export async function createToken(ctx: ServiceContext, raw: z.output<typeof TokenCreateInput>): Promise<CreatedToken> {
+  // A token's name is shown wherever the token acts (provenance, drops): a secret in it is redacted (ADR 0011).
+  const [name = raw.name] = (await applySecretRules([{ field: "name", value: raw.name }], DEFAULT_SECRET_RULES)).values;
+  const input = { ...raw, name };
   const me = ctx.principal.user;
   if (input.user === undefined || input.user === me.name) return insertToken(ctx.store, me, input.name, input.kind);
   if (!me.is_admin) throw forbidden("Only an administrator can mint tokens for another user.");

@@ -1,6 +1,7 @@
 import type { ServiceContext } from "../context.js";
 import { categoryOf } from "../drops/classification.js";
 import { findArtifact } from "../artifact/internal.js";
+import { CairnError } from "../errors.js";
 import { ownerIssue } from "../identity/owner.js";
 import type { Policy } from "../policy/schemas.js";
 import { loadPolicy } from "../policy/store.js";
@@ -39,7 +40,12 @@ async function followsGate(ctx: ServiceContext, owner: string, follows: string |
 
 /** secret-detected: under `secrets: block` any finding refuses; under `redact` findings are replaced. */
 async function secretsGate(valid: ValidReceipt, policy: Policy) {
-  const scanned = await redactReceipt(valid, { entropy: policy.entropy_detection });
+  const scanned = await redactReceipt(valid, { entropy: policy.entropy_detection }).catch((err: unknown) => {
+    // Over a scan limit (LIMITS.scanChars, LIMITS.secretHits): refused as invalid, still a drop.
+    if (err instanceof CairnError && err.code === "validation_failed") return { category: "invalid", issues: err.issues ?? [] } as const;
+    throw err;
+  });
+  if ("category" in scanned) return { category: scanned.category, issues: [...scanned.issues] } satisfies Rejection;
   if (scanned.findings.length === 0 || policy.secrets === "redact") return scanned;
   const rulesByField = new Map<string, Set<string>>();
   for (const f of scanned.findings) rulesByField.set(f.field, (rulesByField.get(f.field) ?? new Set()).add(f.rule));

@@ -44,10 +44,12 @@ export function mapReceiptStrings(v: ValidReceipt, fn: Mapper): ValidReceipt {
   };
 }
 
+/** Every persisted string as the scanner reads it: tags as sent, since lowercasing would hide an `AKIA…` id. */
 export function receiptTextFields(v: ValidReceipt): TextField[] {
   const fields: TextField[] = [];
   mapReceiptStrings(v, (field, value) => {
-    fields.push({ field, value });
+    const sent = field.startsWith("tags.") ? v.sentTags?.[Number(field.slice(5))] : undefined;
+    fields.push({ field, value: sent ?? value });
     return value;
   });
   return fields;
@@ -66,11 +68,17 @@ export interface RedactionResult {
  */
 export async function redactReceipt(valid: ValidReceipt, settings: ScanSettings): Promise<RedactionResult> {
   const findings = await findSecrets(receiptTextFields(valid), settings);
-  if (findings.length === 0) return { receipt: valid, redactions: [], findings };
+  // The as-sent spelling of the tags is for the scanner only; it never travels further.
+  const { sentTags: _, ...plain } = valid;
+  if (findings.length === 0) return { receipt: plain, redactions: [], findings };
   const byField = new Map<string, SecretFinding[]>();
-  for (const f of findings) byField.set(f.field, [...(byField.get(f.field) ?? []), f]);
+  for (const f of findings) {
+    const list = byField.get(f.field);
+    if (list) list.push(f);
+    else byField.set(f.field, [f]);
+  }
 
-  const redacted = mapReceiptStrings(valid, (field, value) => {
+  const redacted = mapReceiptStrings(plain, (field, value) => {
     const hits = byField.get(field);
     if (!hits) return value;
     return field.startsWith("tags.") ? `redacted:${hits[0]?.rule}` : redactText(value, hits);

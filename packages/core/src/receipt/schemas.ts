@@ -2,7 +2,8 @@ import { z } from "zod";
 import { OwnerRef } from "../identity/names.js";
 import { LIMITS } from "../limits.js";
 import { Tags } from "../tags.js";
-import { optionalText, requiredText, titleText } from "../text.js";
+import { isCalendarDateTime } from "../dates.js";
+import { optionalText, requiredText, storableId, storableString, titleText } from "../text.js";
 import { receiptExample } from "./example.js";
 
 export const RECEIPT_SCHEMA_ID = "cairn.receipt/v1";
@@ -13,8 +14,7 @@ const listOf = <T extends z.ZodType>(item: T, description: string) =>
 export const EvidenceLink = z
   .strictObject({
     label: requiredText(LIMITS.text, "What the link shows, so a reader knows why to open it, e.g. \"CI run 4812 (green)\" or \"dashboard: error rate\"."),
-    url: z
-      .string()
+    url: storableString()
       .overwrite((s) => s.trim())
       .min(1)
       .max(LIMITS.url)
@@ -25,12 +25,9 @@ export const EvidenceLink = z
 
 export const OUTCOME_STATUSES = ["measured", "pending", "not_applicable"] as const;
 
-/** ISO 8601 date (2026-12-01) or date-time with a zone (2026-12-01T09:00:00Z). */
-const ISO_DATE_OR_DATETIME =
-  /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2}))?$/;
-
+/** ISO 8601 date (2026-12-01) or date-time with a zone (2026-12-01T09:00:00Z), on the real calendar. */
 export function isIsoDateOrDateTime(value: string): boolean {
-  return ISO_DATE_OR_DATETIME.test(value) && !Number.isNaN(Date.parse(value));
+  return isCalendarDateTime(value, { dateOnly: true }) && !Number.isNaN(Date.parse(value));
 }
 
 export const Outcome = z
@@ -41,9 +38,9 @@ export const Outcome = z
         "`measured` when you checked the result (then give `summary`), `pending` when it can only be measured later (then give `measure_at`), `not_applicable` when there is nothing to measure.",
       ),
     summary: optionalText(LIMITS.text, "What the measurement showed, with numbers where you have them, e.g. \"error rate fell from 2.1% to 0.3%\". Required when status is `measured`."),
-    measure_at: z
-      .string()
+    measure_at: storableString()
       .overwrite((s) => s.trim())
+      .max(64)
       .refine(isIsoDateOrDateTime, "must be an ISO 8601 date (2026-12-01) or date-time with a zone (2026-12-01T09:00:00Z)")
       .optional()
       .describe("When the outcome can be measured: ISO 8601 date (2026-12-01) or date-time with a zone. Required when status is `pending`."),
@@ -89,19 +86,16 @@ export const ReceiptFields = z.strictObject({
     LIMITS.text,
     "What does the system now know that it didn't before, e.g. a cause found or an assumption disproved? Always required: when nothing was learned, say \"nothing new\".",
   ),
-  follows: z
-    .string()
-    .min(1)
-    .max(64)
-    .optional()
-    .describe("Id of an earlier receipt of the same owner for the same work, e.g. when an outcome is measured later."),
+  follows: storableId(
+    64,
+    "Id of an earlier receipt of the same owner for the same work, e.g. when an outcome is measured later.",
+  ).optional(),
 });
 export type ReceiptFields = z.infer<typeof ReceiptFields>;
 
 /** The flat create input shared by REST, MCP and the CLI file: the fields plus presentation and routing. */
 export const ReceiptCreateInput = ReceiptFields.extend({
-  schema: z
-    .string()
+  schema: storableId(200, "The metadata schema.")
     .optional()
     .describe("The metadata schema. Defaults to cairn.receipt/v1, the only registered receipt schema."),
   title: titleText(LIMITS.title, "Card and list title, one line. Defaults to the first line of `changed`, cut to 120 characters.").optional(),

@@ -2,6 +2,7 @@ import type { CairnErrorCode, Issue } from "../errors.js";
 import type { DropCategory } from "../drops/classification.js";
 import { DERIVED_TITLE_LENGTH, LIMITS } from "../limits.js";
 import { normalizeTags } from "../tags.js";
+import { isStorable, UNSTORABLE_REASON } from "../text.js";
 import { parseWith, ROOT_FIELD } from "../validation.js";
 import { isRegisteredSchema, registeredSchemaIds } from "./registry.js";
 import {
@@ -27,6 +28,8 @@ export interface ValidReceipt {
   title: string;
   details?: string;
   tags: string[];
+  /** The same tags as sent, before lowercasing (same order): what the secret scanner reads. */
+  sentTags?: string[];
   model?: string;
   owner?: string;
 }
@@ -80,6 +83,14 @@ export function deriveTitle(changed: string): string {
   return firstLine.length > DERIVED_TITLE_LENGTH ? `${firstLine.slice(0, DERIVED_TITLE_LENGTH - 1).trimEnd()}…` : firstLine;
 }
 
+/** Lowercased and de-duplicated tags, and beside each the spelling it was sent in. */
+function tagsOf(sent: readonly string[]): { tags: string[]; sentTags: string[] } {
+  const tags = normalizeTags(sent, [RECEIPT_TAG]);
+  const firstSpelling = new Map<string, string>();
+  for (const t of sent) if (!firstSpelling.has(t.toLowerCase())) firstSpelling.set(t.toLowerCase(), t);
+  return { tags, sentTags: tags.map((t) => firstSpelling.get(t) ?? t) };
+}
+
 /**
  * The static gates, in order: schema, shape, links, thinness. Shape, link and thinness
  * issues are collected in one pass so a caller can fix everything at once; the
@@ -90,6 +101,9 @@ export function validateReceiptInput(raw: unknown): ReceiptValidation {
     return { ok: false, rejection: { category: "invalid", issues: [{ field: ROOT_FIELD, reason: "must be a JSON object" }] } };
   }
   const schema = raw.schema;
+  if (typeof schema === "string" && !isStorable(schema)) {
+    return { ok: false, rejection: { category: "invalid", issues: [{ field: "schema", reason: UNSTORABLE_REASON }] } };
+  }
   if (schema !== undefined && (typeof schema !== "string" || !isRegisteredSchema(schema))) {
     const known = registeredSchemaIds().join(", ");
     return {
@@ -146,7 +160,7 @@ export function validateReceiptInput(raw: unknown): ReceiptValidation {
     value: {
       metadata,
       title: v.title ?? deriveTitle(v.changed),
-      tags: normalizeTags(v.tags ?? [], [RECEIPT_TAG]),
+      ...tagsOf(v.tags ?? []),
       ...(v.details !== undefined && { details: v.details }),
       ...(v.model !== undefined && { model: v.model }),
       ...(v.owner !== undefined && { owner: v.owner }),

@@ -2,6 +2,8 @@ import type { z } from "zod";
 import type { ServiceContext } from "../context.js";
 import { type Issue, validationFailed } from "../errors.js";
 import type { Sql } from "../store/port.js";
+import { loadPolicy } from "../policy/store.js";
+import { redactSpans } from "./redact.js";
 import { requireRun, type RunRow, SPAN_COLUMNS, type SpanRow, toSpan } from "./internal.js";
 import { RUN_LIMITS, type RunAppendSpansInput, type RunAppendSpansOutput } from "./schemas.js";
 import { type NormalizedSpan, normalizeSpan, sameSpan, spanBatchIssues } from "./span-checks.js";
@@ -18,7 +20,9 @@ type Output = z.output<typeof RunAppendSpansOutput>;
 export async function appendSpans(ctx: ServiceContext, input: Input): Promise<Output> {
   const batchIssues = spanBatchIssues(input.spans);
   if (batchIssues.length > 0) throw validationFailed(batchIssues);
-  const spans = input.spans.map(normalizeSpan);
+  // Scanned before the transaction, under the run owner's policy (the owner never changes).
+  const owner = (await requireRun(ctx.store, ctx.principal, input.run_id)).owner;
+  const spans = await redactSpans(input.spans.map(normalizeSpan), await loadPolicy(ctx.store, owner));
   const now = ctx.now().toISOString();
 
   return ctx.store.transaction(async (tx) => {

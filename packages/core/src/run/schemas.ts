@@ -2,7 +2,8 @@ import { z } from "zod";
 import { Provenance } from "../artifact/schemas.js";
 import { OwnerRef } from "../identity/names.js";
 import { LIMITS } from "../limits.js";
-import { titleText } from "../text.js";
+import { isCalendarDateTime, isInStoredRange } from "../dates.js";
+import { storableId, storableString, titleText } from "../text.js";
 
 /** Limits of the trace model, documented in the schemas and enforced with the field named. */
 export const RUN_LIMITS = {
@@ -17,33 +18,30 @@ export const RUN_LIMITS = {
 
 const SPAN_ID_PATTERN = /^[A-Za-z0-9._:-]+$/;
 
-export const SpanId = z
-  .string()
+export const SpanId = storableString()
   .min(1)
   .max(RUN_LIMITS.spanId)
   .regex(SPAN_ID_PATTERN, "may contain only letters, digits, '.', '_', ':' and '-'")
   .describe(`Span id, unique within its run, e.g. an OpenTelemetry span id (16 hex digits). At most ${RUN_LIMITS.spanId} characters.`);
 
-/** Both stores accept this range; year 0 and beyond 9999 would fail in the database instead of here. */
-const EARLIEST = Date.parse("1970-01-01T00:00:00Z");
-const LATEST = Date.parse("9999-12-31T23:59:59.999Z");
-
 const IsoDateTime = (description: string) =>
-  z.iso
-    .datetime({ offset: true, error: "must be an ISO 8601 date-time with a zone, e.g. 2026-11-01T10:00:00Z" })
-    .refine((s) => {
-      const t = Date.parse(s);
-      return t >= EARLIEST && t <= LATEST;
-    }, "must be between 1970-01-01 and 9999-12-31")
+  storableString()
+    .max(64)
+    .refine((s) => isCalendarDateTime(s, { dateOnly: false }), {
+      message: "must be an ISO 8601 date-time with a zone, e.g. 2026-11-01T10:00:00Z",
+      abort: true,
+    })
+    .refine(isInStoredRange, "must be between 1970-01-01 and 9999-12-31")
+    .meta({ format: "date-time" })
     .describe(`${description} ISO 8601 date-time with a zone; stored in UTC to the millisecond.`);
 
-const Scalar = z.union([z.string().max(RUN_LIMITS.attributeValue), z.number(), z.boolean()]);
+const Scalar = z.union([storableString().max(RUN_LIMITS.attributeValue), z.number(), z.boolean()]);
 const AttributeValue = z.union([Scalar, z.array(Scalar).max(RUN_LIMITS.attributeList)], {
   error: "must be a string, number, boolean or a list of those",
 });
 
 export const SpanAttributes = z
-  .record(z.string().min(1).max(RUN_LIMITS.attributeKey), AttributeValue)
+  .record(storableString().min(1).max(RUN_LIMITS.attributeKey), AttributeValue)
   .describe(
     `Key/value attributes as in OpenTelemetry: each value a string, number, boolean or a list of those. At most ${RUN_LIMITS.attributes} keys.`,
   );
@@ -58,8 +56,7 @@ export const SpanInput = z
     start_time: IsoDateTime("When the span started."),
     end_time: IsoDateTime("When the span ended; omit for a span still in progress.").optional(),
     attributes: SpanAttributes.optional(),
-    produced_artifact_id: z
-      .string()
+    produced_artifact_id: storableString()
       .min(1)
       .max(64)
       .optional()
@@ -83,7 +80,7 @@ export const Span = z
   .meta({ id: "Span", description: "A stored span." });
 export type Span = z.infer<typeof Span>;
 
-export const RunId = z.string().min(1).max(64).describe("Run id (run_…).");
+export const RunId = storableId(64, "Run id (run_…).");
 
 export const Run = z
   .object({

@@ -1,3 +1,6 @@
+import { CairnError } from "../errors.js";
+import { LIMITS } from "../limits.js";
+import { ROOT_FIELD } from "../validation.js";
 import { ENTROPY_RULE, findHighEntropyTokens } from "./entropy.js";
 import { scanWithSecretlint } from "./secretlint.js";
 
@@ -22,30 +25,101 @@ export interface SecretFinding {
   value: string;
 }
 
-/** Fields are scanned as one text (one secretlint pass); this separator matches no rule's character class. */
+/** Fields share a window joined by this; stored text cannot hold U+0000, so it never occurs in a field. */
 const SEPARATOR = "\n\u0000\n";
+/** One secretlint pass reads at most this much, so its pairwise de-duplication stays small. */
+export const SCAN_WINDOW = 16_384;
+/** A field longer than a window is read in windows overlapping by this, so no secret up to 4 KiB (an RSA key) is cut. */
+export const SCAN_OVERLAP = 4_096;
+
+/** A piece of one field placed in a window: where it sits in the window and in its field. */
+interface Piece {
+  field: number;
+  inWindow: number;
+  length: number;
+}
+
+/** Packs fields into windows of at most SCAN_WINDOW characters: linear in the text, every window scanned once. */
+function* windowsOf(fields: readonly TextField[]): Generator<{ text: string; pieces: Piece[] }> {
+  let parts: string[] = [];
+  let pieces: Piece[] = [];
+  let size = 0;
+  const flush = function* () {
+    if (pieces.length > 0) yield { text: parts.join(SEPARATOR), pieces };
+    parts = [];
+    pieces = [];
+    size = 0;
+  };
+  for (let field = 0; field < fields.length; field++) {
+    const value = fields[field]?.value ?? "";
+    for (let start = 0; start < value.length; start += SCAN_WINDOW - SCAN_OVERLAP) {
+      const piece = value.slice(start, start + SCAN_WINDOW);
+      if (size > 0 && size + SEPARATOR.length + piece.length > SCAN_WINDOW) yield* flush();
+      if (size > 0) size += SEPARATOR.length;
+      pieces.push({ field, inWindow: size, length: piece.length });
+      parts.push(piece);
+      size += piece.length;
+      if (start + SCAN_WINDOW >= value.length) break;
+    }
+  }
+  yield* flush();
+}
+
+/** The field a window position belongs to (binary search over the window's pieces). */
+function pieceAt(pieces: readonly Piece[], at: number): Piece | undefined {
+  let lo = 0;
+  let hi = pieces.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((pieces[mid]?.inWindow ?? 0) <= at) lo = mid;
+    else hi = mid - 1;
+  }
+  return pieces[lo];
+}
+
+export const scanLimitError = (reason: string, limit: number) =>
+  new CairnError("validation_failed", `${ROOT_FIELD}: ${reason}.`, { issues: [{ field: ROOT_FIELD, reason, limit }] });
 
 /**
  * Every secret in a set of fields: secretlint's recommended preset, plus the entropy
  * detector when the owner turned it on. A secret is attributed to each field it occurs in.
+ * Work is linear in the text and bounded: at most LIMITS.scanChars characters are read
+ * (more is refused, 422), and scanning stops past LIMITS.secretHits occurrences (refused too).
  */
 export async function findSecrets(fields: readonly TextField[], settings: ScanSettings): Promise<SecretFinding[]> {
-  const findings: SecretFinding[] = [];
-  const seen = new Set<string>();
-  const add = (field: string, rule: string, value: string) => {
-    const key = `${field}\u0000${rule}\u0000${value}`;
-    if (value.length === 0 || seen.has(key)) return;
-    seen.add(key);
-    findings.push({ field, rule, value });
+  const total = fields.reduce((n, f) => n + f.value.length, 0);
+  if (total > LIMITS.scanChars) {
+    throw scanLimitError(`has more text than the secret scanner reads per request (${LIMITS.scanChars} characters)`, LIMITS.scanChars);
+  }
+  const tooMany = () =>
+    scanLimitError(`contains more than ${LIMITS.secretHits} secrets; the scanner stops there`, LIMITS.secretHits);
+  const occurrences = new Set<string>();
+  const found = new Map<string, { rule: string; value: string }>();
+  /** `at` is the window position, or -1 for a detector that reports tokens, not places. */
+  const note = (field: number, at: number, rule: string, value: string) => {
+    occurrences.add(at === -1 ? `${field}:${rule}:${value}` : `${field}:${at}:${rule}`);
+    if (occurrences.size > LIMITS.secretHits) throw tooMany();
+    found.set(`${rule}\u0000${value}`, { rule, value });
   };
-  const combined = fields.map((f) => f.value).join(SEPARATOR);
-  for (const hit of await scanWithSecretlint(combined)) {
-    for (const piece of hit.value.split(SEPARATOR)) {
-      for (const f of fields) if (piece.length > 0 && f.value.includes(piece)) add(f.field, hit.rule, piece);
+  for (const { text, pieces } of windowsOf(fields)) {
+    for (const hit of await scanWithSecretlint(text)) {
+      let at = hit.at;
+      for (const part of hit.value.split(SEPARATOR)) {
+        const piece = pieceAt(pieces, at);
+        if (piece && part.length > 0) note(piece.field, at, hit.rule, part);
+        at += part.length + SEPARATOR.length;
+      }
     }
   }
   if (settings.entropy) {
-    for (const f of fields) for (const token of findHighEntropyTokens(f.value)) add(f.field, ENTROPY_RULE, token);
+    fields.forEach((f, i) => {
+      for (const token of findHighEntropyTokens(f.value)) note(i, -1, ENTROPY_RULE, token);
+    });
+  }
+  // At most LIMITS.secretHits distinct secrets, each looked for once in every field.
+  const findings: SecretFinding[] = [];
+  for (const { rule, value } of found.values()) {
+    for (const f of fields) if (f.value.includes(value)) findings.push({ field: f.field, rule, value });
   }
   return findings;
 }

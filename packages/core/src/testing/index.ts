@@ -5,3 +5,4 @@ export * from "./teams.js";
 export * from "./link-scenario.js";
 export * from "./link-tables.js";
 export * from "./process.js";
+export * from "./string-fields.js";

@@ -45,6 +45,15 @@ describe("redactReceipt", () => {
     expect(new Set(redactions.map((r) => r.rule))).toEqual(new Set(["github"]));
   });
 
+  it("scans tags as sent, before lowercasing: an AWS key id in a tag is redacted", async () => {
+    const { receipt, redactions } = await redactReceipt(valid(minimalReceipt({ tags: ["Export", PLANTED.awsKeyId] })), {
+      entropy: false,
+    });
+    expect(receipt.tags).toEqual(["export", "redacted:aws", "receipt"]);
+    expect(JSON.stringify(receipt).toLowerCase()).not.toContain(PLANTED.awsKeyId.toLowerCase());
+    expect(redactions).toEqual([{ field: "tags.1", rule: "aws" }]);
+  });
+
   it("derives the title again from the redacted `changed`, so no cut-off piece of a secret survives", async () => {
     const changed = `${"Moved the nightly export to the new bucket and ".repeat(2)}${token}`;
     const { receipt, redactions } = await redactReceipt(valid(minimalReceipt({ changed })), { entropy: false });
@@ -54,7 +63,7 @@ describe("redactReceipt", () => {
   });
 
   it("leaves a clean receipt untouched", async () => {
-    const v = valid(fullReceipt());
+    const { sentTags: _, ...v } = valid(fullReceipt());
     const result = await redactReceipt(v, { entropy: true });
     expect(result.receipt).toEqual(v);
     expect(result.redactions).toEqual([]);

@@ -1,0 +1,38 @@
+/**
+ * ISO 8601 dates that exist on the calendar. `Date.parse` is lenient (2026-02-30 becomes
+ * 2 March, T24:00 the next day), so each part is checked against its own range instead.
+ */
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-](\d{2}):?(\d{2})))?$/;
+
+const daysIn = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate();
+
+export interface CalendarOptions {
+  /** Whether a bare date (2026-12-01) is enough; otherwise a time and zone are required. */
+  dateOnly: boolean;
+}
+
+/** Whether `value` is an ISO 8601 date, or date-time with a zone, that names a real instant. */
+export function isCalendarDateTime(value: string, options: CalendarOptions): boolean {
+  const m = DATE_TIME.exec(value);
+  if (!m) return false;
+  const [, y, mo, d, h, mi, s, zone, oh, om] = m;
+  if (h === undefined && !options.dateOnly) return false;
+  const year = Number(y);
+  const month = Number(mo);
+  const day = Number(d);
+  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return false;
+  if (h === undefined) return true;
+  if (Number(h) > 23 || Number(mi) > 59 || (s !== undefined && Number(s) > 59)) return false;
+  if (zone !== "Z" && (Number(oh) > 23 || Number(om) > 59)) return false;
+  return true;
+}
+
+/** Both stores accept this range; year 0 and beyond 9999 would fail in the database instead of here. */
+const EARLIEST = Date.parse("1970-01-01T00:00:00Z");
+const LATEST = Date.parse("9999-12-31T23:59:59.999Z");
+
+export function isInStoredRange(value: string): boolean {
+  const t = Date.parse(value);
+  return t >= EARLIEST && t <= LATEST;
+}
