@@ -1,4 +1,5 @@
 import type { Artifact } from "@cairn/core";
+import { artifactFacts, artifactListLine } from "@cairn/core/receipt";
 import type { Printer } from "./output.js";
 
 const DAY_MS = 86_400_000;
@@ -15,36 +16,16 @@ export function fieldLines(pairs: ReadonlyArray<readonly [string, string]>): str
   return pairs.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`);
 }
 
-export function assertedBy(a: Pick<Artifact, "provenance">): string {
-  const p = a.provenance;
-  const model = p.model ? ` · ${p.model}` : "";
-  return `${p.actor.name} (${p.actor.kind})${model} for ${p.on_behalf_of}, via ${p.surface}`;
-}
-
-/** `cairn read`: the facts, then the body as stored. */
+/** `cairn read`: core's facts of the artifact, then the body as stored. */
 export function printArtifact(a: Artifact, printer: Printer): void {
   printer.out(a.title);
-  for (const line of fieldLines([
-    ["id", a.id],
-    ["url", a.url],
-    ["owner", a.owner],
-    ["asserted", assertedBy(a)],
-    ["tags", a.tags.join(", ") || "-"],
-    ["created", a.created_at],
-    ["expires", a.retained || a.expires_at === null ? "never (retained)" : a.expires_at],
-    ["checksum", a.checksum],
-  ])) {
-    printer.out(line);
-  }
+  for (const line of fieldLines(artifactFacts(a))) printer.out(line);
   printer.out("");
   printer.out(a.body);
 }
 
-/** One line per artifact in a list. */
-export function listLine(a: Artifact): string {
-  const tags = a.tags.length > 0 ? `  [${a.tags.join(", ")}]` : "";
-  return `${a.id}  ${a.created_at.slice(0, 10)}  ${a.title}${tags}`;
-}
+/** One line per artifact in a list (core's wording). */
+export const listLine = artifactListLine;
 
 /** An accepted receipt's warning, on stderr so `--json`-less scripts still read only the facts on stdout. */
 export const warningLine = (w: { field: string; reason: string }): string => `warning: ${w.field} ${w.reason}`;

@@ -9,19 +9,14 @@ export interface Printer {
   err(text: string): void;
 }
 
-export const stdio: Printer = {
-  out: (text) => void process.stdout.write(`${text}\n`),
-  err: (text) => void process.stderr.write(`${text}\n`),
-};
-
 /** What people read: stored text cannot drive the terminal (see terminal.ts). */
-export const humanStdio: Printer = {
-  out: (text) => stdio.out(terminalSafe(text)),
-  err: (text) => stdio.err(terminalSafe(text)),
-};
+export const humanPrinter = (printer: Printer): Printer => ({
+  out: (text) => printer.out(terminalSafe(text)),
+  err: (text) => printer.err(terminalSafe(text)),
+});
 
 /** `--json` prints the server's JSON as it is; everything else is human output. */
-export const printerFor = (json: boolean): Printer => (json ? stdio : humanStdio);
+export const printerFor = (printer: Printer, json: boolean): Printer => (json ? printer : humanPrinter(printer));
 
 /** The one spelling of an issue on every command: `field: reason (limit N)`. */
 export function formatIssue(issue: Issue): string {
@@ -45,8 +40,8 @@ export function describeFailure(failure: CliFailure): string[] {
  * Prints a failure and returns its exit code. With --json the REST error object goes to
  * stdout (verbatim when the server sent it); the human lines always go to stderr.
  */
-export function reportFailure(err: unknown, json: boolean, printer: Printer = stdio): ExitCode {
-  const human: Printer = { out: (t) => printer.out(terminalSafe(t)), err: (t) => printer.err(terminalSafe(t)) };
+export function reportFailure(err: unknown, json: boolean, printer: Printer): ExitCode {
+  const human = humanPrinter(printer);
   const failure =
     err instanceof CliFailure
       ? err

@@ -1,7 +1,7 @@
 import { mkdir, open, readFile, rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { bootstrapAdmin, type Cairn, openCairn } from "@cairn/core";
+import { type Cairn, openCairn } from "@cairn/core";
 import { readCredentials, type Settings, writeCredentials } from "@cairn/core/local";
 import { createMcpHttpHandler } from "@cairn/mcp";
 import { createRestApp } from "@cairn/rest";
@@ -92,7 +92,7 @@ export async function startServer(settings: Settings, log: ServerLog, version: s
 
   try {
     // The credentials file is written inside the bootstrap transaction, before the admin commits.
-    const admin = await bootstrapAdmin(cairn.store, {
+    const admin = await cairn.bootstrapAdmin({
       persist: (token) =>
         writeCredentials(settings.credentialsPath, { url, token: token.token }).catch((err: Error) => {
           throw new Error(`could not write ${settings.credentialsPath} (${err.message}); no admin was created. Fix it and start again.`);

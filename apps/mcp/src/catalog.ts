@@ -1,7 +1,7 @@
 import { OPERATIONS } from "@cairn/core";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { toolJsonSchema } from "./json-schema.js";
-import { toolEntries } from "./tools.js";
+import { toolAnnotations, toolNames } from "./tools.js";
 
 /** Told to every MCP client at initialisation; models read it before choosing a tool. */
 export const INSTRUCTIONS =
@@ -10,26 +10,24 @@ export const INSTRUCTIONS =
   "stores it and returns a share url to give the user. A tool error carries JSON {error: {code, message, issues}}: " +
   "each issue names a field, the reason and the limit, so fix those fields and call again.";
 
-let cached: Tool[] | undefined;
+// Per operation, so generating the JSON Schemas happens once however often tools/list is asked.
+const cache = new WeakMap<object, Tool>();
 
-/** The tool list, generated once from the core operations registry and the TOOLS table. */
+/** The tool list, generated from the core operations registry. */
 export function toolDefinitions(): Tool[] {
-  cached ??= toolEntries().map(([name, spec]) => {
+  return toolNames().map((name) => {
     const op = OPERATIONS[name];
-    return {
+    const known = cache.get(op);
+    if (known) return known;
+    const tool: Tool = {
       name,
-      title: spec.title,
+      title: op.title,
       description: op.description,
       inputSchema: toolJsonSchema(op.input, "input"),
       outputSchema: toolJsonSchema(op.output, "output"),
-      annotations: {
-        title: spec.title,
-        readOnlyHint: !op.mutates,
-        destructiveHint: false,
-        idempotentHint: spec.idempotent,
-        openWorldHint: false,
-      },
+      annotations: toolAnnotations(op),
     };
+    cache.set(op, tool);
+    return tool;
   });
-  return cached;
 }

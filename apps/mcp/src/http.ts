@@ -1,14 +1,8 @@
-import { type Cairn, LIMITS, unauthenticated } from "@cairn/core";
+import { type Cairn, CairnError, LIMITS, type Principal } from "@cairn/core";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { createMcpServer, type McpServerOptions } from "./server.js";
 
-function bearerOf(header: string | null): string | null {
-  const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
-  return match?.[1] ?? null;
-}
-
-function unauthenticatedResponse(bearer: string | null): Response {
-  const error = unauthenticated(bearer ? "The bearer token is not valid." : "A bearer token is required.");
+function unauthenticatedResponse(error: CairnError): Response {
   return Response.json(
     { error: error.toBody() },
     { status: 401, headers: { "WWW-Authenticate": 'Bearer realm="cairn"' } },
@@ -21,14 +15,15 @@ function unauthenticatedResponse(bearer: string | null): Response {
  * answer is plain JSON, so any `cairn serve` behind a load balancer can take any request.
  * There is no server-to-client stream, so GET and DELETE answer 405.
  */
-export function createMcpHttpHandler(
-  cairn: Cairn,
-  options: McpServerOptions,
-): (req: Request, requestId?: string) => Promise<Response> {
+export function createMcpHttpHandler(cairn: Cairn, options: McpServerOptions): (req: Request, requestId?: string) => Promise<Response> {
   return async (req, requestId) => {
-    const bearer = bearerOf(req.headers.get("authorization"));
-    const principal = bearer ? await cairn.authenticate(bearer) : null;
-    if (!principal) return unauthenticatedResponse(bearer);
+    let principal: Principal;
+    try {
+      principal = await cairn.authenticateHeader(req.headers.get("authorization"));
+    } catch (err) {
+      if (err instanceof CairnError && err.code === "unauthenticated") return unauthenticatedResponse(err);
+      throw err;
+    }
     if (req.method !== "POST") {
       return Response.json(
         { jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed: this endpoint is stateless; send JSON-RPC with POST." }, id: null },

@@ -5,5 +5,5 @@ export { createMcpHttpHandler } from "./http.js";
 export { toolJsonSchema } from "./json-schema.js";
 export { createMcpServer, type McpServerOptions } from "./server.js";
 export { type RunningProxy, runStdioProxy, type StdioProxyOptions } from "./stdio-proxy.js";
-export { isToolName, type ToolName, toolNames, TOOLS, type ToolSpec } from "./tools.js";
+export { isToolName, NOT_TOOLS, toolAnnotations, type ToolName, toolNames } from "./tools.js";
 export { explainUpstreamFailure } from "./upstream.js";

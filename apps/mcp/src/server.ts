@@ -43,7 +43,7 @@ export function createMcpServer(cairn: Cairn, principal: Principal, options: Mcp
       throw new RpcError(ErrorCode.InvalidParams, `Unknown tool ${JSON.stringify(name)}; the tools are ${toolNames().join(", ")}.`);
     }
     try {
-      return toolSuccess(await cairn.invoke(name, cairn.context(principal, "mcp"), args ?? {}));
+      return toolSuccess(await cairn.invoke(name, cairn.context(principal, "mcp", { requestId: options.requestId }), args ?? {}));
     } catch (err) {
       // Unexpected errors go to the process logger (code and our stack only), never to the client.
       return toolFailure(err, cairn.log, name, options.requestId);

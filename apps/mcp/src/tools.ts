@@ -1,56 +1,44 @@
-import type { OperationName } from "@cairn/core";
-
-/** How one core operation appears as an MCP tool. */
-export interface ToolSpec {
-  /** Short human-facing name shown by MCP clients. */
-  title: string;
-  /** Repeating the same call has no further effect (MCP `idempotentHint`). */
-  idempotent: boolean;
-}
+import { type Operation, OPERATIONS, type OperationName, operationNames } from "@cairn/core";
 
 /**
- * Which core operations are MCP tools. Typed as a total record over OperationName, so an
- * operation added to core does not compile until MCP decides: a spec makes it a tool,
- * null keeps it off this surface. Administration (users, tokens, `me`) stays on REST and
- * the CLI: an agent's token should not be able to mint more tokens through its tool list.
+ * Operations that are not MCP tools, each with the reason. Every other operation is a
+ * tool, titled, described and annotated by the core registry, so a new operation reaches
+ * MCP without an edit here. Agent tokens are refused these anyway (SPEC §18); keeping
+ * them out of the list keeps a model from trying.
  */
-export const TOOLS: { readonly [N in OperationName]: ToolSpec | null } = {
-  receipt_create: { title: "Leave a receipt", idempotent: false },
-  artifact_create: { title: "Store an artifact", idempotent: false },
-  artifact_read: { title: "Read an artifact", idempotent: true },
-  artifact_search: { title: "Search artifacts", idempotent: true },
+export const NOT_TOOLS = {
   // Keeping a record forever is a person's decision; an export stream is not a tool call.
-  artifact_retain: null,
-  artifact_export: null,
-  run_create: { title: "Start a run", idempotent: false },
-  run_append_spans: { title: "Append spans to a run", idempotent: true },
-  run_close: { title: "Close a run", idempotent: true },
-  run_read: { title: "Read a run", idempotent: true },
-  drops_list: { title: "List refused submissions (drop receipts)", idempotent: true },
-  doctor: { title: "Check Cairn's health for you", idempotent: true },
-  status: { title: "Last receipt and refusals this week", idempotent: true },
-  policy_get: { title: "Read an owner's policy", idempotent: true },
-  policy_set: { title: "Change an owner's policy", idempotent: true },
-  me: null,
-  user_create: null,
-  token_create: null,
-  token_list: null,
-  token_revoke: null,
+  artifact_retain: "a person's decision",
+  artifact_export: "a stream, not a call",
+  // Administration stays on REST and the CLI.
+  me: "administration",
+  user_create: "administration",
+  token_create: "administration",
+  token_list: "administration",
+  token_revoke: "administration",
   // Team membership changes who can read what: kept for people, on REST and the CLI.
-  team_create: null,
-  team_read: null,
-  team_member_add: null,
-  team_member_remove: null,
-};
+  team_create: "team membership is for people",
+  team_read: "team membership is for people",
+  team_member_add: "team membership is for people",
+  team_member_remove: "team membership is for people",
+} as const satisfies Partial<Record<OperationName, string>>;
 
-export type ToolName = { [N in OperationName]: (typeof TOOLS)[N] extends null ? never : N }[OperationName];
+export type ToolName = Exclude<OperationName, keyof typeof NOT_TOOLS>;
 
 export function isToolName(name: string): name is ToolName {
-  return Object.hasOwn(TOOLS, name) && TOOLS[name as OperationName] !== null;
+  return Object.hasOwn(OPERATIONS, name) && !Object.hasOwn(NOT_TOOLS, name);
 }
 
-export const toolNames = (): ToolName[] => (Object.keys(TOOLS) as OperationName[]).filter(isToolName);
+/** Every tool, in registry order. */
+export const toolNames = (): ToolName[] => operationNames().filter(isToolName);
 
-/** Every tool with its spec, in registry order. */
-export const toolEntries = (): Array<[ToolName, ToolSpec]> =>
-  Object.entries(TOOLS).flatMap(([name, spec]) => (spec ? [[name as ToolName, spec] as [ToolName, ToolSpec]] : []));
+/** MCP's hints, derived from what the operation declares; never written per tool. */
+export function toolAnnotations(op: Operation) {
+  return {
+    title: op.title,
+    readOnlyHint: !op.mutates,
+    destructiveHint: op.mutates && op.destructive,
+    idempotentHint: op.idempotent,
+    openWorldHint: false,
+  };
+}

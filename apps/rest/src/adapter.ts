@@ -55,8 +55,3 @@ export function errorResponse(c: Context, err: unknown, log: Logger): Response {
   if (cairnError.code === "unauthenticated") c.header("WWW-Authenticate", 'Bearer realm="cairn"');
   return c.json({ error: cairnError.toBody() }, statusOf(cairnError.code));
 }
-
-export function bearerOf(header: string | undefined): string | null {
-  const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
-  return match?.[1] ?? null;
-}

@@ -1,3 +1,3 @@
 export { statusOf } from "./adapter.js";
 export { createRestApp, type RestOptions } from "./app.js";
-export { ROUTES } from "./routes.js";
+export { defaultRoute, requestOf, routeOf, ROUTES, type RouteSpec } from "./routes.js";

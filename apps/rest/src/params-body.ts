@@ -1,6 +1,5 @@
+import { isPlainObject } from "@cairn/core/json";
 import { CairnError } from "@cairn/core";
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
  * The operation input of a `params+body` route: the body object with the path parameters

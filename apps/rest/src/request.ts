@@ -1,4 +1,5 @@
-import { type Cairn, CairnError, type OperationName, type ServiceContext } from "@cairn/core";
+import { isPlainObject } from "@cairn/core/json";
+import { type Cairn, CairnError, OPERATION_HEADERS, OPERATIONS, type OperationName, type RequestOptions, type ServiceContext } from "@cairn/core";
 import type { Context } from "hono";
 import type { RestEnv } from "./adapter.js";
 import { readJsonBody } from "./body.js";
@@ -8,19 +9,22 @@ import { surfaceOf } from "./surface.js";
 
 /**
  * The service context of a request: the surface the client may claim (`X-Cairn-Surface`),
- * and `Idempotency-Key`, whose meaning core decides (receipt_create replays).
+ * the request id, and the headers the operation declares it reads (their meaning is core's).
  */
-export function requestContext(cairn: Cairn, c: Context<RestEnv>): ServiceContext {
-  const idempotencyKey = c.req.header("idempotency-key");
-  const surface = surfaceOf(c.req.header("x-cairn-surface"));
-  return cairn.context(c.get("principal"), surface, idempotencyKey === undefined ? {} : { idempotencyKey });
+export function requestContext(cairn: Cairn, c: Context<RestEnv>, name: OperationName): ServiceContext {
+  const options: RequestOptions = { requestId: c.get("requestId") };
+  for (const header of OPERATIONS[name].headers) {
+    const value = c.req.header(header);
+    if (value !== undefined) options[OPERATION_HEADERS[header].option] = value;
+  }
+  return cairn.context(c.get("principal"), surfaceOf(c.req.header("x-cairn-surface")), options);
 }
 
 /** Query parameters merged into a JSON object body; a body that is not an object is left for core to refuse. */
 function withQuery(body: unknown, query: Record<string, string>): unknown {
   if (Object.keys(query).length === 0) return body ?? {};
   if (body === undefined) return query;
-  return typeof body === "object" && body !== null && !Array.isArray(body) ? { ...body, ...query } : body;
+  return isPlainObject(body) ? { ...body, ...query } : body;
 }
 
 /**
@@ -43,7 +47,7 @@ export async function readInput(cairn: Cairn, c: Context<RestEnv>, name: Operati
         body = await readJsonBody(c);
       } catch (err) {
         if (!(err instanceof CairnError)) throw err;
-        throw await cairn.refuseUnreadable(name, requestContext(cairn, c), err);
+        throw await cairn.refuseUnreadable(name, requestContext(cairn, c, name), err);
       }
       if (route.input === "params+body") return mergeParamsIntoBody(c.req.param(), body);
       return route.input === "body" ? body : withQuery(body, c.req.query());

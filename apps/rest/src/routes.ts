@@ -1,4 +1,5 @@
 import type { OperationName, PagedOperationName } from "@cairn/core";
+import { isPlainObject } from "@cairn/core/json";
 
 export interface RouteSpec {
   method: "get" | "post" | "put" | "delete";
@@ -24,10 +25,11 @@ export interface RouteSpec {
 type RouteOf<N extends OperationName> = N extends PagedOperationName ? RouteSpec : RouteSpec & { response?: "json" };
 
 /**
- * Where each core operation lives over HTTP. Typed as a total record, so an operation
- * added to core does not compile until it has a route here.
+ * Where core operations live over HTTP, when the default does not read well. An
+ * operation without an entry still gets a route (`defaultRoute`), so a new operation
+ * reaches REST without an edit here.
  */
-export const ROUTES: { readonly [N in OperationName]: RouteOf<N> } = {
+export const ROUTES: { readonly [N in OperationName]?: RouteOf<N> } = {
   receipt_create: { method: "post", path: "/v1/receipts", status: 201, input: "body", tag: "Receipts" },
   artifact_create: { method: "post", path: "/v1/artifacts", status: 201, input: "body", tag: "Artifacts" },
   artifact_read: { method: "get", path: "/v1/artifacts/:id", status: 200, input: "params", tag: "Artifacts" },
@@ -53,6 +55,60 @@ export const ROUTES: { readonly [N in OperationName]: RouteOf<N> } = {
   policy_get: { method: "get", path: "/v1/policy", status: 200, input: "query", tag: "Policy" },
   policy_set: { method: "put", path: "/v1/policy", status: 200, input: "body+query", tag: "Policy" },
 };
+
+/**
+ * The route of an operation ROUTES does not name: `POST /v1/<words>` with a JSON body for
+ * a write, `GET /v1/<words>` with query parameters for a read (`thing_do` → `/v1/thing/do`).
+ */
+export function defaultRoute(name: string, mutates: boolean): RouteSpec {
+  const path = `/v1/${name.split("_").join("/")}`;
+  return mutates
+    ? { method: "post", path, status: 200, input: "body", tag: "Other" }
+    : { method: "get", path, status: 200, input: "query", tag: "Other" };
+}
+
+/** The route an operation is served on. */
+export function routeOf(name: OperationName, mutates: boolean): RouteSpec {
+  return ROUTES[name] ?? defaultRoute(name, mutates);
+}
+
+export interface OperationRequest {
+  method: string;
+  /** The path with its parameters filled in, plus the query string, if any. */
+  url: string;
+  /** The JSON body to send, if the route takes one. */
+  body?: unknown;
+}
+
+/**
+ * How a client sends an operation's input over this route: path parameters filled in,
+ * the rest as query parameters or a JSON body. A body that is not an object is sent as
+ * it is, so the server names what is wrong with it as for any client. Null when the
+ * route takes named fields and the input is not an object.
+ */
+export function requestOf(route: RouteSpec, input: unknown): OperationRequest | null {
+  const method = route.method.toUpperCase();
+  if (!isPlainObject(input)) return route.input === "body" ? { method, url: route.path, body: input } : null;
+  const fields = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+  const path = route.path.replace(/:([a-z_]+)/g, (_, key: string) => {
+    const value = fields[key];
+    delete fields[key];
+    return encodeURIComponent(String(value ?? ""));
+  });
+  switch (route.input) {
+    case "query": {
+      const query = new URLSearchParams(Object.entries(fields).map(([k, v]): [string, string] => [k, String(v)])).toString();
+      return { method, url: query ? `${path}?${query}` : path };
+    }
+    case "params":
+    case "none":
+      return { method, url: path };
+    case "body+query":
+    case "body":
+    case "params+body":
+      return { method, url: path, body: fields };
+  }
+}
 
 /** Names of the path parameters of a route, e.g. `run_id` in /v1/runs/:run_id/spans. */
 export const pathParams = (path: string): string[] => [...path.matchAll(/:([a-z_]+)/g)].map((m) => m[1] as string);

@@ -1,19 +1,30 @@
+import { randomUUID } from "node:crypto";
 import type { CairnConfig, CairnHooks, Principal, RequestOptions, ServiceContext, Surface } from "./context.js";
-import type { CairnError } from "./errors.js";
-import { authenticate } from "./identity/tokens.js";
+import { type CairnError, unauthenticated } from "./errors.js";
 import { defaultLogger, type Logger } from "./log.js";
-import { OPERATIONS, type OperationName, type OperationOutput } from "./operations/index.js";
+import type { CreatedToken } from "./identity/schemas.js";
+import { authenticate, bearerOf } from "./identity/tokens.js";
+import { type BootstrapOptions, bootstrapAdmin } from "./identity/users.js";
+import { invokeOperation, refuseUnreadableInput } from "./operations/invoke.js";
+import { OPERATIONS, type OperationName, type OperationOutput } from "./operations/registry.js";
 import { preloadSecretScanner } from "./secrets/secretlint.js";
 import { openStore } from "./store/open.js";
 import type { Store, StoreOptions } from "./store/port.js";
 
 /** One running core: a store, its configuration, and the verbs bound to them. Adapters hold one of these. */
 export interface Cairn {
+  /**
+   * @deprecated Core's own: adapters call operations, `checkDatabase` and
+   * `bootstrapAdmin`. Kept only until apps/web reads share links through an operation;
+   * the boundaries test fails on any other app that touches it.
+   */
   readonly store: Store;
   readonly config: CairnConfig;
   /** The one logger every surface of this process writes to (see log.ts). */
   readonly log: Logger;
   authenticate(bearer: string): Promise<Principal | null>;
+  /** The caller of an `Authorization` header value; throws 401 `unauthenticated` saying whether the token was missing or wrong. */
+  authenticateHeader(authorization: string | null | undefined): Promise<Principal>;
   context(principal: Principal, surface: Surface, request?: RequestOptions): ServiceContext;
   invoke<N extends OperationName>(name: N, ctx: ServiceContext, raw: unknown): Promise<OperationOutput<N>>;
   /**
@@ -22,6 +33,10 @@ export interface Cairn {
    * the error to send, with its drop attached.
    */
   refuseUnreadable(name: OperationName, ctx: ServiceContext, error: CairnError): Promise<CairnError>;
+  /** Whether the database answers (`/healthz`). Never throws. */
+  checkDatabase(): Promise<boolean>;
+  /** On an empty database, creates the administrator and returns its first token; null when users exist (see BootstrapOptions). */
+  bootstrapAdmin(options?: BootstrapOptions): Promise<CreatedToken | null>;
   close(): Promise<void>;
 }
 
@@ -36,6 +51,12 @@ export function createCairn(store: Store, config: CairnConfig, options: CairnOpt
     config,
     log: hooks.logger ?? defaultLogger,
     authenticate: (bearer) => authenticate(store, bearer),
+    async authenticateHeader(authorization) {
+      const bearer = bearerOf(authorization);
+      const principal = bearer ? await authenticate(store, bearer) : null;
+      if (!principal) throw unauthenticated(bearer ? "The bearer token is not valid." : "A bearer token is required.");
+      return principal;
+    },
     context: (principal, surface, request = {}) => ({
       store,
       config,
@@ -43,13 +64,16 @@ export function createCairn(store: Store, config: CairnConfig, options: CairnOpt
       surface,
       now,
       ...hooks,
+      requestId: request.requestId || randomUUID(),
       ...(request.idempotencyKey !== undefined && { idempotencyKey: request.idempotencyKey }),
     }),
-    invoke: (name, ctx, raw) => OPERATIONS[name].invoke(ctx, raw) as never,
-    refuseUnreadable: async (name, ctx, error) => {
-      const op: { refuseUnreadable?: (ctx: ServiceContext, error: CairnError) => Promise<CairnError> } = OPERATIONS[name];
-      return op.refuseUnreadable ? op.refuseUnreadable(ctx, error) : error;
-    },
+    invoke: (name, ctx, raw) => invokeOperation(OPERATIONS[name], ctx, raw) as never,
+    refuseUnreadable: (name, ctx, error) => refuseUnreadableInput(OPERATIONS[name], ctx, error),
+    checkDatabase: () => store.query("select 1").then(
+      () => true,
+      () => false,
+    ),
+    bootstrapAdmin: (options) => bootstrapAdmin(store, options),
     close: () => store.close(),
   };
 }

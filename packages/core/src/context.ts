@@ -2,10 +2,9 @@ import type { Logger } from "./log.js";
 import type { ReceiptGate } from "./receipt/custom-gate.js";
 import type { Store } from "./store/port.js";
 
-export const SURFACES = ["rest", "mcp", "cli", "web"] as const;
-export type Surface = (typeof SURFACES)[number];
+import type { Surface, TokenKind } from "./surfaces.js";
 
-export type TokenKind = "human" | "agent";
+export { SURFACES, type Surface, type TokenKind } from "./surfaces.js";
 
 /** Who is calling, derived on the server from the bearer token — never from the request body. */
 export interface Principal {
@@ -27,6 +26,8 @@ export interface RequestOptions {
    * the original outcome for the same key and input within 24 h, per user.
    */
   idempotencyKey?: string | undefined;
+  /** The request's id (REST: `X-Request-Id`, echoed on the response); core's log lines carry it. Default: a new UUID. */
+  requestId?: string | undefined;
 }
 
 /** Process-wide hooks an operator or a test sets once, on createCairn/openCairn. */
@@ -40,6 +41,7 @@ export interface CairnHooks {
 }
 
 export interface ServiceContext extends RequestOptions, CairnHooks {
+  requestId: string;
   store: Store;
   config: CairnConfig;
   principal: Principal;

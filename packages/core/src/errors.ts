@@ -1,12 +1,7 @@
 import type { DropReceipt } from "./drops/schemas.js";
-import { capIssues, moreCount, ROOT_FIELD } from "./validation.js";
+import { capIssues, type Issue, moreCount, ROOT_FIELD } from "./validation.js";
 
-/** One thing wrong with an input: a dotted path, a reason a person can act on, and the limit when one was exceeded. */
-export interface Issue {
-  field: string;
-  reason: string;
-  limit?: number;
-}
+export type { Issue } from "./validation.js";
 
 /**
  * The closed set of error codes every surface speaks. Each adapter maps them with an
@@ -27,6 +22,22 @@ export const ERROR_CODES = [
   "internal",
 ] as const;
 export type CairnErrorCode = (typeof ERROR_CODES)[number];
+
+/** What each code means to a caller; surfaces document their answers with these (OpenAPI responses). */
+export const ERROR_MEANINGS: { readonly [C in CairnErrorCode]: string } = {
+  validation_failed: "The input failed validation: the issues name each field, the reason and the limit.",
+  unknown_schema: "The receipt names a schema this server does not know.",
+  duplicate: "An identical receipt from the same owner was stored in the last 24 hours: `existing` names it.",
+  idempotency_mismatch: "The Idempotency-Key was used with another input in the last 24 hours.",
+  unauthenticated: "Missing, unknown or revoked bearer token.",
+  forbidden: "Not allowed for this caller, or the token lacks the permission the operation needs.",
+  not_found: "Not found, or not visible to this caller.",
+  gone: "The artifact has expired.",
+  payload_too_large: "The request body is larger than the limit.",
+  unsupported_media_type: "The request body is not JSON (Content-Type).",
+  unavailable: "The database is unreachable or too slow; retry later.",
+  internal: "The server failed; the error was logged and its details are never sent.",
+};
 
 export interface ExistingArtifactRef {
   id: string;

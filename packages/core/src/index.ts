@@ -1,9 +1,17 @@
 export * from "./artifact/schemas.js";
 export { EXPORT_PAGE_SIZE } from "./artifact/export.js";
 export { readArtifactByShareToken } from "./artifact/read.js";
-export { provenanceHeader, provenanceLine, SURFACE_LABELS, type ProvenanceHeader } from "./artifact/provenance-line.js";
+export { artifactFacts, artifactListLine } from "./artifact/facts.js";
+export {
+  artifactProvenanceLine,
+  provenanceHeader,
+  provenanceLine,
+  SURFACE_LABELS,
+  type ProvenanceHeader,
+} from "./artifact/provenance-line.js";
 export { createCairn, openCairn, type Cairn, type CairnOptions } from "./cairn.js";
 export { checksumOf } from "./checksum.js";
+export { type FieldInfo, fieldsOf } from "./fields.js";
 export * from "./context.js";
 export * from "./drops/classification.js";
 export * from "./drops/schemas.js";
@@ -17,6 +25,7 @@ export { actsFor, authorizeRead, visibleOwners, type Viewer } from "./identity/a
 export * from "./identity/names.js";
 export * from "./identity/schemas.js";
 export { authenticate } from "./identity/tokens.js";
+export { PERMISSIONS, type Permission, requirePermission, tokenGrants } from "./identity/permissions.js";
 export { bootstrapAdmin } from "./identity/users.js";
 export { LIMITS } from "./limits.js";
 export { createLogger, defaultLogger, describeError, type ErrorFields, type LogFields, type Logger } from "./log.js";

@@ -13,3 +13,4 @@ export const PAGE_FIELDS = {
     .optional()
     .describe(`Page size, 1-${LIMITS.pageMax}; default ${LIMITS.pageDefault}.`),
 };
+

@@ -1,7 +1,13 @@
 import type { z } from "zod";
-import type { Issue } from "./errors.js";
 import { LIMITS } from "./limits.js";
 import { storableCopy, UNSTORABLE_REASON } from "./text.js";
+
+/** One thing wrong with an input: a dotted path, a reason a person can act on, and the limit when one was exceeded. */
+export interface Issue {
+  field: string;
+  reason: string;
+  limit?: number;
+}
 
 export const ROOT_FIELD = "(input)";
 

@@ -1,5 +1,6 @@
-import type { OperationName } from "@cairn/core";
-import { ROUTES } from "@cairn/rest/routes";
+import { OPERATIONS, type OperationName } from "@cairn/core";
+import { isPlainObject as isObject } from "@cairn/core/json";
+import { routeOf } from "@cairn/rest/routes";
 
 /** What every refusal must look like, on every surface. */
 export interface Answer {
@@ -27,11 +28,10 @@ export function encodeHostile(value: string): string {
 }
 
 const asText = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v) ?? "");
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The HTTP request REST's route table makes of an operation input, hostile parts and all. */
 export function restRequest(op: OperationName, input: unknown, token: string): { path: string; init: RequestInit } {
-  const route = ROUTES[op];
+  const route = routeOf(op, OPERATIONS[op].mutates);
   const fields = isObject(input) ? { ...input } : {};
   let path = route.path.replace(/:([a-z_]+)/g, (_, name: string) => {
     const value = fields[name];

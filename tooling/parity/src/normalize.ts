@@ -1,9 +1,10 @@
 /**
  * Replaces what legitimately differs between runs and surfaces — ids, share urls, times,
- * token ids, the acting user's name, the surface — with stable placeholders, numbering
- * ids by first appearance so "the same id twice" stays visible.
+ * token ids and secrets, the users' names, the surface — with stable placeholders,
+ * numbering ids by first appearance so "the same id twice" stays visible. `names` are
+ * the acting user's, then the second user's of a row that has one.
  */
-export function normalize(value: unknown, actorName: string): unknown {
+export function normalize(value: unknown, names: readonly string[]): unknown {
   const ids = new Map<string, string>();
   const placeholder = (id: string) => {
     if (!ids.has(id)) ids.set(id, `<id${ids.size + 1}>`);
@@ -16,11 +17,14 @@ export function normalize(value: unknown, actorName: string): unknown {
     }
     if (typeof v !== "string") return v;
     if (key === "surface") return "<surface>";
-    if (key === "created_at" || key === "expires_at") return "<time>";
+    if (key?.endsWith("_at") && key !== "measure_at") return "<time>";
     if (key === "next_cursor") return "<cursor>";
     let s = v.replace(/https?:\/\/[^\s"<>]+\/s\/[A-Za-z0-9_-]{20,}/g, "<share-url>");
-    s = s.replace(/\b(art|run|drp|tok|usr)_[0-9a-z]{26}\b/g, placeholder);
-    return s.split(actorName).join("<user>");
+    s = s.replace(/\b(art|run|drp|tok|usr|team)_[0-9a-z]{26}\b/g, placeholder);
+    s = s.replace(/\bcairn_[A-Za-z0-9_-]{16,}/g, "<token>");
+    // Longest first: one name may contain another (parity-1-1 and parity-1-12).
+    for (const [i, name] of [...names.entries()].sort((a, b) => b[1].length - a[1].length)) s = s.split(name).join(i === 0 ? "<user>" : "<other>");
+    return s;
   };
   return walk(value);
 }

@@ -19,53 +19,56 @@ export interface SurfaceResult {
 
 interface Run {
   outcome: Outcome | null;
-  actor: Actor;
+  /** The acting user's name, then the second user's if the row has one (normalised away). */
+  names: string[];
 }
 
 const label = (scenario: Scenario) => `scenario "${scenario.name}"`;
 
-function setupId(scenario: Scenario, ids: readonly string[], index: number): string {
-  const id = ids[index];
-  if (id === undefined) throw new Error(`${label(scenario)} refers to setup receipt ${index}, which it does not create`);
-  return id;
-}
-
-async function runStep(driver: Driver, actor: Actor, scenario: Scenario, ids: readonly string[]): Promise<Outcome | null> {
-  const step = scenario.step;
-  switch (step.kind) {
-    case "create": {
-      if (!driver.createReceipt) return null;
-      const input = step.follows === undefined ? step.input : { ...(step.input as object), follows: setupId(scenario, ids, step.follows) };
-      return driver.createReceipt(actor, input);
-    }
-    case "read":
-      return driver.read ? driver.read(actor, "id" in step ? step.id : setupId(scenario, ids, step.of)) : null;
-    case "search":
-      return driver.search ? driver.search(actor, { ...(step.q && { q: step.q }), ...(step.tag && { tag: step.tag }) }) : null;
+/** The answer at a dotted path of the N-th setup answer. */
+function setupValue(scenario: Scenario, answers: readonly unknown[], ref: string): unknown {
+  const [index, ...path] = ref.split(".");
+  if (!/^\d+$/.test(index ?? "") || Number(index) >= answers.length) {
+    throw new Error(`${label(scenario)} refers to setup step ${index}, which it does not have`);
   }
+  return path.reduce<unknown>((v, key) => (v as Record<string, unknown> | undefined)?.[key], answers[Number(index)]);
 }
 
-/** The actor's starting state, through the reference: its policy, then the setup receipts. Returns their ids. */
-async function prepare(env: ParityEnv, actor: Actor, scenario: Scenario): Promise<string[]> {
+/** An input with its `$N.path`, `$actor` and `$other` placeholders filled in for this actor. */
+function resolve(scenario: Scenario, value: unknown, answers: readonly unknown[], names: readonly string[]): unknown {
+  if (Array.isArray(value)) return value.map((v) => resolve(scenario, v, answers, names));
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolve(scenario, v, answers, names)]));
+  }
+  if (typeof value !== "string") return value;
+  const ref = /^\$(\d+(?:\.[a-z_0-9]+)*)$/.exec(value);
+  if (ref) return setupValue(scenario, answers, ref[1] as string);
+  return value.replaceAll("$actor", names[0] as string).replaceAll("$other", names[1] ?? "$other");
+}
+
+/** The actor's starting state, through the reference: its policy, then the setup steps. Returns their answers. */
+async function prepare(env: ParityEnv, actor: Actor, names: readonly string[], scenario: Scenario): Promise<unknown[]> {
+  const call = env.reference.call as NonNullable<Driver["call"]>;
   if (scenario.policy) {
-    if (!env.reference.setPolicy) throw new Error(`${label(scenario)} sets a policy; the reference driver cannot`);
-    const set = await env.reference.setPolicy(actor, scenario.policy);
-    if (!set.ok) throw new Error(`policy of ${label(scenario)} failed: ${JSON.stringify(set.error)}`);
+    const set = await call(actor, "policy_set", scenario.policy);
+    if (!set?.ok) throw new Error(`policy of ${label(scenario)} failed: ${JSON.stringify(set)}`);
   }
-  const ids: string[] = [];
-  for (const input of scenario.setup ?? []) {
-    const created = await env.reference.createReceipt?.(actor, input);
-    if (!created?.ok) throw new Error(`setup of ${label(scenario)} failed: ${JSON.stringify(created)}`);
-    ids.push((created.value as { id: string }).id);
+  const answers: unknown[] = [];
+  for (const step of scenario.setup ?? []) {
+    const done = await call(actor, step.operation, resolve(scenario, step.input, answers, names));
+    if (!done || done.ok === (step.refused === true)) throw new Error(`setup of ${label(scenario)} failed: ${JSON.stringify(done)}`);
+    answers.push(done.ok ? done.value : done.error);
   }
-  return ids;
+  return answers;
 }
 
 async function runOn(env: ParityEnv, driver: Driver, scenario: Scenario): Promise<Run> {
   const actor = await env.newActor();
+  const names = [actor.name, ...(scenario.other ? [(await env.newActor()).name] : [])];
   try {
-    const ids = await prepare(env, actor, scenario);
-    return { outcome: await runStep(driver, actor, scenario, ids), actor };
+    const answers = await prepare(env, actor, names, scenario);
+    const input = resolve(scenario, scenario.step.input, answers, names);
+    return { outcome: driver.call ? await driver.call(actor, scenario.step.operation, input) : null, names };
   } finally {
     await driver.release?.(actor);
   }
@@ -74,7 +77,8 @@ async function runOn(env: ParityEnv, driver: Driver, scenario: Scenario): Promis
 /** Writes and drops must record the surface they came through; normalisation hides it, so it is checked here. */
 function surfaceProblems(driver: Driver, scenario: Scenario, outcome: Outcome): string[] {
   const recorded: Array<[what: string, surface: unknown]> = [];
-  if (outcome.ok && scenario.step.kind === "create") {
+  const written = scenario.step.operation === "receipt_create" || scenario.step.operation === "artifact_create";
+  if (outcome.ok && written) {
     recorded.push(["provenance surface", (outcome.value as { provenance?: { surface?: unknown } }).provenance?.surface]);
   }
   if (!outcome.ok && outcome.error.drop) recorded.push(["drop surface", outcome.error.drop.surface]);
@@ -85,7 +89,7 @@ function surfaceProblems(driver: Driver, scenario: Scenario, outcome: Outcome): 
 
 function compare(driver: Driver, scenario: Scenario, run: Run, expected: unknown, referenceName: string): SurfaceResult {
   if (!run.outcome) return { surface: driver.name, result: null, problems: [] };
-  const actual = normalize(run.outcome, run.actor.name);
+  const actual = normalize(run.outcome, run.names);
   const problems: string[] = [];
   if (JSON.stringify(actual) !== JSON.stringify(expected)) {
     problems.push(`${label(scenario)}: surface ${driver.name} differs from ${referenceName}:\n${diff(expected, actual)}`);
@@ -140,7 +144,7 @@ export async function runScenario(env: ParityEnv, drivers: Driver[], scenario: S
     await Promise.all(runs);
     throw new Error(`${label(scenario)}: the reference ${env.reference.name} ${wrong}, so the row does not test what it says`);
   }
-  const expected = normalize(outcome, reference.value.actor.name);
+  const expected = normalize(outcome, reference.value.names);
   return Promise.all(
     drivers.map(async (driver, i) => {
       const run = runs[i];

@@ -1,5 +1,5 @@
 import { fullReceipt, minimalReceipt } from "@cairn/core/testing";
-import type { Outcome, Scenario } from "./types.js";
+import type { Outcome, Scenario, Step } from "./types.js";
 
 const long = (n: number) => "p".repeat(n);
 // A GitHub token shape the secret scanner knows; assembled so the source holds no token literal.
@@ -7,62 +7,147 @@ const ghp = ["ghp_", "Pa9Ri7Ty5Ww3Xx1Zz8Qq", "6Nn4Mm2Ll0Kk9Jj7"].join("");
 const MISSING = "art_00000000000000000000000000";
 
 const value = (o: Outcome) => (o.ok ? (o.value as Record<string, any>) : {});
+const receipt = (input: unknown): Step => ({ operation: "receipt_create", input });
 const items = (n: number) => (o: Outcome) => (value(o).items?.length === n ? null : `listed ${value(o).items?.length} items, expected ${n}`);
+
+const team = (name = "t-$actor"): Step => ({ operation: "team_create", input: { name } });
+const run = (): Step => ({ operation: "run_create", input: { name: "nightly" } });
+const SPAN = { span_id: "s1", name: "build", start_time: "2026-11-01T08:00:00.000Z", end_time: "2026-11-01T08:05:00.000Z" };
+
+/** Every other operation, at least once each (the completeness test holds the table to that). */
+const OPERATION_SCENARIOS: Scenario[] = [
+  { name: "plain artifact", expect: "ok", step: { operation: "artifact_create", input: { title: "A note", body: "# Notes\n\nPlain markdown.", tags: ["notes"] } } },
+  {
+    name: "export by tag",
+    expect: "ok",
+    check: items(1),
+    setup: [receipt(minimalReceipt({ learned: "to export", tags: ["exported"] })), receipt(minimalReceipt({ learned: "kept here" }))],
+    step: { operation: "artifact_export", input: { tag: "exported" } },
+  },
+  {
+    name: "retain",
+    expect: "ok",
+    check: (o) => (value(o).retained === true && value(o).expires_at === null ? null : "is not retained"),
+    setup: [receipt(minimalReceipt({ learned: "worth keeping" }))],
+    step: { operation: "artifact_retain", input: { id: "$0.id" } },
+  },
+  { name: "retain a missing id", expect: "not_found", step: { operation: "artifact_retain", input: { id: MISSING } } },
+  { name: "who am I", expect: "ok", step: { operation: "me", input: {} } },
+  { name: "a user who is not an administrator cannot create users", expect: "forbidden", step: { operation: "user_create", input: { name: "u-$actor" } } },
+  { name: "mint an agent token", expect: "ok", step: { operation: "token_create", input: { name: "ci", kind: "agent" } } },
+  {
+    name: "list tokens",
+    expect: "ok",
+    check: items(2),
+    setup: [{ operation: "token_create", input: { name: "ci", kind: "agent" } }],
+    step: { operation: "token_list", input: {} },
+  },
+  {
+    name: "revoke a token",
+    expect: "ok",
+    check: (o) => (value(o).revoked_at ? null : "is not revoked"),
+    setup: [{ operation: "token_create", input: { name: "ci", kind: "agent" } }],
+    step: { operation: "token_revoke", input: { id: "$0.id" } },
+  },
+  { name: "create a team", expect: "ok", step: team() },
+  { name: "a team name that is taken", expect: "validation_failed", setup: [team()], step: team() },
+  { name: "read a team", expect: "ok", setup: [team()], step: { operation: "team_read", input: { name: "t-$actor" } } },
+  { name: "add a team member", expect: "ok", other: true, setup: [team()], step: { operation: "team_member_add", input: { name: "t-$actor", user: "$other" } } },
+  {
+    name: "remove a team member",
+    expect: "ok",
+    other: true,
+    setup: [team(), { operation: "team_member_add", input: { name: "t-$actor", user: "$other" } }],
+    step: { operation: "team_member_remove", input: { name: "t-$actor", user: "$other" } },
+  },
+  { name: "start a run", expect: "ok", step: run() },
+  { name: "read a run", expect: "ok", setup: [run()], step: { operation: "run_read", input: { run_id: "$0.id" } } },
+  { name: "append spans", expect: "ok", setup: [run()], step: { operation: "run_append_spans", input: { run_id: "$0.id", spans: [SPAN] } } },
+  {
+    name: "append spans to a closed run",
+    expect: "validation_failed",
+    setup: [run(), { operation: "run_close", input: { run_id: "$0.id" } }],
+    step: { operation: "run_append_spans", input: { run_id: "$0.id", spans: [SPAN] } },
+  },
+  { name: "close a run", expect: "ok", setup: [run()], step: { operation: "run_close", input: { run_id: "$0.id" } } },
+  {
+    name: "list drops",
+    expect: "ok",
+    check: items(1),
+    setup: [{ operation: "receipt_create", input: minimalReceipt({ changed: "Fixed" }), refused: true }],
+    step: { operation: "drops_list", input: {} },
+  },
+  {
+    name: "doctor warns about a fixable drop",
+    expect: "ok",
+    setup: [{ operation: "receipt_create", input: minimalReceipt({ changed: "Fixed" }), refused: true }],
+    step: { operation: "doctor", input: {} },
+  },
+  { name: "status", expect: "ok", setup: [receipt(minimalReceipt({ learned: "the last one" }))], step: { operation: "status", input: {} } },
+  { name: "read the policy", expect: "ok", step: { operation: "policy_get", input: {} } },
+  {
+    name: "change the policy",
+    expect: "ok",
+    check: (o) => (value(o).require_evidence === true ? null : "did not turn require_evidence on"),
+    step: { operation: "policy_set", input: { require_evidence: true } },
+  },
+  { name: "read a policy of a team you are not in", expect: "forbidden", step: { operation: "policy_get", input: { owner: "team:not-a-member" } } },
+];
 
 /** The one table. A new scenario is one row. */
 export const SCENARIOS: Scenario[] = [
-  { name: "full receipt", expect: "ok", step: { kind: "create", input: fullReceipt() } },
-  { name: "minimal receipt", expect: "ok", step: { kind: "create", input: minimalReceipt() } },
+  { name: "full receipt", expect: "ok", step: { operation: "receipt_create", input: fullReceipt() } },
+  { name: "minimal receipt", expect: "ok", step: { operation: "receipt_create", input: minimalReceipt() } },
 
   // Each way the static gates refuse a receipt.
-  { name: "missing required field", expect: "validation_failed", drop: "invalid", step: { kind: "create", input: minimalReceipt({ learned: undefined }) } },
-  { name: "empty learned", expect: "validation_failed", drop: "invalid", step: { kind: "create", input: minimalReceipt({ learned: "   " }) } },
-  { name: "wrong type", expect: "validation_failed", drop: "invalid", step: { kind: "create", input: minimalReceipt({ learned: 42, evidence: "none" }) } },
-  { name: "text over its limit", expect: "validation_failed", drop: "invalid", step: { kind: "create", input: minimalReceipt({ before: long(4001) }) } },
-  { name: "title over its limit", expect: "validation_failed", drop: "invalid", step: { kind: "create", input: minimalReceipt({ title: long(201) }) } },
+  { name: "missing required field", expect: "validation_failed", drop: "invalid", step: { operation: "receipt_create", input: minimalReceipt({ learned: undefined }) } },
+  { name: "empty learned", expect: "validation_failed", drop: "invalid", step: { operation: "receipt_create", input: minimalReceipt({ learned: "   " }) } },
+  { name: "wrong type", expect: "validation_failed", drop: "invalid", step: { operation: "receipt_create", input: minimalReceipt({ learned: 42, evidence: "none" }) } },
+  { name: "text over its limit", expect: "validation_failed", drop: "invalid", step: { operation: "receipt_create", input: minimalReceipt({ before: long(4001) }) } },
+  { name: "title over its limit", expect: "validation_failed", drop: "invalid", step: { operation: "receipt_create", input: minimalReceipt({ title: long(201) }) } },
   {
     name: "too many evidence links",
     expect: "validation_failed",
     drop: "invalid",
-    step: { kind: "create", input: minimalReceipt({ evidence: Array.from({ length: 51 }, (_, i) => ({ label: `e${i}`, url: "https://e.example/" })) }) },
+    step: { operation: "receipt_create", input: minimalReceipt({ evidence: Array.from({ length: 51 }, (_, i) => ({ label: `e${i}`, url: "https://e.example/" })) }) },
   },
-  { name: "bad tag", expect: "validation_failed", drop: "invalid", step: { kind: "create", input: minimalReceipt({ tags: ["two words"] }) } },
-  { name: "unknown outcome status", expect: "validation_failed", drop: "invalid", step: { kind: "create", input: minimalReceipt({ outcome: { status: "done" } }) } },
-  { name: "measured without summary", expect: "validation_failed", drop: "invalid", step: { kind: "create", input: minimalReceipt({ outcome: { status: "measured" } }) } },
-  { name: "pending without date", expect: "validation_failed", drop: "invalid", step: { kind: "create", input: minimalReceipt({ outcome: { status: "pending" } }) } },
+  { name: "bad tag", expect: "validation_failed", drop: "invalid", step: { operation: "receipt_create", input: minimalReceipt({ tags: ["two words"] }) } },
+  { name: "unknown outcome status", expect: "validation_failed", drop: "invalid", step: { operation: "receipt_create", input: minimalReceipt({ outcome: { status: "done" } }) } },
+  { name: "measured without summary", expect: "validation_failed", drop: "invalid", step: { operation: "receipt_create", input: minimalReceipt({ outcome: { status: "measured" } }) } },
+  { name: "pending without date", expect: "validation_failed", drop: "invalid", step: { operation: "receipt_create", input: minimalReceipt({ outcome: { status: "pending" } }) } },
   {
     name: "date that is not ISO 8601",
     expect: "validation_failed",
     drop: "invalid",
-    step: { kind: "create", input: minimalReceipt({ outcome: { status: "pending", measure_at: "next Tuesday" } }) },
+    step: { operation: "receipt_create", input: minimalReceipt({ outcome: { status: "pending", measure_at: "next Tuesday" } }) },
   },
   {
     name: "unsafe evidence link",
     expect: "validation_failed",
     drop: "unsafe-link",
-    step: { kind: "create", input: minimalReceipt({ evidence: [{ label: "x", url: "javascript:alert(1)" }] }) },
+    step: { operation: "receipt_create", input: minimalReceipt({ evidence: [{ label: "x", url: "javascript:alert(1)" }] }) },
   },
-  { name: "too thin", expect: "validation_failed", drop: "too-thin", step: { kind: "create", input: minimalReceipt({ changed: "Fixed" }) } },
-  { name: "unknown field", expect: "validation_failed", drop: "invalid", step: { kind: "create", input: minimalReceipt({ learnt: "typo" }) } },
-  { name: "not an object", expect: "validation_failed", drop: "invalid", step: { kind: "create", input: [minimalReceipt()] } },
-  { name: "unknown schema", expect: "unknown_schema", drop: "unknown-schema", step: { kind: "create", input: minimalReceipt({ schema: "cairn.receipt/v9" }) } },
+  { name: "too thin", expect: "validation_failed", drop: "too-thin", step: { operation: "receipt_create", input: minimalReceipt({ changed: "Fixed" }) } },
+  { name: "unknown field", expect: "validation_failed", drop: "invalid", step: { operation: "receipt_create", input: minimalReceipt({ learnt: "typo" }) } },
+  { name: "not an object", expect: "validation_failed", drop: "invalid", step: { operation: "receipt_create", input: [minimalReceipt()] } },
+  { name: "unknown schema", expect: "unknown_schema", drop: "unknown-schema", step: { operation: "receipt_create", input: minimalReceipt({ schema: "cairn.receipt/v9" }) } },
 
   // The gates that need the server's state.
-  { name: "owner not yours", expect: "forbidden", drop: "invalid", step: { kind: "create", input: minimalReceipt({ owner: "team:not-a-member" }) } },
-  { name: "follows a missing receipt", expect: "validation_failed", drop: "foreign-link", step: { kind: "create", input: minimalReceipt({ follows: MISSING }) } },
+  { name: "owner not yours", expect: "forbidden", drop: "invalid", step: { operation: "receipt_create", input: minimalReceipt({ owner: "team:not-a-member" }) } },
+  { name: "follows a missing receipt", expect: "validation_failed", drop: "foreign-link", step: { operation: "receipt_create", input: minimalReceipt({ follows: MISSING }) } },
   {
     name: "follows an earlier receipt",
     expect: "ok",
     check: (o) => (value(o).follows?.id ? null : "shows no follows link"),
-    setup: [minimalReceipt({ learned: "the first half" })],
-    step: { kind: "create", input: fullReceipt({ learned: "the second half" }), follows: 0 },
+    setup: [receipt(minimalReceipt({ learned: "the first half" }))],
+    step: { operation: "receipt_create", input: fullReceipt({ learned: "the second half", follows: "$0.id" }) },
   },
   {
     name: "duplicate",
     expect: "duplicate",
     drop: "duplicate",
-    setup: [minimalReceipt({ learned: "said once" })],
-    step: { kind: "create", input: minimalReceipt({ learned: "said once" }) },
+    setup: [receipt(minimalReceipt({ learned: "said once" }))],
+    step: { operation: "receipt_create", input: minimalReceipt({ learned: "said once" }) },
   },
 
   // Secrets and policies.
@@ -70,39 +155,40 @@ export const SCENARIOS: Scenario[] = [
     name: "secret redacted",
     expect: "ok",
     check: (o) => (value(o).redactions?.length > 0 && !JSON.stringify(value(o)).includes(ghp) ? null : "did not redact the token"),
-    step: { kind: "create", input: fullReceipt({ before: `The deploy used ${ghp} from a chat.`, tags: ["export", ghp] }) },
+    step: { operation: "receipt_create", input: fullReceipt({ before: `The deploy used ${ghp} from a chat.`, tags: ["export", ghp] }) },
   },
   {
     name: "secret blocked by policy",
     expect: "validation_failed",
     drop: "secret-detected",
     policy: { secrets: "block" },
-    step: { kind: "create", input: minimalReceipt({ before: `It was ${ghp}.` }) },
+    step: { operation: "receipt_create", input: minimalReceipt({ before: `It was ${ghp}.` }) },
   },
   {
     name: "secret in a refused receipt's title",
     expect: "validation_failed",
     drop: "invalid",
     check: (o) => (!o.ok && o.error.drop?.title_withheld ? null : "did not withhold the title"),
-    step: { kind: "create", input: minimalReceipt({ title: `Rotated ${ghp}`, learned: "" }) },
+    step: { operation: "receipt_create", input: minimalReceipt({ title: `Rotated ${ghp}`, learned: "" }) },
   },
-  { name: "policy veto", expect: "validation_failed", drop: "policy-vetoed", policy: { require_evidence: true }, step: { kind: "create", input: minimalReceipt() } },
+  { name: "policy veto", expect: "validation_failed", drop: "policy-vetoed", policy: { require_evidence: true }, step: { operation: "receipt_create", input: minimalReceipt() } },
 
   // Reading.
-  { name: "read", expect: "ok", setup: [fullReceipt({ learned: "to be read" })], step: { kind: "read", of: 0 } },
-  { name: "read a missing id", expect: "not_found", step: { kind: "read", id: MISSING } },
+  { name: "read", expect: "ok", setup: [receipt(fullReceipt({ learned: "to be read" }))], step: { operation: "artifact_read", input: { id: "$0.id" } } },
+  { name: "read a missing id", expect: "not_found", step: { operation: "artifact_read", input: { id: MISSING } } },
   {
     name: "search",
     expect: "ok",
     check: items(1),
-    setup: [minimalReceipt({ learned: "The parity flamingo is pink" }), minimalReceipt({ learned: "Unrelated" })],
-    step: { kind: "search", q: "flamingo", tag: "receipt" },
+    setup: [receipt(minimalReceipt({ learned: "The parity flamingo is pink" })), receipt(minimalReceipt({ learned: "Unrelated" }))],
+    step: { operation: "artifact_search", input: { q: "flamingo", tag: "receipt" } },
   },
   {
     name: "search by tag",
     expect: "ok",
     check: items(2),
-    setup: [minimalReceipt({ learned: "first", tags: ["nightly"] }), minimalReceipt({ learned: "second" }), fullReceipt({ tags: ["nightly"] })],
-    step: { kind: "search", tag: "nightly" },
+    setup: [receipt(minimalReceipt({ learned: "first", tags: ["nightly"] })), receipt(minimalReceipt({ learned: "second" })), receipt(fullReceipt({ tags: ["nightly"] }))],
+    step: { operation: "artifact_search", input: { tag: "nightly" } },
   },
+  ...OPERATION_SCENARIOS,
 ];

@@ -1,4 +1,4 @@
-import type { Artifact, CairnErrorBody, CairnErrorCode, DropCategory, OperationInput, Principal } from "@cairn/core";
+import type { Artifact, CairnErrorBody, CairnErrorCode, DropCategory, OperationInput, OperationName, Principal } from "@cairn/core";
 
 /** A user every driver acts as; each driver gets its own so duplicates never cross drivers. */
 export interface Actor {
@@ -17,12 +17,12 @@ export interface Driver {
   name: string;
   /** The provenance surface this driver's writes (and drops) must record, or null if it cannot write. */
   surface: "rest" | "mcp" | "cli" | "web" | null;
-  /** null: this surface cannot express the input at all (say why in the driver). */
-  createReceipt?(actor: Actor, input: unknown): Promise<Outcome | null>;
-  read?(actor: Actor, id: string): Promise<Outcome | null>;
-  search?(actor: Actor, query: { q?: string; tag?: string }): Promise<Outcome | null>;
-  /** Setup only: the reference driver must offer it for scenarios that set a policy. */
-  setPolicy?(actor: Actor, patch: PolicyPatch): Promise<Outcome>;
+  /**
+   * Calls one operation as the actor, generically from the surface's own tables. null:
+   * this surface does not offer the operation, or cannot express this input (a receipt
+   * that is not an object as MCP tool arguments).
+   */
+  call?(actor: Actor, operation: OperationName, input: unknown): Promise<Outcome | null>;
   /** For read-only surfaces: problems found showing this artifact (empty when it agrees). */
   verifyArtifact?(artifact: Artifact): Promise<string[]>;
   /** Called once the actor's step is done, so per-actor resources (a process, a client) end early. */
@@ -30,18 +30,22 @@ export interface Driver {
   close?(): Promise<void>;
 }
 
-export type Step =
-  /** `follows: N` sets the input's `follows` to the id of setup receipt N. */
-  | { kind: "create"; input: unknown; follows?: number }
-  /** `of: N` reads setup receipt N; `id` reads a fixed id. */
-  | { kind: "read"; of: number }
-  | { kind: "read"; id: string }
-  | { kind: "search"; q?: string; tag?: string };
+/**
+ * One call. In `input`, a string `"$N.path"` is replaced by the N-th setup step's answer at
+ * that dotted path, and `$actor` / `$other` inside any string by the acting user's name and
+ * the second user's.
+ */
+export interface Step {
+  operation: OperationName;
+  input: unknown;
+  /** A setup step that must be refused (to leave a drop); its answer is the error body. */
+  refused?: true;
+}
 
 /**
  * One row of the table. For each driver's fresh actor, the policy and then the setup
- * receipts go through the reference driver (so every surface starts from the same
- * state); then the step under comparison runs through the surface itself.
+ * steps go through the reference driver (so every surface starts from the same state);
+ * then the step under comparison runs through the surface itself.
  */
 export interface Scenario {
   name: string;
@@ -55,9 +59,11 @@ export interface Scenario {
   drop?: DropCategory;
   /** More the reference's answer must show (redactions, a withheld title); returns what is wrong, or null. */
   check?(outcome: Outcome): string | null;
-  /** Set for the actor (through the reference) before the setup receipts and the step. */
+  /** Set for the actor (through the reference) before the setup steps and the step. */
   policy?: PolicyPatch;
-  /** Created through the reference before the compared step; steps refer to them by index. */
-  setup?: unknown[];
+  /** A second fresh user per driver, `$other` in inputs (for team membership). */
+  other?: true;
+  /** Run through the reference before the compared step. */
+  setup?: Step[];
   step: Step;
 }

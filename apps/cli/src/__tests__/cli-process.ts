@@ -1,8 +1,12 @@
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { resolveSettings } from "@cairn/core/local";
 import { type Driver, runNode } from "@cairn/core/testing";
-import { CLI_BIN, homeFor, type ServeProcess, spawnServe } from "./serve-process.js";
+import type { CliIo } from "../io.js";
+import { main } from "../main.js";
+import { startServer } from "../server.js";
+import { CLI_BIN, homeFor } from "./serve-process.js";
 
 export const REPO_ROOT = join(import.meta.dirname, "../../../..");
 export const EXAMPLE_JSON = join(REPO_ROOT, "examples/receipt.json");
@@ -16,27 +20,56 @@ export interface CliResult {
   json: any;
 }
 
-/**
- * Runs the built `cairn` binary. The environment is the test's own: CAIRN_URL and
- * CAIRN_TOKEN are never inherited, so each call says exactly what it talks to.
- */
-export function runCli(args: string[], opts: { env?: Record<string, string>; input?: string; nodeArgs?: string[] } = {}): Promise<CliResult> {
+function withJson(ran: { code: number | null; stdout: string; stderr: string }): CliResult {
+  let json: unknown;
+  try {
+    json = JSON.parse(ran.stdout);
+  } catch {
+    json = undefined;
+  }
+  return { ...ran, json };
+}
+
+type CliOptions = { env?: Record<string, string>; input?: string };
+
+/** The test's environment without CAIRN_URL/CAIRN_TOKEN, so each call says exactly what it talks to. */
+function environment(env: Record<string, string> | undefined): Record<string, string | undefined> {
   const { CAIRN_URL: _u, CAIRN_TOKEN: _t, ...inherited } = process.env;
-  return runNode([...(opts.nodeArgs ?? []), CLI_BIN, ...args], { env: { ...inherited, ...opts.env }, input: opts.input ?? "", cwd: REPO_ROOT }).then(
-    (ran) => {
-      let json: unknown;
-      try {
-        json = JSON.parse(ran.stdout);
-      } catch {
-        json = undefined;
-      }
-      return { ...ran, json };
-    },
-  );
+  return { ...inherited, ...env };
+}
+
+/**
+ * Runs a `cairn` command line in this process through `main`, the entry the binary
+ * uses, with its own streams: what it prints and the exit code it returns.
+ */
+export async function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult> {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const input = opts.input ?? "";
+  const io: CliIo = {
+    out: (text) => void stdout.push(`${text}\n`),
+    err: (text) => void stderr.push(`${text}\n`),
+    write: async (text) => void stdout.push(text),
+    progress: (text) => void stderr.push(text),
+    stdin: (async function* () {
+      if (input !== "") yield Buffer.from(input, "utf8");
+    })(),
+    stdinIsTty: false,
+    stderrIsTty: false,
+    env: environment(opts.env),
+  };
+  const code = await main(args, io, fetch, "test");
+  return withJson({ code, stdout: stdout.join(""), stderr: stderr.join("") });
+}
+
+/** Runs the built `cairn` binary in its own process: the smoke tests that the binary itself behaves. */
+export async function spawnCli(args: string[], opts: CliOptions & { nodeArgs?: string[] } = {}): Promise<CliResult> {
+  const env = Object.fromEntries(Object.entries(environment(opts.env)).filter((e): e is [string, string] => e[1] !== undefined));
+  return withJson(await runNode([...(opts.nodeArgs ?? []), CLI_BIN, ...args], { env, input: opts.input ?? "", cwd: REPO_ROOT }));
 }
 
 export interface CliServer {
-  serve: ServeProcess;
+  serve: { url: string };
   home: string;
   /** Environment that points the CLI at this server through the credentials file. */
   env: Record<string, string>;
@@ -46,10 +79,10 @@ export interface CliServer {
   stop(): Promise<void>;
 }
 
-/** A real `cairn serve` on the driver, with the admin's credentials file in its CAIRN_HOME. */
+/** A real server (what `cairn serve` runs, in this process) on the driver, with the admin's credentials file in its CAIRN_HOME. */
 export async function startCliServer(driver: Driver): Promise<CliServer> {
   const { env, home, dispose } = await homeFor(driver);
-  const serve = await spawnServe(env);
+  const serve = await startServer(resolveSettings({ ...env, PORT: "0", HOST: "127.0.0.1" }), { info: () => {} }, "test");
   const creds = JSON.parse(readFileSync(join(home, "credentials"), "utf8")) as { token: string };
   return {
     serve,
@@ -72,7 +105,7 @@ export async function startCliServer(driver: Driver): Promise<CliServer> {
       return { status: res.status, text, json };
     },
     async stop() {
-      await serve.stop();
+      await serve.close();
       await dispose();
     },
   };

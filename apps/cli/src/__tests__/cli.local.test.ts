@@ -5,7 +5,7 @@ import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { detectFormat, parseDocument } from "../input/parse-document.js";
 import { applyReceiptFlags } from "../input/receipt-flags.js";
-import { EXAMPLE_JSON, EXAMPLE_YAML, REPO_ROOT, runCli } from "./cli-process.js";
+import { EXAMPLE_JSON, EXAMPLE_YAML, REPO_ROOT, runCli, spawnCli } from "./cli-process.js";
 
 const noHome = () => ({ CAIRN_HOME: mkdtempSync(join(tmpdir(), "cairn-nohome-")) });
 
@@ -32,10 +32,10 @@ function traced(): { nodeArgs: string[]; loaded(): string[] } {
 describe("cairn without a server", () => {
   it("--version prints the package version; --help documents commands, environment and exit codes", async () => {
     const { version } = JSON.parse(readFileSync(join(REPO_ROOT, "apps/cli/package.json"), "utf8"));
-    const v = await runCli(["--version"]);
+    const v = await spawnCli(["--version"]);
     expect(v.code).toBe(0);
     expect(v.stdout.trim()).toBe(version);
-    const help = await runCli(["--help"]);
+    const help = await spawnCli(["--help"]);
     expect(help.code).toBe(0);
     for (const word of ["receipt", "read", "search", "export", "retain", "whoami", "user", "token", "CAIRN_TOKEN", "Exit codes"]) {
       expect(help.stdout).toContain(word);
@@ -44,6 +44,15 @@ describe("cairn without a server", () => {
     const receiptHelp = await runCli(["receipt", "--help"]);
     // Flag help is the schema's own description (the same text as OpenAPI and the JSON Schema).
     expect(receiptHelp.stdout).toContain("The model that wrote the receipt, e.g. opus-5.");
+  });
+
+  it("receipt --help lists every receipt field with its rule, and policy set --help every policy key, from core's schemas", async () => {
+    const { fieldsOf, PolicySetInput, ReceiptCreateInput } = await import("@cairn/core");
+    const help = (await runCli(["receipt", "--help"])).stdout.replace(/\s+/g, " ");
+    for (const f of fieldsOf(ReceiptCreateInput)) expect(help, f.name).toContain(`${f.name} ${f.required ? "required. " : ""}${f.description}`.replace(/\s+/g, " "));
+    const policy = (await runCli(["policy", "set", "--help"])).stdout.replace(/\s+/g, " ");
+    for (const f of fieldsOf(PolicySetInput).filter((x) => x.name !== "owner")) expect(policy, f.name).toContain(f.name);
+    expect((await runCli(["policy", "set", "no_such_key", "1"], { env: noHome() })).code).toBe(2);
   });
 
   it("usage errors exit 2: unknown command, unknown option, bad CAIRN_URL", async () => {
@@ -62,13 +71,13 @@ describe("cairn without a server", () => {
 
   it("--dry-run loads core's receipt module but no storage, HTTP or YAML code for a JSON file", async () => {
     const jsonTrace = traced();
-    const json = await runCli(["receipt", "--dry-run", "--from", EXAMPLE_JSON], { env: noHome(), nodeArgs: jsonTrace.nodeArgs });
+    const json = await spawnCli(["receipt", "--dry-run", "--from", EXAMPLE_JSON], { env: noHome(), nodeArgs: jsonTrace.nodeArgs });
     expect(json.code, json.stderr).toBe(0);
     const modules = jsonTrace.loaded();
     expect(modules.some((m) => m.includes("/core/dist/receipt/"))).toBe(true);
     expect(modules.filter((m) => /\/(pg|pg-[a-z]+|@electric-sql|hono|@hono)[@/]|\/store\/(pg|pglite|open)\.js|\/yaml[@/]/.test(m))).toEqual([]);
     const yamlTrace = traced();
-    await runCli(["receipt", "--dry-run", "--from", EXAMPLE_YAML], { env: noHome(), nodeArgs: yamlTrace.nodeArgs });
+    await spawnCli(["receipt", "--dry-run", "--from", EXAMPLE_YAML], { env: noHome(), nodeArgs: yamlTrace.nodeArgs });
     expect(yamlTrace.loaded().some((m) => /\/yaml[@/]/.test(m))).toBe(true);
   });
 

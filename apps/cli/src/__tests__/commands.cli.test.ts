@@ -1,11 +1,13 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { DRIVERS, minimalReceipt } from "@cairn/core/testing";
+import { ADAPTER_DRIVERS, minimalReceipt } from "@cairn/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CliServer, cliUser, runCli, startCliServer } from "./cli-process.js";
-import { homeFor, spawnServe } from "./serve-process.js";
+import { resolveSettings } from "@cairn/core/local";
+import { startServer } from "../server.js";
+import { homeFor } from "./serve-process.js";
 
-describe.each(DRIVERS)("cairn client commands against cairn serve on %s", (driver) => {
+describe.each(ADAPTER_DRIVERS)("cairn client commands against cairn serve on %s", (driver) => {
   let server: CliServer;
   beforeAll(async () => {
     server = await startCliServer(driver);
@@ -105,12 +107,12 @@ describe.each(DRIVERS)("cairn client commands against cairn serve on %s", (drive
   });
 });
 
-describe.each(DRIVERS)("cairn against a stopped cairn serve on %s", (driver) => {
+describe.each(ADAPTER_DRIVERS)("cairn against a stopped cairn serve on %s", (driver) => {
   it("exits 3 with a message that says the server cannot be reached", async () => {
     const { env, home, dispose } = await homeFor(driver);
     try {
-      const serve = await spawnServe(env);
-      await serve.stop();
+      const serve = await startServer(resolveSettings({ ...env, PORT: "0", HOST: "127.0.0.1" }), { info: () => {} }, "test");
+      await serve.close();
       const { url } = JSON.parse(readFileSync(join(home, "credentials"), "utf8"));
       const r = await runCli(["receipt", "--from", "examples/receipt.json", "--json"], { env: { CAIRN_HOME: home } });
       expect(r.code).toBe(3);

@@ -1,8 +1,8 @@
-import { DRIVERS, minimalReceipt } from "@cairn/core/testing";
+import { ADAPTER_DRIVERS, minimalReceipt } from "@cairn/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CliServer, cliUser, runCli, startCliServer } from "./cli-process.js";
 
-describe.each(DRIVERS)("cairn policy, drops, doctor and status against cairn serve on %s", (driver) => {
+describe.each(ADAPTER_DRIVERS)("cairn policy, drops, doctor and status against cairn serve on %s", (driver) => {
   let server: CliServer;
   beforeAll(async () => {
     server = await startCliServer(driver);

@@ -1,4 +1,4 @@
-import { DRIVERS, fullReceipt, minimalReceipt } from "@cairn/core/testing";
+import { ADAPTER_DRIVERS, fullReceipt, minimalReceipt } from "@cairn/core/testing";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { httpClient, type InProcessServer, rest, startInProcess, toolError } from "./mcp-harness.js";
@@ -12,7 +12,7 @@ const INVALID: Array<[string, Record<string, unknown>]> = [
   ["an unknown schema", minimalReceipt({ schema: "acme.receipt/v9" })],
 ];
 
-describe.each(DRIVERS)("MCP over Streamable HTTP on a running server (%s)", (driver) => {
+describe.each(ADAPTER_DRIVERS)("MCP over Streamable HTTP on a running server (%s)", (driver) => {
   let server: InProcessServer;
   let client: Client;
   beforeAll(async () => {

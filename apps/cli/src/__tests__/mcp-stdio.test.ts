@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";
-import { DRIVERS, fullReceipt, minimalReceipt } from "@cairn/core/testing";
+import { ADAPTER_DRIVERS, fullReceipt, minimalReceipt } from "@cairn/core/testing";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -63,7 +63,7 @@ function closedPort(): Promise<number> {
   });
 }
 
-describe.each(DRIVERS)("cairn mcp (stdio) against a spawned cairn serve on %s", (driver) => {
+describe.each(ADAPTER_DRIVERS)("cairn mcp (stdio) against a spawned cairn serve on %s", (driver) => {
   let serve: ServeProcess;
   let home: string;
   let token: string;

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DRIVERS, minimalReceipt } from "@cairn/core/testing";
+import { ADAPTER_DRIVERS, minimalReceipt } from "@cairn/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CliServer, cliUser, EXAMPLE_JSON, EXAMPLE_YAML, runCli, startCliServer } from "./cli-process.js";
 
@@ -12,7 +12,7 @@ function file(name: string, content: string): string {
   return path;
 }
 
-describe.each(DRIVERS)("cairn receipt against cairn serve on %s", (driver) => {
+describe.each(ADAPTER_DRIVERS)("cairn receipt against cairn serve on %s", (driver) => {
   let server: CliServer;
   beforeAll(async () => {
     server = await startCliServer(driver);

@@ -42,7 +42,7 @@ function checked(connection: Connection): Connection {
  * server without CAIRN_TOKEN is an auth failure, never a leak of the local admin token
  * to somewhere else.
  */
-export async function resolveConnection(env: NodeJS.ProcessEnv = process.env): Promise<Connection> {
+export async function resolveConnection(env: Readonly<Record<string, string | undefined>>): Promise<Connection> {
   const settings = resolveSettings(env);
   const explicitUrl = env.CAIRN_URL ? normal(env.CAIRN_URL) : undefined;
   if (explicitUrl && settings.token) return checked({ url: explicitUrl, token: settings.token, tokenSource: "CAIRN_TOKEN" });

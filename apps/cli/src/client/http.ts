@@ -1,5 +1,5 @@
 import type { CairnErrorBody, OperationName, OperationOutput } from "@cairn/core";
-import { ROUTES } from "@cairn/rest/routes";
+import { defaultRoute, requestOf, ROUTES, type RouteSpec } from "@cairn/rest/routes";
 import { EXIT, exitCodeOf } from "../exit-codes.js";
 import { CliFailure } from "../failure.js";
 import type { Connection } from "./connection.js";
@@ -31,8 +31,6 @@ export function unreachable(err: unknown, base: string): CliFailure {
     `cannot reach Cairn at ${base} (${reason}). Is \`cairn serve\` running? The CLI talks to CAIRN_URL, else the url in $CAIRN_HOME/credentials.`,
   );
 }
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 function isErrorBody(value: unknown): value is { error: CairnErrorBody } {
   const error = (value as { error?: { code?: unknown; message?: unknown } } | null)?.error;
@@ -79,38 +77,22 @@ export class CairnClient {
   constructor(
     readonly connection: Connection,
     private readonly version: string,
+    private readonly fetch: typeof globalThis.fetch = globalThis.fetch,
   ) {}
 
-  private request(name: OperationName, input: unknown): { url: string; init: RequestInit } {
-    const route = ROUTES[name];
+  private request(name: OperationName, route: RouteSpec, input: unknown): { url: string; init: RequestInit } {
+    const request = requestOf(route, input);
+    if (!request) throw new CliFailure(EXIT.usage, `${name} takes named fields.`);
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.connection.token}`,
       "x-cairn-surface": "cli",
       "user-agent": `cairn-cli/${this.version}`,
+      ...(request.body !== undefined && { "content-type": "application/json" }),
     };
-    if (!isPlainObject(input)) {
-      // A document that is not an object (a receipt file holding a list) is sent as it is,
-      // so the server names what is wrong with it exactly as it would for any client.
-      if (route.input !== "body") throw new CliFailure(EXIT.usage, `${name} takes named fields.`);
-      headers["content-type"] = "application/json";
-      return { url: `${this.connection.url}${route.path}`, init: { method: route.method.toUpperCase(), headers, body: JSON.stringify(input) } };
-    }
-    const fields = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
-    const path = route.path.replace(/:([a-z_]+)/g, (_, key: string) => {
-      const value = fields[key];
-      delete fields[key];
-      return encodeURIComponent(String(value ?? ""));
-    });
-    let url = `${this.connection.url}${path}`;
-    let body: string | undefined;
-    if (route.input === "query") {
-      const query = new URLSearchParams(Object.entries(fields).map(([k, v]): [string, string] => [k, String(v)])).toString();
-      if (query) url += `?${query}`;
-    } else if (route.input !== "params" && route.input !== "none") {
-      headers["content-type"] = "application/json";
-      body = JSON.stringify(fields);
-    }
-    return { url, init: { method: route.method.toUpperCase(), headers, ...(body !== undefined && { body }) } };
+    return {
+      url: `${this.connection.url}${request.url}`,
+      init: { method: request.method, headers, ...(request.body !== undefined && { body: JSON.stringify(request.body) }) },
+    };
   }
 
   /** One request, one JSON answer. */
@@ -132,12 +114,14 @@ export class CairnClient {
    * the length of a long export.
    */
   async open(name: OperationName, input: unknown): Promise<Response> {
-    const { url, init } = this.request(name, input);
+    // Only an operation without a named route needs core loaded, to know whether it writes.
+    const route = ROUTES[name] ?? defaultRoute(name, (await import("@cairn/core")).OPERATIONS[name].mutates);
+    const { url, init } = this.request(name, route, input);
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new DOMException("no answer", "TimeoutError")), TIMEOUT_MS);
     let res: Response;
     try {
-      res = await fetch(url, { ...init, signal: controller.signal });
+      res = await this.fetch(url, { ...init, signal: controller.signal });
     } catch (err) {
       throw unreachable(err, this.connection.url);
     } finally {

@@ -14,11 +14,12 @@ import { userCreateCommand } from "./user.js";
 import { whoamiCommand } from "./whoami.js";
 
 /**
- * The CLI's decision for every core operation: its command, or null where the CLI offers
- * none. A total record, so a new operation does not compile until the CLI decides.
- * Order here is the order of `cairn --help`.
+ * The CLI's spelling of core operations: a hand-written command, or null where the CLI
+ * offers none. An operation without an entry gets a generated command (`genericCommand`),
+ * so a new operation reaches the CLI without an edit here. Order here is the order of
+ * `cairn --help`; generated commands follow.
  */
-export const CLI_COMMANDS: { readonly [N in OperationName]: CliCommand<N> | null } = {
+export const CLI_COMMANDS: { readonly [N in OperationName]?: CliCommand<N> | null } = {
   receipt_create: receiptCommand,
   artifact_read: readCommand,
   artifact_search: searchCommand,
@@ -49,8 +50,8 @@ export const CLI_COMMANDS: { readonly [N in OperationName]: CliCommand<N> | null
 /** Descriptions of the command groups (`cairn user …`). */
 export const GROUPS: Readonly<Record<string, string>> = {
   user: "Manage users (administrators).",
+  policy: "Read and change an owner's policy (`cairn policy set --help` lists its fields and their values).",
   token: "Mint, list and revoke bearer tokens for people and agents (one token per agent).",
-  policy: "Read and change an owner's policy: secrets, entropy_detection, require_evidence, default_ttl_days.",
   run: "Record runs and their spans; a span can name the receipt it produced.",
   team: "Teams own artifacts and runs together; members manage membership.",
 };

@@ -1,8 +1,20 @@
 import type { OperationName, OperationOutput } from "@cairn/core";
+import { isPlainObject } from "@cairn/core/json";
 import type { Command } from "commander";
+import { fieldLines } from "../format.js";
 import type { Printer } from "../output.js";
-import { describeField, optionFor } from "./fields.js";
+import { describeField, flagsOf, optionFor } from "./fields.js";
 import { type CommandContext, JSON_HELP, runWithClient } from "./run.js";
+
+/** A command line that sends one input: the words after `cairn`, and standard input if any. */
+export interface CommandLine {
+  args: string[];
+  stdin?: string;
+  /** The answer is NDJSON lines (export), not one JSON document. */
+  ndjson?: boolean;
+  /** The exit code of a success, when it depends on the answer (`cairn doctor` exits 1 on a warning). */
+  successExit?(data: unknown): number;
+}
 
 /** How the CLI offers one core operation. The catalog holds one per operation, or null. */
 export interface CliCommand<N extends OperationName> {
@@ -11,6 +23,11 @@ export interface CliCommand<N extends OperationName> {
   words: readonly string[];
   /** Adds the command under its parent; called only when it may run or be listed in help. */
   register(parent: Command, ctx: CommandContext): Promise<void>;
+  /**
+   * The `--json` command line that sends this input, or null when the CLI cannot spell it
+   * (the parity suite drives every operation through this).
+   */
+  commandLine(input: unknown): Promise<CommandLine | null>;
 }
 
 export interface ArgSpec {
@@ -55,6 +72,39 @@ export function operationCommand<N extends OperationName>(operation: N, spec: Op
   return {
     operation,
     words: spec.words,
+    async commandLine(input) {
+      if (!isPlainObject(input)) return null;
+      const { OPERATIONS } = await import("@cairn/core");
+      const op = OPERATIONS[operation];
+      const rest = new Map(Object.entries(input).filter(([, v]) => v !== undefined));
+      const args: string[] = [...spec.words];
+      for (const arg of spec.args ?? []) {
+        const value = rest.get(arg.field);
+        rest.delete(arg.field);
+        if (value === undefined) continue;
+        if (typeof value !== "string") return null;
+        args.push(...(arg.variadic ? value.split(" ") : [value]));
+      }
+      for (const o of spec.options ?? []) {
+        const value = rest.get(o.field);
+        rest.delete(o.field);
+        if (value === undefined) continue;
+        const info = describeField(op.input, o.field);
+        const flag = (o.flags ?? flagsOf(info)).split(/[ ,]/)[0] as string;
+        if (info.kind === "boolean") {
+          if (value === true) args.push(flag);
+          else if (value !== false) return null;
+        } else if (info.kind === "list" && Array.isArray(value)) {
+          for (const v of value) args.push(flag, String(v));
+        } else if (info.kind === "json") args.push(flag, JSON.stringify(value));
+        else if (typeof value === "object") return null;
+        else args.push(flag, String(value));
+      }
+      // A field the command has no argument or option for cannot be sent from the command line.
+      if (rest.size > 0) return null;
+      const exitCode = spec.exitCode;
+      return { args: [...args, "--json"], ...(exitCode && { successExit: (data: unknown) => exitCode(data as OperationOutput<N>) }) };
+    },
     async register(parent, ctx) {
       const { OPERATIONS } = await import("@cairn/core");
       const op = OPERATIONS[operation];
@@ -89,4 +139,28 @@ export function operationCommand<N extends OperationName>(operation: N, spec: Op
       });
     },
   };
+}
+
+/** A top-level field of any kind, as a human line (objects as JSON). */
+const shown = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
+
+/**
+ * The command of an operation the catalog does not name: `cairn <name in words>`
+ * (`thing_do` → `cairn thing do`), every input field a flag described by its schema, and
+ * the answer's top-level fields as lines. A new operation reaches the CLI this way
+ * without an edit here; a hand-written entry in CLI_COMMANDS replaces it when the
+ * spelling matters.
+ */
+export async function genericCommand<N extends OperationName>(operation: N): Promise<CliCommand<N>> {
+  const { OPERATIONS, fieldsOf } = await import("@cairn/core");
+  const fields = fieldsOf(OPERATIONS[operation].input);
+  return operationCommand(operation, {
+    words: operation.split("_"),
+    options: fields.map((f) => ({ field: f.name })),
+    examples: [`cairn ${operation.split("_").join(" ")} --json`],
+    human(data, printer) {
+      if (!isPlainObject(data)) return printer.out(shown(data));
+      for (const line of fieldLines(Object.entries(data).map(([k, v]) => [k, shown(v)] as const))) printer.out(line);
+    },
+  });
 }

@@ -1,4 +1,4 @@
-import type { PreparedReceipt, Redaction } from "@cairn/core/receipt";
+import { type PreparedReceipt, type Redaction, storedReceiptFields } from "@cairn/core/receipt";
 import { fieldLines } from "../format.js";
 import type { Printer } from "../output.js";
 
@@ -12,12 +12,7 @@ export function printDryRun(prepared: PreparedReceipt, redactions: readonly Reda
   if (json) {
     printer.out(
       JSON.stringify({
-        title: prepared.title,
-        share_type: "markdown",
-        body: prepared.body,
-        checksum: prepared.checksum,
-        tags: prepared.tags,
-        metadata: prepared.metadata,
+        ...storedReceiptFields(prepared),
         model: prepared.model ?? null,
         owner: prepared.owner ?? null,
         redactions,

@@ -1,8 +1,8 @@
-import { once } from "node:events";
+import { isPlainObject } from "@cairn/core/json";
 import type { Command } from "commander";
 import { EXIT } from "../exit-codes.js";
 import { CliFailure } from "../failure.js";
-import type { Printer } from "../output.js";
+import type { CliIo } from "../io.js";
 import type { CliCommand } from "./define.js";
 import { examplesHelp } from "./define.js";
 import { optionFor } from "./fields.js";
@@ -14,34 +14,30 @@ const EXAMPLES = [
 ];
 
 /** Progress for people: a live counter on a terminal, a line per thousand in a log. */
-function progressReporter(printer: Printer): { tick(count: number): void; done(count: number): void } {
-  const tty = process.stderr.isTTY === true;
+function progressReporter(io: CliIo): { tick(count: number): void; done(count: number): void } {
+  const tty = io.stderrIsTty;
   let last = 0;
   return {
     tick(count) {
       if (tty && Date.now() - last > 200) {
         last = Date.now();
-        process.stderr.write(`\rExported ${count}…`);
+        io.progress(`\rExported ${count}…`);
       } else if (!tty && count % 1000 === 0) {
-        printer.err(`Exported ${count}…`);
+        io.err(`Exported ${count}…`);
       }
     },
     done(count) {
-      if (tty) process.stderr.write("\r");
-      printer.err(`Exported ${count} artifact${count === 1 ? "" : "s"}.`);
+      if (tty) io.progress("\r");
+      io.err(`Exported ${count} artifact${count === 1 ? "" : "s"}.`);
     },
   };
-}
-
-async function write(text: string): Promise<void> {
-  if (!process.stdout.write(text)) await once(process.stdout, "drain");
 }
 
 /**
  * Copies the NDJSON stream to stdout line by line, each line exactly as the server sent
  * it. A transfer that breaks off is a failure: the output is incomplete, and says so.
  */
-async function copyLines(body: ReadableStream<Uint8Array>, progress: ReturnType<typeof progressReporter>): Promise<number> {
+async function copyLines(io: CliIo, body: ReadableStream<Uint8Array>, progress: ReturnType<typeof progressReporter>): Promise<number> {
   const decoder = new TextDecoder();
   let pending = "";
   let count = 0;
@@ -52,7 +48,7 @@ async function copyLines(body: ReadableStream<Uint8Array>, progress: ReturnType<
       if (end < 0) continue;
       const complete = pending.slice(0, end + 1);
       pending = pending.slice(end + 1);
-      await write(complete);
+      await io.write(complete);
       for (let i = complete.indexOf("\n"); i >= 0; i = complete.indexOf("\n", i + 1)) progress.tick(++count);
     }
   } catch {
@@ -63,7 +59,7 @@ async function copyLines(body: ReadableStream<Uint8Array>, progress: ReturnType<
   }
   pending += decoder.decode();
   if (pending.length > 0) {
-    await write(`${pending}\n`);
+    await io.write(`${pending}\n`);
     progress.tick(++count);
   }
   return count;
@@ -73,6 +69,10 @@ async function copyLines(body: ReadableStream<Uint8Array>, progress: ReturnType<
 export const exportCommand: CliCommand<"artifact_export"> = {
   operation: "artifact_export",
   words: ["export"],
+  async commandLine(input) {
+    if (!isPlainObject(input) || Object.keys(input).some((k) => k !== "tag")) return null;
+    return { args: ["export", ...(typeof input.tag === "string" ? ["--tag", input.tag] : []), "--json"], ndjson: true };
+  },
   async register(parent: Command, ctx) {
     const { OPERATIONS } = await import("@cairn/core");
     const op = OPERATIONS.artifact_export;
@@ -85,10 +85,10 @@ export const exportCommand: CliCommand<"artifact_export"> = {
       .option("--json", "Accepted for symmetry (the output is always NDJSON); on failure, the REST error object on stdout.")
       .addHelpText("after", examplesHelp(EXAMPLES))
       .action(async (opts: { tag?: string; json?: boolean }) => {
-        await runWithClient(ctx, opts.json === true, async (client, printer) => {
+        await runWithClient(ctx, opts.json === true, async (client) => {
           const res = await client.open("artifact_export", { tag: opts.tag });
-          const progress = progressReporter(printer);
-          const count = res.body ? await copyLines(res.body, progress) : 0;
+          const progress = progressReporter(ctx.io);
+          const count = res.body ? await copyLines(ctx.io, res.body, progress) : 0;
           progress.done(count);
         });
       });

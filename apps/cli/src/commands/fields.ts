@@ -1,30 +1,11 @@
+import { type FieldInfo, fieldsOf } from "@cairn/core/fields";
 import { InvalidArgumentError, Option } from "commander";
 
-/** The parts of a zod 4 schema the CLI reads to describe a field (no zod import needed). */
-interface SchemaLike {
-  description?: string;
-  _zod: { def: { type: string; innerType?: SchemaLike; entries?: Record<string, string> } };
-}
-
-const WRAPPERS = new Set(["optional", "default", "prefault", "nullable", "readonly", "nonoptional"]);
-const OMITTABLE = new Set(["optional", "default", "prefault"]);
-
-/** The field's schema without optional/default wrappers, and the first description found on the way. */
-export function describeField(
-  input: unknown,
-  field: string,
-): { type: string; description: string; optional: boolean; choices?: string[] } {
-  let schema = (input as { shape: Record<string, SchemaLike> }).shape[field];
-  if (!schema) throw new Error(`the operation's input has no field ${field}`);
-  let description = schema.description;
-  let optional = false;
-  while (WRAPPERS.has(schema._zod.def.type) && schema._zod.def.innerType) {
-    optional ||= OMITTABLE.has(schema._zod.def.type);
-    schema = schema._zod.def.innerType;
-    description ??= schema.description;
-  }
-  const { type, entries } = schema._zod.def;
-  return { type, description: description ?? "", optional, ...(entries && { choices: Object.values(entries) }) };
+/** A field of an operation's input, from its public JSON Schema (see core's `fieldsOf`). */
+export function describeField(input: unknown, field: string): FieldInfo {
+  const info = fieldsOf(input as Parameters<typeof fieldsOf>[0]).find((f) => f.name === field);
+  if (!info) throw new Error(`the operation's input has no field ${field}`);
+  return info;
 }
 
 function parseInteger(value: string): number {
@@ -32,16 +13,32 @@ function parseInteger(value: string): number {
   return Number(value);
 }
 
+function parseJson(value: string): unknown {
+  try {
+    return JSON.parse(value);
+  } catch {
+    throw new InvalidArgumentError("must be JSON.");
+  }
+}
+
+const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
+
+/** The default spelling of a field as a flag: `--field-name <field_name>`, or `--field-name` for a boolean. */
+export const flagsOf = (info: FieldInfo) =>
+  info.kind === "boolean" ? `--${info.name.replaceAll("_", "-")}` : `--${info.name.replaceAll("_", "-")} <${info.name}>`;
+
 /**
  * A commander option for an input field, with the schema's own description (so `--help`
- * and the OpenAPI document say the same thing) and its choices for enums.
+ * and the OpenAPI document say the same thing) and its choices for enums. Lists repeat
+ * the flag; objects and unions take JSON.
  */
 export function optionFor(input: unknown, field: string, flags?: string, extra = ""): Option {
-  const { type, description, optional, choices } = describeField(input, field);
-  const long = flags ?? (type === "boolean" ? `--${field.replaceAll("_", "-")}` : `--${field.replaceAll("_", "-")} <${field}>`);
-  const option = new Option(long, `${description}${extra}`);
-  if (choices) option.choices(choices);
-  if (type === "number") option.argParser(parseInteger);
-  if (!optional && type !== "boolean") option.makeOptionMandatory();
+  const info = describeField(input, field);
+  const option = new Option(flags ?? flagsOf(info), `${info.description}${extra}${info.kind === "json" ? " (JSON)" : ""}`);
+  if (info.choices) option.choices(info.choices);
+  if (info.kind === "number") option.argParser(parseInteger);
+  if (info.kind === "list") option.argParser(collect);
+  if (info.kind === "json") option.argParser(parseJson);
+  if (info.required && info.kind !== "boolean") option.makeOptionMandatory();
   return option;
 }

@@ -1,7 +1,7 @@
 import type { OperationName } from "@cairn/core";
 import type { Command } from "commander";
 import { CLI_COMMANDS, GROUPS } from "./catalog.js";
-import type { CliCommand } from "./define.js";
+import { type CliCommand, genericCommand } from "./define.js";
 import type { CommandContext } from "./run.js";
 
 function parentFor(program: Command, words: readonly string[]): Command {
@@ -13,16 +13,30 @@ function parentFor(program: Command, words: readonly string[]): Command {
   );
 }
 
+/** The CLI's command for an operation: the catalog's, the generated one when the catalog has none, or null when it keeps the operation off the CLI. */
+export async function cliCommandOf<N extends OperationName>(operation: N): Promise<CliCommand<N> | null> {
+  const named = CLI_COMMANDS[operation] as CliCommand<N> | null | undefined;
+  return named === undefined ? genericCommand(operation) : named;
+}
+
+/** Every command: the catalog's, then generated ones for operations it does not name (loads core). */
+async function allCommands(): Promise<CliCommand<OperationName>[]> {
+  const { operationNames } = await import("@cairn/core");
+  const commands = await Promise.all(operationNames().map((name) => cliCommandOf(name)));
+  return commands.filter((c): c is CliCommand<OperationName> => c !== null);
+}
+
 /**
  * Adds the client commands. Building a command loads its operation's schema (zod), so
- * only the command named on the command line is built; help, or an unknown word, builds
- * them all.
+ * only the command named on the command line is built when the catalog names it (a
+ * receipt's `--dry-run` stays light); help, an unknown word or a generated command
+ * builds them all.
  */
 export async function registerClientCommands(program: Command, argv: readonly string[], ctx: CommandContext): Promise<void> {
-  const all = Object.values(CLI_COMMANDS).filter((c): c is CliCommand<OperationName> => c !== null);
   const first = argv.find((a) => !a.startsWith("-"));
-  const named = all.filter((c) => c.words[0] === first);
-  for (const command of named.length > 0 ? named : all) {
+  const catalogued = Object.values(CLI_COMMANDS).filter((c): c is CliCommand<OperationName> => c !== null && c !== undefined);
+  const named = catalogued.filter((c) => c.words[0] === first);
+  for (const command of named.length > 0 ? named : await allCommands()) {
     await command.register(parentFor(program, command.words), ctx);
   }
 }

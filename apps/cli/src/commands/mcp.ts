@@ -1,4 +1,5 @@
 import { resolveConnection } from "../client/connection.js";
+import { processIo } from "../io.js";
 import { reportFailure } from "../output.js";
 
 const flushed = (stream: NodeJS.WriteStream) => new Promise<void>((resolve) => stream.write("", () => resolve()));
@@ -11,9 +12,9 @@ const flushed = (stream: NodeJS.WriteStream) => new Promise<void>((resolve) => s
 export async function runMcp(version: string): Promise<void> {
   let connection: Awaited<ReturnType<typeof resolveConnection>>;
   try {
-    connection = await resolveConnection();
+    connection = await resolveConnection(process.env);
   } catch (err) {
-    process.exit(reportFailure(err, false));
+    process.exit(reportFailure(err, false, processIo()));
   }
   const { runStdioProxy } = await import("@cairn/mcp/stdio");
   const proxy = await runStdioProxy({

@@ -1,10 +1,12 @@
 import type { Policy } from "@cairn/core";
+import { isPlainObject } from "@cairn/core/json";
 import type { Command } from "commander";
 import { CliFailure } from "../failure.js";
 import { fieldLines } from "../format.js";
-import { type Printer, reportFailure } from "../output.js";
+import type { Printer } from "../output.js";
 import { type CliCommand, examplesHelp, operationCommand } from "./define.js";
-import { JSON_HELP, runWithClient } from "./run.js";
+import { optionFor } from "./fields.js";
+import { fail, JSON_HELP, runWithClient } from "./run.js";
 
 function printPolicy(policy: Policy, printer: Printer): void {
   printer.out(`Policy of ${policy.owner}`);
@@ -19,17 +21,23 @@ export const policyGetCommand = operationCommand("policy_get", {
   human: printPolicy,
 });
 
-const KEYS = ["secrets", "entropy_detection", "require_evidence", "default_ttl_days"] as const;
+type PolicyField = ReturnType<typeof import("@cairn/core").fieldsOf>[number];
 
-/** The CLI's words for a value: booleans and numbers as typed; the server validates the rest. */
-function parseValue(key: string, value: string): unknown {
-  if (key === "entropy_detection" || key === "require_evidence") {
+/** The policy's settable fields, from core's schema: every key, its kind and its rule. */
+async function policyFields(): Promise<PolicyField[]> {
+  const { fieldsOf, PolicySetInput } = await import("@cairn/core");
+  return fieldsOf(PolicySetInput).filter((f) => f.name !== "owner");
+}
+
+/** The CLI's words for a value, by the field's kind: booleans and whole numbers as typed; the server validates the rest. */
+function parseValue(field: PolicyField, value: string): unknown {
+  if (field.kind === "boolean") {
     if (value === "true" || value === "on") return true;
     if (value === "false" || value === "off") return false;
-    throw CliFailure.usage(`${key} takes true or false (got ${JSON.stringify(value)}).`);
+    throw CliFailure.usage(`${field.name} takes true or false (got ${JSON.stringify(value)}).`);
   }
-  if (key === "default_ttl_days") {
-    if (!/^\d+$/.test(value)) throw CliFailure.usage(`default_ttl_days takes a whole number of days (got ${JSON.stringify(value)}).`);
+  if (field.kind === "number") {
+    if (!/^\d+$/.test(value)) throw CliFailure.usage(`${field.name} takes a whole number (got ${JSON.stringify(value)}).`);
     return Number(value);
   }
   return value;
@@ -39,24 +47,36 @@ function parseValue(key: string, value: string): unknown {
 export const policySetCommand: CliCommand<"policy_set"> = {
   operation: "policy_set",
   words: ["policy", "set"],
+  // One field per command line: `cairn policy set KEY VALUE [--owner O]`.
+  async commandLine(input) {
+    if (!isPlainObject(input)) return null;
+    const { owner, ...patch } = input;
+    const [entry, ...more] = Object.entries(patch);
+    if (!entry || more.length > 0 || (owner !== undefined && typeof owner !== "string")) return null;
+    return { args: ["policy", "set", entry[0], String(entry[1]), ...(owner ? ["--owner", owner] : []), "--json"] };
+  },
   async register(parent: Command, ctx) {
     const { OPERATIONS } = await import("@cairn/core");
+    const fields = await policyFields();
+    const keys = fields.map((f) => f.name);
+    const valueHelp = fields.map((f) => `${f.name}: ${f.choices?.join("|") ?? (f.kind === "boolean" ? "true|false" : f.kind)} — ${f.description}`);
     const cmd = parent
       .command("set")
       .description(OPERATIONS.policy_set.description)
-      .argument("<KEY>", `One of ${KEYS.join(", ")}.`)
-      .argument("<VALUE>", "secrets: redact|block; entropy_detection, require_evidence: true|false; default_ttl_days: days.")
-      .option("--owner <owner>", "Whose policy: user:NAME (yourself) or team:NAME (a team you belong to). Defaults to you.")
+      .argument("<KEY>", `One of ${keys.join(", ")}.`)
+      .argument("<VALUE>", valueHelp.join("\n"))
+      .addOption(optionFor(OPERATIONS.policy_set.input, "owner", "--owner <owner>"))
       .option("--json", JSON_HELP)
       .addHelpText("after", examplesHelp(["cairn policy set require_evidence true", "cairn policy set secrets block --owner team:platform"]));
     cmd.action(async (key: string, value: string, opts: { owner?: string; json?: boolean }) => {
       const json = opts.json === true;
       let input: Record<string, unknown>;
       try {
-        if (!(KEYS as readonly string[]).includes(key)) throw CliFailure.usage(`unknown policy key ${JSON.stringify(key)}; use one of ${KEYS.join(", ")}.`);
-        input = { [key]: parseValue(key, value), ...(opts.owner !== undefined && { owner: opts.owner }) };
+        const field = fields.find((f) => f.name === key);
+        if (!field) throw CliFailure.usage(`unknown policy key ${JSON.stringify(key)}; use one of ${keys.join(", ")}.`);
+        input = { [key]: parseValue(field, value), ...(opts.owner !== undefined && { owner: opts.owner }) };
       } catch (err) {
-        process.exitCode = reportFailure(err, json);
+        fail(ctx, err, json);
         return;
       }
       await runWithClient(ctx, json, async (client, printer) => {

@@ -4,12 +4,12 @@ import { expiryLine, fieldLines, warningLine } from "../format.js";
 import { parseDocument } from "../input/parse-document.js";
 import { readSource } from "../input/read-source.js";
 import { applyReceiptFlags } from "../input/receipt-flags.js";
-import { printerFor, reportFailure } from "../output.js";
+import { printerFor } from "../output.js";
 import type { CliCommand } from "./define.js";
 import { examplesHelp } from "./define.js";
 import { printDryRun } from "./dry-run.js";
 import { optionFor } from "./fields.js";
-import { JSON_HELP, runWithClient } from "./run.js";
+import { fail, JSON_HELP, runWithClient } from "./run.js";
 import { receiptTemplate } from "./template.js";
 
 const EXAMPLES = [
@@ -33,12 +33,21 @@ interface ReceiptOptions {
   json?: boolean;
 }
 
+/** Every field of the receipt with its rule, from the schema's own descriptions (the same text as the JSON Schema). */
+function fieldsHelp(fields: ReadonlyArray<{ name: string; required: boolean; description: string }>): string {
+  const width = Math.max(...fields.map((f) => f.name.length)) + 2;
+  const lines = fields.map((f) => `  ${f.name.padEnd(width)}${f.required ? "required. " : ""}${f.description}`);
+  return `\nReceipt fields (cairn.receipt/v1, in the --from file):\n${lines.join("\n")}\n`;
+}
+
 const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
 
 /** `cairn receipt --from FILE|-`: how scripts and scheduled runs leave receipts. */
 export const receiptCommand: CliCommand<"receipt_create"> = {
   operation: "receipt_create",
   words: ["receipt"],
+  // Any document, as a file on standard input: the server judges it as it would from any client.
+  commandLine: async (input) => ({ args: ["receipt", "--from", "-", "--json"], stdin: JSON.stringify(input) }),
   async register(parent: Command, ctx) {
     // The receipt module alone (zod; no storage, no HTTP), so --dry-run starts quickly.
     const receipt = await import("@cairn/core/receipt");
@@ -62,7 +71,7 @@ export const receiptCommand: CliCommand<"receipt_create"> = {
       .option("--template", "Print a valid starting receipt to fill in, every field under its description (YAML with comments; --json for JSON), and exit.")
       .option("--yaml", "With --template: YAML (the default).")
       .option("--json", `${JSON_HELP} With --dry-run: the prepared receipt. With --template: the template as JSON.`)
-      .addHelpText("after", examplesHelp(EXAMPLES));
+      .addHelpText("after", `${fieldsHelp(receipt.fieldsOf(input))}${examplesHelp(EXAMPLES)}`);
 
     cmd.action(async (opts: ReceiptOptions) => {
       const json = opts.json === true;
@@ -70,14 +79,14 @@ export const receiptCommand: CliCommand<"receipt_create"> = {
       try {
         if (opts.template) {
           if (opts.yaml && json) throw CliFailure.usage("--template takes --yaml or --json, not both.");
-          process.stdout.write(await receiptTemplate(receipt, json ? "json" : "yaml"));
+          await ctx.io.write(await receiptTemplate(receipt, json ? "json" : "yaml"));
           return;
         }
         if (opts.from === undefined) throw CliFailure.usage("cairn receipt needs --from FILE (or - for standard input), or --template.");
         if (opts.from === "-" && opts.details === "-") throw CliFailure.usage("--from and --details cannot both read standard input.");
         const limit = receipt.LIMITS.requestBytes;
-        const doc = await parseDocument(await readSource(opts.from, "--from", limit), opts.from);
-        const details = opts.details === undefined ? undefined : await readSource(opts.details, "--details", limit);
+        const doc = await parseDocument(await readSource(ctx.io, opts.from, "--from", limit), opts.from);
+        const details = opts.details === undefined ? undefined : await readSource(ctx.io, opts.details, "--details", limit);
         raw = applyReceiptFlags(doc, {
           tags: opts.tag ?? [],
           ...(opts.title !== undefined && { title: opts.title }),
@@ -89,13 +98,13 @@ export const receiptCommand: CliCommand<"receipt_create"> = {
           // Redacted as the server would under the default policy, so the checksum matches.
           const prepared = await receipt.prepareRedactedReceipt(raw);
           if (!prepared.ok) throw CliFailure.fromError(receipt.rejectionError(prepared.rejection, undefined).toBody());
-          const printer = printerFor(json);
+          const printer = printerFor(ctx.io, json);
           printDryRun(prepared.value, prepared.redactions, json, printer);
           if (!json) for (const w of receipt.receiptWarnings(prepared.value.metadata, new Date())) printer.err(warningLine(w));
           return;
         }
       } catch (err) {
-        process.exitCode = reportFailure(err, json);
+        fail(ctx, err, json);
         return;
       }
       await runWithClient(ctx, json, async (client, printer) => {

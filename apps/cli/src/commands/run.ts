@@ -1,10 +1,20 @@
 import type { CairnClient } from "../client/http.js";
 import { EXIT } from "../exit-codes.js";
+import type { CliIo } from "../io.js";
 import { type Printer, printerFor, reportFailure } from "../output.js";
 
 export interface CommandContext {
   /** The CLI's version, sent as the User-Agent. */
   version: string;
+  io: CliIo;
+  fetch: typeof fetch;
+  /** What the command exits with; `main` returns it. */
+  exitCode: number;
+}
+
+/** Reports a failure that happened before any request, and sets the exit code. */
+export function fail(ctx: CommandContext, err: unknown, json: boolean): void {
+  ctx.exitCode = reportFailure(err, json, ctx.io);
 }
 
 /**
@@ -22,11 +32,11 @@ export async function runWithClient(
       import("../client/connection.js"),
       import("../client/http.js"),
     ]);
-    const client = new CairnClient(await resolveConnection(), ctx.version);
-    const code = await body(client, printerFor(json));
-    process.exitCode = typeof code === "number" ? code : EXIT.ok;
+    const client = new CairnClient(await resolveConnection(ctx.io.env), ctx.version, ctx.fetch);
+    const code = await body(client, printerFor(ctx.io, json));
+    ctx.exitCode = typeof code === "number" ? code : EXIT.ok;
   } catch (err) {
-    process.exitCode = reportFailure(err, json);
+    fail(ctx, err, json);
   }
 }
 

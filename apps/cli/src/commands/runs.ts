@@ -1,12 +1,12 @@
 import type { Run } from "@cairn/core";
+import { isPlainObject } from "@cairn/core/json";
 import type { Command } from "commander";
 import { CliFailure } from "../failure.js";
 import { parseDocument } from "../input/parse-document.js";
 import { readSource } from "../input/read-source.js";
 import type { Printer } from "../output.js";
-import { reportFailure } from "../output.js";
 import { type CliCommand, examplesHelp, operationCommand } from "./define.js";
-import { JSON_HELP, runWithClient } from "./run.js";
+import { fail, JSON_HELP, runWithClient } from "./run.js";
 
 function printRun(run: Run, printer: Printer): void {
   printer.out(`${run.id}  ${run.name}  (${run.status}, ${run.owner}, ${run.spans.length} span${run.spans.length === 1 ? "" : "s"})`);
@@ -51,6 +51,10 @@ const SPANS_EXAMPLES = [
 export const runSpansCommand: CliCommand<"run_append_spans"> = {
   operation: "run_append_spans",
   words: ["run", "spans"],
+  async commandLine(input) {
+    if (!isPlainObject(input) || typeof input.run_id !== "string" || Object.keys(input).some((k) => k !== "run_id" && k !== "spans")) return null;
+    return { args: ["run", "spans", input.run_id, "--from", "-", "--json"], stdin: JSON.stringify({ spans: input.spans }) };
+  },
   async register(parent: Command, ctx) {
     const { OPERATIONS, LIMITS } = await import("@cairn/core");
     const cmd = parent
@@ -64,11 +68,11 @@ export const runSpansCommand: CliCommand<"run_append_spans"> = {
       const json = opts.json === true;
       let spans: unknown;
       try {
-        const doc = await parseDocument(await readSource(opts.from, "--from", LIMITS.requestBytes), opts.from);
+        const doc = await parseDocument(await readSource(ctx.io, opts.from, "--from", LIMITS.requestBytes), opts.from);
         spans = Array.isArray(doc) ? doc : (doc as { spans?: unknown } | null)?.spans;
         if (spans === undefined) throw CliFailure.usage("--from must hold a list of spans, or an object with a `spans` list.");
       } catch (err) {
-        process.exitCode = reportFailure(err, json);
+        fail(ctx, err, json);
         return;
       }
       await runWithClient(ctx, json, async (client, printer) => {

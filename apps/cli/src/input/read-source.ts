@@ -1,16 +1,18 @@
 import { readFile, stat } from "node:fs/promises";
 import { EXIT } from "../exit-codes.js";
 import { CliFailure } from "../failure.js";
+import type { CliIo } from "../io.js";
 import { rejectedInput } from "./rejected.js";
 
-async function readStdin(limit: number): Promise<Buffer> {
-  if (process.stdin.isTTY) process.stderr.write("Reading from standard input (end with Ctrl-D)…\n");
+async function readStdin(io: CliIo, limit: number): Promise<Buffer> {
+  if (io.stdinIsTty) io.err("Reading from standard input (end with Ctrl-D)…");
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of process.stdin) {
-    size += (chunk as Buffer).byteLength;
+  for await (const chunk of io.stdin) {
+    const bytes = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : Buffer.from(chunk);
+    size += bytes.byteLength;
     if (size > limit) throw tooLarge(limit);
-    chunks.push(chunk as Buffer);
+    chunks.push(bytes);
   }
   return Buffer.concat(chunks);
 }
@@ -28,10 +30,10 @@ const REASONS: Record<string, string> = {
  * A path that cannot be read is a usage error; a file over the server's request limit
  * is refused before anything is sent.
  */
-export async function readSource(path: string, flag: string, limit: number): Promise<string> {
+export async function readSource(io: CliIo, path: string, flag: string, limit: number): Promise<string> {
   let bytes: Buffer;
   if (path === "-") {
-    bytes = await readStdin(limit);
+    bytes = await readStdin(io, limit);
   } else {
     try {
       if ((await stat(path)).size > limit) throw tooLarge(limit);

@@ -1,3 +1,4 @@
+import { isPlainObject } from "@cairn/core/json";
 /** What the receipt command's flags contribute on top of the file. */
 export interface ReceiptFlags {
   title?: string;
@@ -6,8 +7,6 @@ export interface ReceiptFlags {
   owner?: string;
   details?: string;
 }
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
  * Flags override the file's fields; `--tag` adds to its tags. A document that is not an

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { failureKind, toolFailure } from "../adapter.js";
 import { toolDefinitions } from "../catalog.js";
 import { RPC_INTERNAL, RpcError } from "../rpc.js";
-import { TOOLS } from "../tools.js";
+import { NOT_TOOLS } from "../tools.js";
 
 type Json = Record<string, any>;
 const tool = (name: string) => toolDefinitions().find((t) => t.name === name) as Json;
@@ -22,8 +22,8 @@ function properties(schema: Json, prefix = ""): Array<[string, Json]> {
 }
 
 describe("MCP tool catalog", () => {
-  it("offers exactly the operations the TOOLS table names, and no administration", () => {
-    expect(Object.keys(TOOLS).sort()).toEqual(operationNames().sort());
+  it("offers every operation NOT_TOOLS does not hold back, and no administration", () => {
+    for (const name of Object.keys(NOT_TOOLS)) expect(operationNames()).toContain(name);
     expect(toolDefinitions().map((t) => t.name)).toEqual([
       "receipt_create",
       "artifact_create",
@@ -77,10 +77,27 @@ describe("MCP tool catalog", () => {
     expect(tool("artifact_read").annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true });
     expect(tool("receipt_create").annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
   });
+
+  it("titles and annotates every tool from the registry: reads are read-only, writes say whether they repeat", () => {
+    for (const t of toolDefinitions()) {
+      const op = OPERATIONS[t.name as keyof typeof OPERATIONS];
+      expect(t.title, t.name).toBe(op.title);
+      expect(t.annotations, t.name).toEqual({
+        title: op.title,
+        readOnlyHint: !op.mutates,
+        destructiveHint: op.mutates && op.destructive,
+        idempotentHint: op.idempotent,
+        openWorldHint: false,
+      });
+    }
+    expect(tool("receipt_create").annotations).toMatchObject({ title: "Leave a receipt", idempotentHint: false });
+    expect(tool("run_close").annotations).toMatchObject({ readOnlyHint: false, idempotentHint: true });
+    expect(tool("policy_set").annotations).toMatchObject({ readOnlyHint: false, idempotentHint: true, destructiveHint: false });
+  });
 });
 
 describe("MCP error mapping", () => {
-  it("makes what a caller can fix a tool error, and only unauthenticated and internal protocol errors", () => {
+  it("makes what a caller can fix (or retry) a tool error, and only unauthenticated and internal protocol errors", () => {
     const protocol = ERROR_CODES.filter((code) => failureKind(code) === "protocol");
     expect(protocol).toEqual(["unauthenticated", "internal"]);
   });

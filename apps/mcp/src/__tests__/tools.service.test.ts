@@ -1,5 +1,5 @@
 import { createLogger, type ReceiptGate, type Store } from "@cairn/core";
-import { createTestWorld, DRIVERS, fullReceipt, minimalReceipt, openTestStore, type TestWorld } from "@cairn/core/testing";
+import { createTestWorld, ADAPTER_DRIVERS, fullReceipt, minimalReceipt, openTestStore, type TestWorld } from "@cairn/core/testing";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -25,7 +25,7 @@ function errorOf(result: Json): Json {
   return JSON.parse(result.content[0].text).error;
 }
 
-describe.each(DRIVERS)("MCP tools on %s", (driver) => {
+describe.each(ADAPTER_DRIVERS)("MCP tools on %s", (driver) => {
   let store: Store;
   let world: TestWorld;
   let sam: Awaited<ReturnType<TestWorld["user"]>>;
@@ -100,7 +100,7 @@ describe.each(DRIVERS)("MCP tools on %s", (driver) => {
   });
 });
 
-describe.each(DRIVERS)("MCP failures on %s", (driver) => {
+describe.each(ADAPTER_DRIVERS)("MCP failures on %s", (driver) => {
   async function connected(options: { gates?: ReceiptGate[] } = {}) {
     const lines: string[] = [];
     const store = await openTestStore(driver);

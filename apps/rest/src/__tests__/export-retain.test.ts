@@ -1,5 +1,5 @@
 import { EXPORT_PAGE_SIZE } from "@cairn/core";
-import { DRIVERS, minimalReceipt } from "@cairn/core/testing";
+import { ADAPTER_DRIVERS, minimalReceipt } from "@cairn/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openRestHarness, type RestHarness } from "./harness.js";
 
@@ -9,7 +9,7 @@ const lines = (text: string) =>
     .filter((l) => l.length > 0)
     .map((l) => JSON.parse(l));
 
-describe.each(DRIVERS)("REST export, retain and surface on %s", (driver) => {
+describe.each(ADAPTER_DRIVERS)("REST export, retain and surface on %s", (driver) => {
   let h: RestHarness;
   beforeAll(async () => {
     h = await openRestHarness(driver);

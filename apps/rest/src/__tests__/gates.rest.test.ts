@@ -1,4 +1,4 @@
-import { DRIVERS, fullReceipt, minimalReceipt } from "@cairn/core/testing";
+import { ADAPTER_DRIVERS, fullReceipt, minimalReceipt } from "@cairn/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRestApp } from "../app.js";
 import { openRestHarness, type RestHarness } from "./harness.js";
@@ -27,7 +27,7 @@ const CASES: Case[] = [
   ["unknown", 422, ["(input)"], async () => minimalReceipt({ before: MARKER, tags: ["freeze"] })],
 ];
 
-describe.each(DRIVERS)("REST gates, drops, doctor, status and policy on %s", (driver) => {
+describe.each(ADAPTER_DRIVERS)("REST gates, drops, doctor, status and policy on %s", (driver) => {
   let h: RestHarness;
   beforeAll(async () => {
     h = await openRestHarness(driver, {

@@ -7,12 +7,14 @@ import { createRestApp } from "../app.js";
 const MARKER = "ZQX-LOGMARK-5c1e";
 
 // A gate that makes a real database error: the driver's error carries the SQL and its
-// parameters (the marker, the bearer token), and its message quotes the value.
+// parameters (the marker, the bearer token), and its message quotes the value. Gates get
+// no store (GateContext), so this one reaches the test's own.
+let gateStore: Store | undefined;
 const failing: ReceiptGate = {
   name: "explodes",
-  async check(receipt, ctx) {
+  async check(receipt) {
     if (!receipt.tags.includes("explode")) return null;
-    await ctx.store.query("select $1::int", [`${MARKER} ${receipt.metadata.learned}`]);
+    await gateStore?.query("select $1::int", [`${MARKER} ${receipt.metadata.learned}`]);
     return null;
   },
 };
@@ -25,6 +27,7 @@ describe.each(DRIVERS)("REST hardening on %s", (driver) => {
 
   beforeAll(async () => {
     store = await openTestStore(driver);
+    gateStore = store;
     world = await createTestWorld(store, { gates: [failing], logger: createLogger({ write: (l) => void lines.push(l) }) });
     app = createRestApp(world.cairn, { accessLog: true });
   });

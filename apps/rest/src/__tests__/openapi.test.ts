@@ -1,9 +1,11 @@
-import { DRIVERS } from "@cairn/core/testing";
-import { ReceiptFields } from "@cairn/core";
+import { ADAPTER_DRIVERS } from "@cairn/core/testing";
+import { OPERATIONS, operationNames, ReceiptFields } from "@cairn/core";
+import { statusOf } from "../adapter.js";
+import { openApiPath, routeOf } from "../routes.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openRestHarness, type RestHarness } from "./harness.js";
 
-describe.each(DRIVERS)("published schemas on %s", (driver) => {
+describe.each(ADAPTER_DRIVERS)("published schemas on %s", (driver) => {
   let h: RestHarness;
   beforeAll(async () => {
     h = await openRestHarness(driver);
@@ -37,6 +39,26 @@ describe.each(DRIVERS)("published schemas on %s", (driver) => {
     expect(res.json.paths["/v1/receipts"].post.operationId).toBe("receipt_create");
     expect(res.json.paths["/v1/artifacts/{id}"].get.operationId).toBe("artifact_read");
     expect(res.json.components.securitySchemes.bearer.scheme).toBe("bearer");
+  });
+
+  it("/openapi.json lists every status each route can answer, derived from the operation's error codes", async () => {
+    const doc = (await h.call("GET", "/openapi.json")).json;
+    for (const name of operationNames()) {
+      const route = routeOf(name, OPERATIONS[name].mutates);
+      const responses = doc.paths[openApiPath(route.path)][route.method].responses;
+      const expected = new Set([route.status, 401, 500, 503, ...OPERATIONS[name].errors.map(statusOf)]);
+      if (route.input.includes("body")) for (const s of [413, 415, 422]) expected.add(s);
+      expect(Object.keys(responses).map(Number).sort(), name).toEqual([...expected].sort());
+      for (const [status, r] of Object.entries<any>(responses)) expect(r.description, `${name} ${status}`).toBeTruthy();
+    }
+    const receipt = doc.paths["/v1/receipts"].post;
+    expect(Object.keys(receipt.responses)).toEqual(expect.arrayContaining(["201", "409", "413", "415", "422", "503"]));
+    expect(receipt.parameters.map((p: any) => p.name)).toContain("idempotency-key");
+    expect(doc.paths["/v1/artifacts/{id}"].get.responses["410"]).toBeDefined();
+    expect(doc.paths["/v1/artifacts"].get.parameters.map((p: any) => p.name)).not.toContain("idempotency-key");
+    const schema = doc.paths["/v1/schemas/{schema}"].get;
+    expect(schema.parameters[0]).toMatchObject({ name: "schema", in: "path" });
+    expect(Object.keys(schema.responses)).toEqual(["200", "404", "500"]);
   });
 
   it("/docs is a self-contained HTML page listing the receipt route", async () => {

@@ -1,4 +1,4 @@
-import { DRIVERS, fullReceipt, minimalReceipt } from "@cairn/core/testing";
+import { ADAPTER_DRIVERS, fullReceipt, minimalReceipt } from "@cairn/core/testing";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openRestHarness, type RestHarness } from "./harness.js";
@@ -21,7 +21,7 @@ const BROKEN: Array<[string, Record<string, unknown>, string, number?]> = [
   ["follows unknown", minimalReceipt({ follows: "art_00000000000000000000000000" }), "follows"],
 ];
 
-describe.each(DRIVERS)("REST receipts (errors) on %s", (driver) => {
+describe.each(ADAPTER_DRIVERS)("REST receipts (errors) on %s", (driver) => {
   let h: RestHarness;
   let token: string;
   beforeAll(async () => {

@@ -1,13 +1,13 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { DRIVERS, fullReceipt } from "@cairn/core/testing";
+import { ADAPTER_DRIVERS, fullReceipt } from "@cairn/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openRestHarness, type RestHarness } from "./harness.js";
 
 const example = JSON.parse(readFileSync(join(import.meta.dirname, "../../../../examples/receipt.json"), "utf8"));
 
-describe.each(DRIVERS)("REST receipts (happy) on %s", (driver) => {
+describe.each(ADAPTER_DRIVERS)("REST receipts (happy) on %s", (driver) => {
   let h: RestHarness;
   beforeAll(async () => {
     h = await openRestHarness(driver);

@@ -1,21 +1,18 @@
 import { type Artifact, readArtifactByShareToken } from "@cairn/core";
 import type { LinkDriver, Outcome } from "@cairn/core/testing";
-import { pathParams, ROUTES } from "../routes.js";
+import { OPERATIONS, type OperationName } from "@cairn/core";
+import { requestOf, routeOf } from "../routes.js";
 import type { RestHarness } from "./harness.js";
 
 /**
  * Calls a core operation the way an HTTP client would: method, path and body come from
- * ROUTES, so a scenario written against operation names runs unchanged over REST.
+ * the route table, so a scenario written against operation names runs unchanged over REST.
  */
 export async function callOperation(h: RestHarness, token: string, operation: string, input: Record<string, unknown>) {
-  const route = ROUTES[operation as keyof typeof ROUTES];
-  if (!route) throw new Error(`no route for ${operation}`);
-  const inPath = new Set(pathParams(route.path));
-  const path = route.path.replace(/:([a-z_]+)/g, (_, p: string) => encodeURIComponent(String(input[p])));
-  const rest = Object.fromEntries(Object.entries(input).filter(([k]) => !inPath.has(k)));
-  const query = route.input === "query" ? `?${new URLSearchParams(rest as Record<string, string>)}` : "";
-  const body = route.input === "body" || route.input === "params+body" ? rest : undefined;
-  return h.call(route.method.toUpperCase(), `${path}${query}`, { token, ...(body && { body }) });
+  const name = operation as OperationName;
+  const request = requestOf(routeOf(name, OPERATIONS[name].mutates), input);
+  if (!request) throw new Error(`${operation} takes named fields`);
+  return h.call(request.method, request.url, { token, ...(request.body !== undefined && { body: request.body }) });
 }
 
 export function restLinkDriver(h: RestHarness): LinkDriver {

@@ -1,8 +1,8 @@
-import { DRIVERS, minimalReceipt } from "@cairn/core/testing";
+import { ADAPTER_DRIVERS, minimalReceipt } from "@cairn/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openRestHarness, type RestHarness } from "./harness.js";
 
-describe.each(DRIVERS)("REST security on %s", (driver) => {
+describe.each(ADAPTER_DRIVERS)("REST security on %s", (driver) => {
   let h: RestHarness;
   beforeAll(async () => {
     h = await openRestHarness(driver);
@@ -83,6 +83,22 @@ describe.each(DRIVERS)("REST security on %s", (driver) => {
     } finally {
       (h.store as { query: unknown }).query = original;
       console.error = spy;
+    }
+  });
+
+  it("an agent token leaves receipts but gets 403 naming the permission for policy, teams and tokens", async () => {
+    const minted = await h.call("POST", "/v1/tokens", { token: h.world.admin.token, body: { name: "claude", kind: "agent" } });
+    const agent = minted.json.token as string;
+    expect((await h.call("POST", "/v1/receipts", { token: agent, body: minimalReceipt() })).status).toBe(201);
+    for (const [method, path, body, permission] of [
+      ["PUT", "/v1/policy", { require_evidence: true }, "policy:write"],
+      ["POST", "/v1/teams", { name: "agents-own" }, "teams:write"],
+      ["POST", "/v1/tokens", { name: "more", kind: "agent" }, "tokens:write"],
+    ] as const) {
+      const res = await h.call(method, path, { token: agent, body });
+      expect(res.status, path).toBe(403);
+      expect(res.json.error.code).toBe("forbidden");
+      expect(res.json.error.message).toContain(permission);
     }
   });
 });

@@ -1,4 +1,4 @@
-import { DRIVERS, minimalReceipt } from "@cairn/core/testing";
+import { ADAPTER_DRIVERS, minimalReceipt } from "@cairn/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openRestHarness, type RestHarness } from "./harness.js";
 
@@ -10,7 +10,7 @@ const span = (id: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-describe.each(DRIVERS)("REST teams and runs on %s", (driver) => {
+describe.each(ADAPTER_DRIVERS)("REST teams and runs on %s", (driver) => {
   let h: RestHarness;
   beforeAll(async () => {
     h = await openRestHarness(driver);

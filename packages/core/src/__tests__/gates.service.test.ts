@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ReceiptGate } from "../receipt/custom-gate.js";
+import type { GateContext, ReceiptGate } from "../receipt/custom-gate.js";
 import type { DropCategory } from "../drops/classification.js";
 import { WITHHELD_TITLE } from "../drops/schemas.js";
 import { PLANTED } from "../secrets/__tests__/planted.js";
@@ -9,7 +9,15 @@ import { captureConsole, rejectionOf, useTestWorld } from "./helpers.js";
 const MARKER = "ZQX-MARKER-7f3a9";
 
 // Operator gates: one with a reason outside the categories, one naming a known category.
+const seen: GateContext[] = [];
 const GATES: ReceiptGate[] = [
+  {
+    name: "records-context",
+    check: (_r, ctx) => {
+      seen.push(ctx);
+      return null;
+    },
+  },
   { name: "no-friday-deploys", check: (r) => (r.tags.includes("gate-veto") ? { reason: "deploy freeze", category: "freeze" } : null) },
   { name: "needs-affected-team", check: (r) => (r.tags.includes("gate-known") ? { reason: "name the team", category: "invalid", fields: ["affected"] } : null) },
 ];
@@ -74,6 +82,15 @@ describe.each(DRIVERS)("receipt gates and drop receipts on %s", (driver) => {
     }
     const rows = await fx.store.query<Record<string, unknown>>("select * from drops where owner = $1", [`user:${sam.name}`]);
     expect(JSON.stringify(rows)).not.toContain(MARKER);
+  });
+
+  it("a custom gate sees the narrow GateContext: actor, surface, time and request id — no store, no raw input", async () => {
+    const sam = await fx.world.user("sam");
+    seen.length = 0;
+    await fx.world.cairn.invoke("receipt_create", sam.ctx("mcp", { requestId: "req-gate-1" }), minimalReceipt({ learned: "gate context" }));
+    expect(seen).toHaveLength(1);
+    expect(Object.keys(seen[0] ?? {}).sort()).toEqual(["actor", "now", "requestId", "surface"]);
+    expect(seen[0]).toMatchObject({ actor: { user: sam.name, kind: "human" }, surface: "mcp", requestId: "req-gate-1" });
   });
 
   it("a custom gate naming a known category keeps it; its reason and fields reach the caller", async () => {

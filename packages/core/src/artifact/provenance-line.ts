@@ -41,3 +41,7 @@ export function provenanceHeader(provenance: Provenance, subject = "Receipt"): P
 }
 
 export const provenanceLine = (provenance: Provenance, subject?: string) => provenanceHeader(provenance, subject).text;
+
+/** The header line of a stored artifact: a receipt (it has metadata) says "Receipt", anything else "Artifact". */
+export const artifactProvenanceLine = (a: { provenance: Provenance; metadata: unknown }) =>
+  provenanceLine(a.provenance, a.metadata ? "Receipt" : "Artifact");

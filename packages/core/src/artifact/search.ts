@@ -1,18 +1,10 @@
+import { decodeCursor, encodeCursor } from "../cursor.js";
 import type { z } from "zod";
 import type { ServiceContext } from "../context.js";
-import { validationFailed } from "../errors.js";
 import { visibleOwners } from "../identity/authorize.js";
 import { LIMITS } from "../limits.js";
 import { ARTIFACT_COLUMNS, type ArtifactRow, toArtifacts } from "./internal.js";
 import type { ArtifactList, ArtifactSearchInput } from "./schemas.js";
-
-const encodeCursor = (id: string) => Buffer.from(id, "utf8").toString("base64url");
-
-function decodeCursor(cursor: string): string {
-  const id = Buffer.from(cursor, "base64url").toString("utf8");
-  if (!/^art_[0-9a-z]{26}$/.test(id)) throw validationFailed([{ field: "cursor", reason: "is not a cursor this server issued" }]);
-  return id;
-}
 
 /**
  * Lists artifacts the caller owns or shares through a team, newest first, filtered by
@@ -24,7 +16,7 @@ export async function searchArtifacts(
   input: z.output<typeof ArtifactSearchInput>,
 ): Promise<z.output<typeof ArtifactList>> {
   const limit = input.limit ?? LIMITS.pageDefault;
-  const after = input.cursor ? decodeCursor(input.cursor) : null;
+  const after = input.cursor ? decodeCursor(input.cursor, "art") : null;
   const q = input.q && input.q.length > 0 ? input.q : null;
   const rows = await ctx.store.query<ArtifactRow>(
     `select ${ARTIFACT_COLUMNS} from artifacts

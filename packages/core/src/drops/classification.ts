@@ -1,5 +1,3 @@
-import type { DropReceipt } from "./schemas.js";
-
 /** Every way a receipt submission can be turned away. Order is the gate order. */
 export const DROP_CATEGORIES = [
   "unknown-schema",
@@ -84,6 +82,3 @@ export function classifyDrop(category: DropCategory): DropClassification {
 export function categoryOf(name: string | undefined): DropCategory {
   return (DROP_CATEGORIES as readonly string[]).includes(name ?? "") ? (name as DropCategory) : "unknown";
 }
-
-/** @deprecated The error now carries the persisted drop receipt; kept as an alias for callers of the old name. */
-export type DropSummary = DropReceipt;

@@ -1,6 +1,6 @@
+import { decodeCursor, encodeCursor } from "../cursor.js";
 import type { z } from "zod";
 import type { ServiceContext } from "../context.js";
-import { validationFailed } from "../errors.js";
 import { visibleOwners } from "../identity/authorize.js";
 import { LIMITS } from "../limits.js";
 import { resolveOwner } from "../identity/owner.js";
@@ -37,13 +37,6 @@ const toDrop = (r: DropRow): DropReceipt => ({
 
 export const windowStart = (now: Date, days: number) => new Date(now.getTime() - days * 86_400_000);
 
-const encodeCursor = (id: string) => Buffer.from(id, "utf8").toString("base64url");
-function decodeCursor(cursor: string): string {
-  const id = Buffer.from(cursor, "base64url").toString("utf8");
-  if (!/^drp_[0-9a-z]{26}$/.test(id)) throw validationFailed([{ field: "cursor", reason: "is not a cursor this server issued" }]);
-  return id;
-}
-
 /** drops_list: drop receipts of the owners the caller acts for, newest first, in a trailing window. */
 export async function listDrops(ctx: ServiceContext, input: z.output<typeof DropsListInput>): Promise<z.output<typeof DropList>> {
   const owners = input.owner !== undefined ? [resolveOwner(ctx.principal, input.owner, "list drops")] : visibleOwners(ctx.principal);
@@ -54,7 +47,7 @@ export async function listDrops(ctx: ServiceContext, input: z.output<typeof Drop
       where owner in (select jsonb_array_elements_text($1::jsonb)) and created_at > $2
         and ($3::text is null or id < $3::text)
       order by id desc limit $4`,
-    [JSON.stringify(owners), since.toISOString(), input.cursor ? decodeCursor(input.cursor) : null, limit + 1],
+    [JSON.stringify(owners), since.toISOString(), input.cursor ? decodeCursor(input.cursor, "drp") : null, limit + 1],
   );
   const page = rows.slice(0, limit);
   const last = page.at(-1);

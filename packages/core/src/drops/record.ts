@@ -1,3 +1,4 @@
+import { isPlainObject } from "../json.js";
 import { defaultLogger } from "../log.js";
 import type { Principal, ServiceContext } from "../context.js";
 import { actsFor } from "../identity/authorize.js";
@@ -13,18 +14,17 @@ import { capFields, moreCount, moreEntry } from "../validation.js";
 import { classifyDrop } from "./classification.js";
 import { DROPS_HIGH_WATER, DROPS_KEPT, type DropReceipt, WITHHELD_TITLE } from "./schemas.js";
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The owner the submission targeted when the caller may act for it; otherwise the caller's own user. */
 export function dropOwner(principal: Principal, raw: unknown): string {
-  const requested = isObject(raw) ? raw.owner : undefined;
+  const requested = isPlainObject(raw) ? raw.owner : undefined;
   if (OwnerRef.safeParse(requested).success && actsFor(principal, requested as string)) return requested as string;
   return `user:${principal.user.name}`;
 }
 
 /** The title the receipt would have had, unless it comes from a failing field (that would persist a rejected value). */
 function titleOf(raw: unknown, failing: ReadonlySet<string>): string | null {
-  if (!isObject(raw)) return null;
+  if (!isPlainObject(raw)) return null;
   if (typeof raw.title === "string") {
     const title = canonicalText(raw.title).replace(/\s+/g, " ");
     return failing.has("title") || !isStorable(title) || isInvisible(title) ? null : title.slice(0, LIMITS.title);
@@ -35,7 +35,7 @@ function titleOf(raw: unknown, failing: ReadonlySet<string>): string | null {
 }
 
 function modelOf(raw: unknown, failing: ReadonlySet<string>): string | null {
-  if (!isObject(raw) || typeof raw.model !== "string" || failing.has("model")) return null;
+  if (!isPlainObject(raw) || typeof raw.model !== "string" || failing.has("model")) return null;
   const model = canonicalText(raw.model);
   return !isStorable(model) || isInvisible(model) || model.length > LIMITS.model ? null : model;
 }
@@ -153,5 +153,5 @@ export async function recordDrop(ctx: ServiceContext, raw: unknown, rejection: R
 }
 
 function logDropFailure(ctx: ServiceContext, drop: DropReceipt, err: unknown) {
-  (ctx.logger ?? defaultLogger).error({ code: "drop_write_failed", drop: drop.id, category: drop.category }, err);
+  (ctx.logger ?? defaultLogger).error({ code: "drop_write_failed", drop: drop.id, category: drop.category, requestId: ctx.requestId }, err);
 }

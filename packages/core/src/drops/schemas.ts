@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { PAGE_FIELDS } from "../paging.js";
-import { SURFACES } from "../context.js";
+import { SURFACES } from "../surfaces.js";
 import { OwnerRef } from "../identity/names.js";
 import { DROP_CATEGORIES } from "./classification.js";
 

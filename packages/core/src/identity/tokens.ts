@@ -49,3 +49,9 @@ export async function insertToken(
   ]);
   return { id, name, kind, user: user.name, token };
 }
+
+/** The token in an `Authorization: Bearer …` header value, or null (every surface reads it the same way). */
+export function bearerOf(header: string | null | undefined): string | null {
+  const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
+  return match?.[1] ?? null;
+}

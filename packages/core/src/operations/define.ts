@@ -1,45 +1,93 @@
 import type { z } from "zod";
 import type { ServiceContext } from "../context.js";
-import { type CairnError, validationFailed } from "../errors.js";
+import { type CairnError, type CairnErrorCode, ERROR_CODES, validationFailed } from "../errors.js";
+import { type Permission, tokenGrants } from "../identity/permissions.js";
 import { parseWith } from "../validation.js";
+import type { OperationHeader } from "./headers.js";
 
 /**
- * One entry per verb. REST routes, MCP tools and CLI commands are generated from this
- * table, so an operation reaches every surface at once and the surfaces cannot drift.
+ * One verb, as every surface needs it. REST routes, MCP tools and CLI commands are
+ * generated from the registry of these (keyed by name), so an operation reaches every
+ * surface at once and the surfaces cannot drift.
  */
 export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
-  name: string;
+  /** Short human-facing name (MCP tool title). */
+  title: string;
   /** Shown as OpenAPI summary, MCP tool description and CLI help. */
   description: string;
   /** The documented input; `invoke` validates raw input against it (receipt_create through its gates). */
   input: I;
   output: O;
-  /** Whether the operation changes state (MCP hints, HTTP method defaults). */
+  /** Whether the operation changes state (MCP readOnlyHint, HTTP method defaults). */
   mutates: boolean;
+  /** Repeating the same call has no further effect (MCP idempotentHint). */
+  idempotent: boolean;
+  /** It can remove or revoke something (MCP destructiveHint). */
+  destructive: boolean;
+  /** What the caller's token must hold (SPEC §18); core checks it before the verb runs. */
+  permission: Permission;
+  /** Every error code the operation can answer with, in ERROR_CODES order (REST documents each status). */
+  errors: readonly CairnErrorCode[];
+  /** Request headers the operation reads. */
+  headers: readonly OperationHeader[];
+  /** Validates raw input and runs the verb. Callers go through `invokeOperation`, which checks the permission first. */
   invoke(ctx: ServiceContext, raw: unknown): Promise<z.output<O>>;
   /** For input a surface could not read: records the refusal where the operation keeps a trace (receipt_create). */
   refuseUnreadable?(ctx: ServiceContext, error: CairnError): Promise<CairnError>;
 }
 
-export function defineOperation<I extends z.ZodType, O extends z.ZodType>(spec: {
-  name: string;
+/** Codes any operation can answer with: bad input, no valid token, our own faults, the database away. */
+export const COMMON_ERRORS = ["validation_failed", "unauthenticated", "unavailable", "internal"] as const satisfies readonly CairnErrorCode[];
+
+interface SpecBase<I extends z.ZodType, O extends z.ZodType> {
+  /** Default: the name in words (`team_member_add` → "Team member add"). */
+  title?: string;
   description: string;
   input: I;
   output: O;
-  mutates: boolean;
-  run(ctx: ServiceContext, input: z.output<I>): Promise<z.output<O>> | z.output<O>;
-}): Operation<I, O> {
+  /** Default: true for reads, false for writes. */
+  idempotent?: boolean;
+  /** Default: false. */
+  destructive?: boolean;
+  /** Codes beyond COMMON_ERRORS (and `forbidden`, added when agent tokens lack the permission). */
+  errors?: readonly CairnErrorCode[];
+  headers?: readonly OperationHeader[];
+  refuseUnreadable?(ctx: ServiceContext, error: CairnError): Promise<CairnError>;
+}
+
+/** A read defaults to the `read` permission; a write must say what it needs. */
+type Access = { mutates: false; permission?: Permission } | { mutates: true; permission: Permission };
+
+/** `run` gets input parsed against `input`; `runRaw` gets it as sent and validates it itself (receipt_create's gates). */
+type Body<I extends z.ZodType, O extends z.ZodType> =
+  | { run(ctx: ServiceContext, input: z.output<I>): Promise<z.output<O>> | z.output<O>; runRaw?: never }
+  | { runRaw(ctx: ServiceContext, raw: unknown): Promise<z.output<O>>; run?: never };
+
+export type OperationSpec<I extends z.ZodType, O extends z.ZodType> = SpecBase<I, O> & Access & Body<I, O>;
+
+export function defineOperation<I extends z.ZodType, O extends z.ZodType>(spec: OperationSpec<I, O>): Operation<I, O> {
+  const permission = spec.permission ?? "read";
+  const codes = new Set<CairnErrorCode>([...COMMON_ERRORS, ...(spec.errors ?? [])]);
+  if (!tokenGrants("agent", permission)) codes.add("forbidden");
+  const { runRaw, run } = spec;
   return {
-    name: spec.name,
+    title: spec.title ?? "",
     description: spec.description,
     input: spec.input,
     output: spec.output,
     mutates: spec.mutates,
-    async invoke(ctx, raw) {
-      const parsed = parseWith(spec.input, raw ?? {});
-      if (!parsed.ok) throw validationFailed(parsed.issues);
-      return spec.run(ctx, parsed.value);
-    },
+    idempotent: spec.idempotent ?? !spec.mutates,
+    destructive: spec.destructive ?? false,
+    permission,
+    errors: ERROR_CODES.filter((code) => codes.has(code)),
+    headers: spec.headers ?? [],
+    invoke: runRaw
+      ? (ctx, raw) => runRaw(ctx, raw)
+      : async (ctx, raw) => {
+          const parsed = parseWith(spec.input, raw ?? {});
+          if (!parsed.ok) throw validationFailed(parsed.issues);
+          return (run as NonNullable<typeof run>)(ctx, parsed.value);
+        },
+    ...(spec.refuseUnreadable && { refuseUnreadable: spec.refuseUnreadable }),
   };
 }
-

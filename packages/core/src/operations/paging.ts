@@ -1,6 +1,10 @@
-import type { Cairn } from "../cairn.js";
 import type { ServiceContext } from "../context.js";
-import type { OperationName, OperationOutput } from "./index.js";
+import type { OperationName, OperationOutput } from "./registry.js";
+
+/** What walking pages needs of a core: its invoke (a Cairn is one). */
+export interface Invoker {
+  invoke<N extends OperationName>(name: N, ctx: ServiceContext, raw: unknown): Promise<OperationOutput<N>>;
+}
 
 /** Operations that answer one page of a list (`{items, next_cursor}`) and take a `cursor`. */
 export type PagedOperationName = {
@@ -13,7 +17,7 @@ export type PagedOperationName = {
  * so invalid input is still an ordinary error; later pages follow the same cursor chain.
  */
 export async function* pagesOf<N extends PagedOperationName>(
-  cairn: Pick<Cairn, "invoke">,
+  cairn: Invoker,
   name: N,
   ctx: ServiceContext,
   raw: Record<string, unknown>,

@@ -1,17 +1,28 @@
-import type { z } from "zod";
-import type { ServiceContext } from "../context.js";
-import { resolveOwner } from "../identity/owner.js";
-import type { Policy, PolicyGetInput, PolicySetInput } from "./schemas.js";
-import { loadPolicy, savePolicy } from "./store.js";
+import { defineOperation } from "../operations/define.js";
+import { getPolicy } from "./get.js";
+import { Policy, PolicyGetInput, PolicySetInput } from "./schemas.js";
+import { setPolicy } from "./set.js";
 
-/** policy_get: the owner user's policy, or a team's for its members. Never set = the defaults. */
-export async function getPolicy(ctx: ServiceContext, input: z.output<typeof PolicyGetInput>): Promise<Policy> {
-  return loadPolicy(ctx.store, resolveOwner(ctx.principal, input.owner, "read a policy"));
-}
-
-/** policy_set: any subset of the fields; returns the whole policy. Team policies by team members. */
-export async function setPolicy(ctx: ServiceContext, input: z.output<typeof PolicySetInput>): Promise<Policy> {
-  const { owner: requested, ...patch } = input;
-  const owner = resolveOwner(ctx.principal, requested, "set a policy");
-  return savePolicy(ctx.store, owner, patch, { user: ctx.principal.user.name, now: ctx.now() });
-}
+/** Owner policies that steer the gates. */
+export const POLICY_OPERATIONS = {
+  policy_get: defineOperation({
+    title: "Read an owner's policy",
+    description: "Read an owner's policy (yours by default, or a team's you belong to): secrets, entropy_detection, require_evidence, default_ttl_days.",
+    input: PolicyGetInput,
+    output: Policy,
+    mutates: false,
+    errors: ["forbidden"],
+    run: getPolicy,
+  }),
+  policy_set: defineOperation({
+    title: "Change an owner's policy",
+    description:
+      "Change an owner's policy (yours, or a team's you belong to). Send any subset of the fields; omitted ones keep their values. Returns the whole policy.",
+    input: PolicySetInput,
+    output: Policy,
+    mutates: true,
+    idempotent: true,
+    permission: "policy:write",
+    run: setPolicy,
+  }),
+} as const;

@@ -52,7 +52,7 @@ async function refuse(
   const error = rejectionError(rejection, drop, existing);
   if (claim) {
     await saveOutcome(ctx.store, claim, { kind: "rejected", error: error.toBody() }, ctx.now()).catch((err) =>
-      (ctx.logger ?? defaultLogger).error({ code: "idempotency_save_failed" }, err),
+      (ctx.logger ?? defaultLogger).error({ code: "idempotency_save_failed", requestId: ctx.requestId }, err),
     );
   }
   return error;

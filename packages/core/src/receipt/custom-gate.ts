@@ -1,4 +1,4 @@
-import type { ServiceContext } from "../context.js";
+import type { Surface, TokenKind } from "../surfaces.js";
 import type { ReceiptMetadata } from "./schemas.js";
 
 /** What a custom gate sees: the receipt after the built-in gates and redaction, never a secret. */
@@ -9,6 +9,19 @@ export interface GateReceipt {
   tags: string[];
   details?: string;
   model?: string;
+}
+
+/**
+ * What a custom gate knows about the call: who submitted, through which surface, when,
+ * and the request id for its own logs. Deliberately not the service context: a gate
+ * gets no store, no configuration and no raw input.
+ */
+export interface GateContext {
+  /** The submitting user and the token it used. */
+  actor: { user: string; token: string; kind: TokenKind };
+  surface: Surface;
+  now: Date;
+  requestId: string;
 }
 
 /**
@@ -29,5 +42,5 @@ export interface GateRefusal {
 export interface ReceiptGate {
   /** Kept on the drop receipt; name the rule, not the content. */
   name: string;
-  check(receipt: GateReceipt, ctx: ServiceContext): GateRefusal | null | Promise<GateRefusal | null>;
+  check(receipt: GateReceipt, ctx: GateContext): GateRefusal | null | Promise<GateRefusal | null>;
 }

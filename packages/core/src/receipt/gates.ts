@@ -6,7 +6,7 @@ import { ownerIssue } from "../identity/owner.js";
 import type { Policy } from "../policy/schemas.js";
 import { loadPolicy } from "../policy/store.js";
 import { ROOT_FIELD } from "../validation.js";
-import type { GateReceipt } from "./custom-gate.js";
+import type { GateContext, GateReceipt } from "./custom-gate.js";
 import { type Redaction, redactReceipt } from "./redact.js";
 import { RECEIPT_SCHEMA_ID } from "./schemas.js";
 import { type Rejection, type ValidReceipt, validateReceiptInput } from "./validate.js";
@@ -76,8 +76,15 @@ async function customGates(ctx: ServiceContext, gated: GatedReceipt): Promise<Re
     ...(r.details !== undefined && { details: r.details }),
     ...(r.model !== undefined && { model: r.model }),
   };
+  const { user, token } = ctx.principal;
+  const gateCtx: GateContext = {
+    actor: { user: user.name, token: token.name, kind: token.kind },
+    surface: ctx.surface,
+    now: ctx.now(),
+    requestId: ctx.requestId,
+  };
   for (const gate of ctx.gates ?? []) {
-    const refusal = await gate.check(subject, ctx);
+    const refusal = await gate.check(subject, gateCtx);
     if (!refusal) continue;
     const fields = refusal.fields && refusal.fields.length > 0 ? refusal.fields : [ROOT_FIELD];
     return {

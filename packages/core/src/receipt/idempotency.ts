@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { CreatedArtifact } from "../artifact/schemas.js";
 import { CairnError, type CairnErrorBody, type Issue } from "../errors.js";
+import { stableJson } from "../json.js";
 import type { Sql } from "../store/port.js";
 import type { Rejection } from "./validate.js";
 
@@ -23,18 +24,6 @@ export interface IdempotencyClaim {
   userId: string;
   key: string;
   fingerprint: string;
-}
-
-/** JSON with sorted keys: the same input sent with another key order is the same request. */
-function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
 }
 
 export const fingerprintOf = (raw: unknown) => createHash("sha256").update(stableJson(raw), "utf8").digest("hex");

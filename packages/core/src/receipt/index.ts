@@ -1,9 +1,10 @@
 export { checksumOf } from "../checksum.js";
+export { type FieldInfo, fieldsOf } from "../fields.js";
 export { LIMITS } from "../limits.js";
 export { rejectionError } from "./create.js";
-export type { GateReceipt, GateRefusal, ReceiptGate } from "./custom-gate.js";
+export type { GateContext, GateReceipt, GateRefusal, ReceiptGate } from "./custom-gate.js";
 export { IdempotencyKey } from "./idempotency.js";
-export { prepareReceipt, prepareRedactedReceipt, renderValidReceipt, type PreparedReceipt } from "./prepare.js";
+export { prepareReceipt, prepareRedactedReceipt, renderValidReceipt, storedReceiptFields, type PreparedReceipt } from "./prepare.js";
 export { mapReceiptStrings, redactReceipt, type Redaction, type RedactionResult } from "./redact.js";
 export { isRegisteredSchema, jsonSchemaOf, registeredSchemaIds, SCHEMA_REGISTRY, type RegisteredSchemaId } from "./registry.js";
 export { RECEIPT_V1_TEMPLATE_VERSION, renderReceiptV1 } from "./render.js";
@@ -18,3 +19,5 @@ export {
   type ValidReceipt,
   type ReceiptValidation,
 } from "./validate.js";
+export { artifactProvenanceLine, provenanceLine } from "../artifact/provenance-line.js";
+export { artifactFacts, artifactListLine } from "../artifact/facts.js";

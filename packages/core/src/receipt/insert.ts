@@ -5,6 +5,7 @@ import type { ExistingArtifactRef } from "../errors.js";
 import type { GatedReceipt } from "./gates.js";
 import { findOutcome, type IdempotencyClaim, type StoredOutcome, saveOutcome } from "./idempotency.js";
 import type { PreparedReceipt } from "./prepare.js";
+import { storedReceiptFields } from "./prepare.js";
 import { receiptWarnings } from "./warnings.js";
 
 const DUPLICATE_WINDOW_MS = 24 * 3_600_000;
@@ -41,12 +42,7 @@ export async function insertReceipt(
     const since = new Date(now.getTime() - DUPLICATE_WINDOW_MS);
     const artifact = {
       owner,
-      title: prepared.title,
-      share_type: "markdown" as const,
-      body: prepared.body,
-      checksum: prepared.checksum,
-      tags: prepared.tags,
-      metadata: prepared.metadata,
+      ...storedReceiptFields(prepared),
       provenance: provenanceOf(ctx, prepared.model),
       follows,
     };

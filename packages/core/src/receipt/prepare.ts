@@ -9,6 +9,12 @@ export interface PreparedReceipt extends ValidReceipt {
   checksum: string;
 }
 
+/** The artifact columns a receipt is stored with; the insert and the CLI's --dry-run both show exactly these. */
+export function storedReceiptFields(prepared: PreparedReceipt) {
+  const { title, body, checksum, tags, metadata } = prepared;
+  return { title, share_type: "markdown" as const, body, checksum, tags, metadata };
+}
+
 /**
  * Validate, render and checksum without touching storage. The server and the CLI's
  * --dry-run both go through here, so they cannot disagree about bytes.

@@ -1,3 +1,4 @@
+import { isPlainObject } from "../json.js";
 import type { CairnErrorCode, Issue } from "../errors.js";
 import type { DropCategory } from "../drops/classification.js";
 import { DERIVED_TITLE_LENGTH, LIMITS } from "../limits.js";
@@ -39,10 +40,6 @@ export type ReceiptValidation = { ok: true; value: ValidReceipt } | { ok: false;
 export const RECEIPT_TAG = "receipt";
 const ALLOWED_PROTOCOLS = new Set(["https:", "http:"]);
 const CAIRN_MCP_PREFIX = "mcp://cairn/";
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** unsafe-link gate: evidence urls must parse, and use an allowed scheme. */
 function linkIssues(evidence: unknown): { invalid: Issue[]; unsafe: Issue[] } {

@@ -1,3 +1,4 @@
+import { stableJson } from "../json.js";
 import type { Issue } from "../errors.js";
 import { RUN_LIMITS, type SpanInput } from "./schemas.js";
 
@@ -50,17 +51,7 @@ export function normalizeSpan(span: SpanInput): NormalizedSpan {
   };
 }
 
-/** Key-order-insensitive JSON, so a retried span compares equal to the stored one. */
-function stable(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stable).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stable(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value);
-}
-
 /** Whether a re-sent span is the one already stored (a retry) rather than an attempt to change it. */
 export function sameSpan(a: NormalizedSpan, b: NormalizedSpan): boolean {
-  return stable(a) === stable(b);
+  return stableJson(a) === stableJson(b);
 }

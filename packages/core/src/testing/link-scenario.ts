@@ -3,7 +3,9 @@ import type { Artifact } from "../artifact/schemas.js";
 import { type CairnErrorBody, toCairnError } from "../errors.js";
 import { authenticate } from "../identity/tokens.js";
 import type { TestWorld } from "./fixtures.js";
-import { REFUSED_EDGES } from "./link-tables.js";
+import { REFUSED_EDGES, type ReceiptKey, type RunKey, RUNS } from "./link-tables.js";
+
+export { type ReceiptKey, type RunKey, RUNS, type ViewerKey, VIEWERS } from "./link-tables.js";
 import { minimalReceipt } from "./receipts.js";
 import type { TestUser } from "./fixtures.js";
 
@@ -39,11 +41,6 @@ export function coreLinkDriver(world: TestWorld): LinkDriver {
   };
 }
 
-export const VIEWERS = ["owner user", "team member", "other user", "link holder"] as const;
-export type ViewerKey = (typeof VIEWERS)[number];
-export const RUNS = ["own run", "team run", "stranger's run"] as const;
-export type RunKey = (typeof RUNS)[number];
-export type ReceiptKey = "user receipt" | "team receipt";
 
 export interface LinkScenario {
   users: { owner: TestUser; member: TestUser; other: TestUser };

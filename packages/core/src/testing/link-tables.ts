@@ -1,4 +1,8 @@
-import type { ReceiptKey, RunKey, ViewerKey } from "./link-scenario.js";
+export const VIEWERS = ["owner user", "team member", "other user", "link holder"] as const;
+export type ViewerKey = (typeof VIEWERS)[number];
+export const RUNS = ["own run", "team run", "stranger's run"] as const;
+export type RunKey = (typeof RUNS)[number];
+export type ReceiptKey = "user receipt" | "team receipt";
 
 /**
  * SPEC §9 as tables, shared by every surface's tests. A run is listed in `produced_by`

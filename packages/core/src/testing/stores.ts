@@ -15,6 +15,13 @@ export const DRIVERS: readonly Driver[] = (process.env.CAIRN_TEST_DRIVERS ?? "pg
   .map((d) => d.trim())
   .filter((d): d is Driver => d === "pglite" || d === "pg");
 
+/**
+ * Adapter tests (REST, MCP, CLI, parity) test no storage: they run on one store, the
+ * embedded one, unless CAIRN_TEST_DRIVERS leaves it out. Storage is tested on every
+ * driver in core.
+ */
+export const ADAPTER_DRIVERS: readonly Driver[] = DRIVERS.includes("pglite") ? ["pglite"] : DRIVERS.slice(0, 1);
+
 /** Admin connection used to create and drop one throwaway database per test file. */
 export const PG_ADMIN_URL = process.env.CAIRN_TEST_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 

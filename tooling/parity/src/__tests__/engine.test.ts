@@ -23,7 +23,7 @@ function withRenamedIssueField(inner: Driver): Driver {
   return {
     ...inner,
     name: `${inner.name}-with-a-drifted-adapter`,
-    createReceipt: async (actor, input) => mutate(await (inner.createReceipt as NonNullable<Driver["createReceipt"]>)(actor, input)),
+    call: async (actor, operation, input) => mutate(await (inner.call as NonNullable<Driver["call"]>)(actor, operation, input)),
   };
 }
 
@@ -80,7 +80,7 @@ describe("the parity engine", () => {
   });
 
   it("fails a row whose reference answer is not what the row says it tests", async () => {
-    const vacuous: Scenario = { name: "vacuous", expect: "ok", policy: { require_evidence: true }, step: { kind: "create", input: minimalReceipt() } };
+    const vacuous: Scenario = { name: "vacuous", expect: "ok", policy: { require_evidence: true }, step: { operation: "receipt_create", input: minimalReceipt() } };
     await expect(runScenario(env, [restDriver(parity.server.url)], vacuous)).rejects.toThrow(
       'scenario "vacuous": the reference core answered validation_failed, expected ok',
     );

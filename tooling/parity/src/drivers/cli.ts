@@ -1,7 +1,9 @@
-import { exitCodeOf } from "@cairn/cli";
+import { isPlainObject } from "@cairn/core/json";
+import { cliCommandOf, type CommandLine, exitCodeOf } from "@cairn/cli";
 import { runNode } from "@cairn/core/testing";
 import type { Actor, Driver, Outcome } from "../types.js";
 import { cliEnv, requireBuiltCli } from "./cli-bin.js";
+import { ndjsonPage } from "./ndjson.js";
 
 interface Ran {
   code: number | null;
@@ -11,23 +13,21 @@ interface Ran {
 
 const run = (bin: string, args: string[], env: Record<string, string>, input: string): Promise<Ran> => runNode([bin, ...args], { env, input });
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-
 /**
  * `--json` output as an Outcome, checked against the CLI's contract: stdout is the REST
  * answer, or on failure the REST error object `{error: {...}}`; the exit code is the one
  * the CLI documents for that answer. Anything else throws, reported against this surface.
  */
-export function outcomeOfCliRun(command: string, ran: Ran): Outcome {
+export function outcomeOfCliRun(command: string, ran: Ran, line: Pick<CommandLine, "ndjson" | "successExit"> = {}): Outcome {
   let answer: unknown;
   try {
-    answer = JSON.parse(ran.stdout);
+    answer = line.ndjson && ran.code === 0 ? ndjsonPage(ran.stdout) : JSON.parse(ran.stdout);
   } catch {
     throw new Error(`\`cairn ${command}\` exited ${ran.code} and printed no JSON on stdout; stderr: ${ran.stderr.trim().slice(0, 500)}`);
   }
-  const isError = isRecord(answer) && Object.keys(answer).join() === "error" && isRecord(answer.error);
+  const isError = isPlainObject(answer) && Object.keys(answer).join() === "error" && isPlainObject(answer.error);
   const outcome: Outcome = isError ? { ok: false, error: (answer as { error: never }).error } : { ok: true, value: answer };
-  const exit = outcome.ok ? 0 : exitCodeOf(outcome.error.code);
+  const exit = outcome.ok ? (line.successExit?.(outcome.value) ?? 0) : exitCodeOf(outcome.error.code);
   if (ran.code !== exit) {
     const said = outcome.ok ? "a success" : `error code ${outcome.error.code}`;
     throw new Error(`\`cairn ${command}\` exited ${ran.code} for ${said}; the documented exit code is ${exit}`);
@@ -35,16 +35,21 @@ export function outcomeOfCliRun(command: string, ran: Ran): Outcome {
   return outcome;
 }
 
-/** The built `cairn` binary, one process per command, as the actor (CAIRN_URL/CAIRN_TOKEN). */
+/**
+ * The built `cairn` binary, one process per command, as the actor (CAIRN_URL/CAIRN_TOKEN).
+ * The command line is the CLI's own spelling of the input (`commandLine`), so every
+ * operation the CLI offers is driven without a line here per operation.
+ */
 export function cliDriver(baseUrl: string): Driver {
   const bin = requireBuiltCli();
-  const cairn = async (actor: Actor, args: string[], stdin = ""): Promise<Outcome> =>
-    outcomeOfCliRun(args[0] as string, await run(bin, [...args, "--json"], cliEnv(baseUrl, actor.token), stdin));
   return {
     name: "cli",
     surface: "cli",
-    createReceipt: (actor, input) => cairn(actor, ["receipt", "--from", "-"], JSON.stringify(input)),
-    read: (actor, id) => cairn(actor, ["read", id]),
-    search: (actor, query) => cairn(actor, ["search", ...(query.q ? [query.q] : []), ...(query.tag ? ["--tag", query.tag] : [])]),
+    async call(actor: Actor, operation, input) {
+      const line = await (await cliCommandOf(operation))?.commandLine(input);
+      if (!line) return null;
+      const ran = await run(bin, line.args, cliEnv(baseUrl, actor.token), line.stdin ?? "");
+      return outcomeOfCliRun(line.args.filter((a) => !a.startsWith("-")).slice(0, 2).join(" "), ran, line);
+    },
   };
 }

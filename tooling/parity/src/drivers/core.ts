@@ -12,13 +12,11 @@ async function outcome(p: Promise<unknown>): Promise<Outcome> {
 
 /** Calls the core operations directly: the reference every surface is compared with. */
 export function coreDriver(cairn: Cairn): Driver {
-  const ctx = (actor: Actor) => cairn.context(actor.principal, "rest");
+  // Authenticated per call, as every surface does: a principal carries its teams as of then.
+  const ctx = async (actor: Actor) => cairn.context((await cairn.authenticate(actor.token)) ?? actor.principal, "rest");
   return {
     name: "core",
     surface: "rest",
-    createReceipt: (actor, input) => outcome(cairn.invoke("receipt_create", ctx(actor), input)),
-    read: (actor, id) => outcome(cairn.invoke("artifact_read", ctx(actor), { id })),
-    search: (actor, query) => outcome(cairn.invoke("artifact_search", ctx(actor), query)),
-    setPolicy: (actor, patch) => outcome(cairn.invoke("policy_set", ctx(actor), patch)),
+    call: async (actor, operation, input) => outcome(cairn.invoke(operation, await ctx(actor), input)),
   };
 }

@@ -1,3 +1,4 @@
+import { isPlainObject } from "@cairn/core/json";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -5,10 +6,9 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import { isToolName } from "@cairn/mcp";
 import type { Actor, Driver, Outcome } from "../types.js";
 import { cliEnv, requireBuiltCli } from "./cli-bin.js";
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
  * A tools/call result as an Outcome, checked against the MCP surface's contract: one text
@@ -22,7 +22,7 @@ export function outcomeOfToolResult(result: CallToolResult): Outcome {
   if (result.isError) {
     if (result.structuredContent !== undefined) throw new Error("a tool error carries structuredContent");
     const envelope: unknown = JSON.parse(block.text);
-    if (!isRecord(envelope) || Object.keys(envelope).join() !== "error" || !isRecord(envelope.error) || typeof envelope.error.code !== "string") {
+    if (!isPlainObject(envelope) || Object.keys(envelope).join() !== "error" || !isPlainObject(envelope.error) || typeof envelope.error.code !== "string") {
       throw new Error(`a tool error's text is not the REST error envelope: ${block.text.slice(0, 300)}`);
     }
     return { ok: false, error: envelope.error as never };
@@ -91,10 +91,8 @@ function mcpDriver(name: string, transportFor: (actor: Actor) => { transport: Tr
   return {
     name,
     surface: "mcp",
-    // Tool arguments are a JSON object by protocol: a receipt that is not an object cannot be sent.
-    createReceipt: async (actor, input) => (isRecord(input) ? call(actor, "receipt_create", input) : null),
-    read: (actor, id) => call(actor, "artifact_read", { id }),
-    search: (actor, query) => call(actor, "artifact_search", query),
+    // Tool arguments are a JSON object by protocol: input that is not an object cannot be sent.
+    call: async (actor, operation, input) => (isToolName(operation) && isPlainObject(input) ? call(actor, operation, input) : null),
     release: (actor) => release(actor.token),
     async close() {
       await Promise.all([...clients.keys()].map(release));

@@ -1,44 +1,53 @@
-import { appendSpans } from "../run/append-spans.js";
-import { closeRun } from "../run/close.js";
-import { createRun } from "../run/create.js";
-import { readRun } from "../run/read.js";
-import { Run, RunAppendSpansInput, RunAppendSpansOutput, RunCreateInput, RunRef } from "../run/schemas.js";
-import { defineOperation } from "./define.js";
+import { defineOperation } from "../operations/define.js";
+import { appendSpans } from "./append-spans.js";
+import { closeRun } from "./close.js";
+import { createRun } from "./create.js";
+import { readRun } from "./read.js";
+import { Run, RunAppendSpansInput, RunAppendSpansOutput, RunCreateInput, RunRef } from "./schemas.js";
 
 /** Runs and spans (OpenTelemetry-inspired). A span naming `produced_artifact_id` links the run to that artifact. */
 export const RUN_OPERATIONS = {
   run_create: defineOperation({
-    name: "run_create",
+    title: "Start a run",
     description:
       "Start a run (a trace of work) for yourself or a team you belong to. Append spans as work finishes; a span naming `produced_artifact_id` shows the run as \"Produced by\" on that artifact.",
     input: RunCreateInput,
     output: Run,
     mutates: true,
+    permission: "runs:write",
+    errors: ["forbidden"],
     run: createRun,
   }),
   run_append_spans: defineOperation({
-    name: "run_append_spans",
+    title: "Append spans to a run",
     description:
       "Append a batch of spans to an open run. To link a receipt, create the receipt first, then append the span that names it in `produced_artifact_id` (it must have the run's owner). All spans are stored or none; re-sending an identical span is a no-op.",
     input: RunAppendSpansInput,
     output: RunAppendSpansOutput,
     mutates: true,
+    idempotent: true,
+    permission: "runs:write",
+    errors: ["not_found"],
     run: appendSpans,
   }),
   run_close: defineOperation({
-    name: "run_close",
+    title: "Close a run",
     description: "Close a run: it accepts no more spans. Closing a closed run changes nothing.",
     input: RunRef,
     output: Run,
     mutates: true,
+    idempotent: true,
+    permission: "runs:write",
+    errors: ["not_found"],
     run: closeRun,
   }),
   run_read: defineOperation({
-    name: "run_read",
+    title: "Read a run",
     description: "Read a run and its spans. Only the owner user or members of the owning team can see a run; runs have no share links.",
     input: RunRef,
     output: Run,
     mutates: false,
+    errors: ["not_found"],
     run: readRun,
   }),
 } as const;

@@ -1,0 +1,28 @@
+import { randomUUID } from "node:crypto";
+import type { Cairn } from "@cairn/core";
+import type { MiddlewareHandler } from "hono";
+import { loggablePath, type RestEnv } from "./adapter.js";
+
+/** Every response carries the request id: the client's `X-Request-Id` (trimmed to 100 characters) or a new one. */
+export function requestIds(cairn: Cairn, accessLog: boolean): MiddlewareHandler<RestEnv> {
+  return async (c, next) => {
+    const started = performance.now();
+    const requestId = c.req.header("x-request-id")?.slice(0, 100) || randomUUID();
+    c.set("requestId", requestId);
+    c.header("X-Request-Id", requestId);
+    await next();
+    if (accessLog) {
+      const ms = Number((performance.now() - started).toFixed(1));
+      cairn.log.info("request", { method: c.req.method, path: loggablePath(c.req.path), status: c.res.status, ms, requestId });
+    }
+  };
+}
+
+/** `/v1/*` needs a valid bearer token, except the published schemas (a client validates before it has one). */
+export function bearerAuth(cairn: Cairn): MiddlewareHandler<RestEnv> {
+  return async (c, next) => {
+    if (c.req.path.startsWith("/v1/schemas")) return next();
+    c.set("principal", await cairn.authenticateHeader(c.req.header("authorization")));
+    return next();
+  };
+}

@@ -1,0 +1,67 @@
+import { defineOperation } from "../operations/define.js";
+import { createArtifact } from "./create.js";
+import { exportArtifacts } from "./export.js";
+import { readArtifact } from "./read.js";
+import { retainArtifact } from "./retain.js";
+import {
+  Artifact,
+  ArtifactCreateInput,
+  ArtifactExportInput,
+  ArtifactList,
+  ArtifactReadInput,
+  ArtifactSearchInput,
+  CreatedArtifact,
+} from "./schemas.js";
+import { searchArtifacts } from "./search.js";
+
+/** Artifacts: storing, reading, finding, exporting and keeping them past their expiry. */
+export const ARTIFACT_OPERATIONS = {
+  artifact_create: defineOperation({
+    title: "Store an artifact",
+    description: "Store a plain artifact (markdown, text or JSON) and get its share link. Takes no metadata.",
+    input: ArtifactCreateInput,
+    output: CreatedArtifact,
+    mutates: true,
+    permission: "artifacts:write",
+    errors: ["forbidden"],
+    run: createArtifact,
+  }),
+  artifact_read: defineOperation({
+    title: "Read an artifact",
+    description: "Read one artifact by id, if you own it or belong to its owning team.",
+    input: ArtifactReadInput,
+    output: Artifact,
+    mutates: false,
+    errors: ["not_found", "gone"],
+    run: readArtifact,
+  }),
+  artifact_search: defineOperation({
+    title: "Search artifacts",
+    description: "List artifacts you can read, newest first, filtered by tag and full-text query, one page at a time.",
+    input: ArtifactSearchInput,
+    output: ArtifactList,
+    mutates: false,
+    run: searchArtifacts,
+  }),
+  artifact_export: defineOperation({
+    title: "Export artifacts",
+    description:
+      "Export every artifact you can read (optionally only one tag), newest first, one page per call. REST streams all pages as NDJSON.",
+    input: ArtifactExportInput,
+    output: ArtifactList,
+    mutates: false,
+    run: exportArtifacts,
+  }),
+  artifact_retain: defineOperation({
+    title: "Retain an artifact",
+    description:
+      "Keep an artifact permanently: it no longer expires (retained: true, expires_at: null). Only its owner, or members of its owning team.",
+    input: ArtifactReadInput,
+    output: Artifact,
+    mutates: true,
+    idempotent: true,
+    permission: "artifacts:retain",
+    errors: ["not_found"],
+    run: retainArtifact,
+  }),
+} as const;

@@ -1,0 +1,40 @@
+import type { z } from "zod";
+import { ARTIFACT_OPERATIONS } from "../artifact/operations.js";
+import { DROP_OPERATIONS } from "../drops/operations.js";
+import { HEALTH_OPERATIONS } from "../health/operations.js";
+import { IDENTITY_OPERATIONS } from "../identity/operations.js";
+import { POLICY_OPERATIONS } from "../policy/operations.js";
+import { RECEIPT_OPERATIONS } from "../receipt/operations.js";
+import { RUN_OPERATIONS } from "../run/operations.js";
+import { TEAM_OPERATIONS } from "../team/operations.js";
+import type { Operation } from "./define.js";
+
+/** An operation without a title is titled by its name in words: `team_member_add` → "Team member add". */
+function titled<T extends Record<string, Operation>>(table: T): T {
+  for (const [name, op] of Object.entries(table)) {
+    if (op.title === "") op.title = name.charAt(0).toUpperCase() + name.slice(1).replaceAll("_", " ");
+  }
+  return table;
+}
+
+/**
+ * Every verb, by name: each area owns its verbs in `<area>/operations.ts` and is spread
+ * in here. The key is the operation's name on every surface. Order is the order of
+ * listings (OpenAPI, MCP tools, parity).
+ */
+export const OPERATIONS = titled({
+  ...RECEIPT_OPERATIONS,
+  ...ARTIFACT_OPERATIONS,
+  ...IDENTITY_OPERATIONS,
+  ...TEAM_OPERATIONS,
+  ...RUN_OPERATIONS,
+  ...DROP_OPERATIONS,
+  ...HEALTH_OPERATIONS,
+  ...POLICY_OPERATIONS,
+});
+
+export type OperationName = keyof typeof OPERATIONS;
+export type OperationInput<N extends OperationName> = z.input<(typeof OPERATIONS)[N]["input"]>;
+export type OperationOutput<N extends OperationName> = z.output<(typeof OPERATIONS)[N]["output"]>;
+
+export const operationNames = () => Object.keys(OPERATIONS) as OperationName[];

@@ -1,0 +1,22 @@
+import { CreatedArtifact } from "../artifact/schemas.js";
+import { defineOperation } from "../operations/define.js";
+import { createReceipt, refuseUnreadableReceipt } from "./create.js";
+import { ReceiptCreateInput } from "./schemas.js";
+
+/** Receipts: the structured record an agent or script leaves when it finishes work. */
+export const RECEIPT_OPERATIONS = {
+  receipt_create: defineOperation({
+    title: "Leave a receipt",
+    description:
+      "Leave a structured receipt when you finish work: what changed, who is affected, before and after, evidence, outcome, what a human must do, what remains and what was learned. The server redacts secrets, renders the body, checksums it and returns a share link. Receipts expire after the owner's default_ttl_days (7 unless the policy changes it) unless retained. A refused receipt leaves a drop receipt (see drops_list).",
+    input: ReceiptCreateInput,
+    output: CreatedArtifact,
+    mutates: true,
+    permission: "receipts:write",
+    errors: ["unknown_schema", "duplicate", "idempotency_mismatch", "forbidden"],
+    headers: ["Idempotency-Key"],
+    // The receipt gates validate the raw input themselves, so a rejection is classified and leaves a drop.
+    runRaw: createReceipt,
+    refuseUnreadable: refuseUnreadableReceipt,
+  }),
+} as const;
