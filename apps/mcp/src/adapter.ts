@@ -1,6 +1,8 @@
-import { CairnError, type CairnErrorCode, type Logger, toCairnError } from "@cairn/core";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { RPC_INTERNAL, RPC_UNAUTHENTICATED, RpcError } from "./rpc.js";
+import { CairnError, type CairnErrorBody, type CairnErrorCode, type Logger, toCairnError } from "@cairn/core";
+import type { CallToolResult, ContentBlock } from "@modelcontextprotocol/sdk/types.js";
+import { ERROR_META_KEY, RPC_INTERNAL, RPC_INVALID_PARAMS, RPC_RESOURCE_NOT_FOUND, RPC_UNAUTHENTICATED, RpcError } from "./rpc.js";
+
+export { ERROR_META_KEY } from "./rpc.js";
 
 /**
  * Exhaustive: a new error code does not compile until MCP decides. Whatever a caller can
@@ -27,30 +29,67 @@ export function failureKind(code: CairnErrorCode): "tool" | "protocol" {
   }
 }
 
-/** A successful call: the object as structuredContent, and the same JSON as text for clients that only read text. */
-export function toolSuccess(value: unknown): CallToolResult {
+/**
+ * The JSON-RPC code of a failed resources/* or prompts/* request (they have no tool-error
+ * channel). Exhaustive, like failureKind. MCP names -32002 for a resource that cannot be had.
+ */
+export function requestErrorCode(code: CairnErrorCode): number {
+  switch (code) {
+    case "not_found":
+    case "gone":
+      return RPC_RESOURCE_NOT_FOUND;
+    case "validation_failed":
+    case "unknown_schema":
+    case "duplicate":
+    case "idempotency_mismatch":
+    case "forbidden":
+    case "payload_too_large":
+    case "unsupported_media_type":
+      return RPC_INVALID_PARAMS;
+    case "unauthenticated":
+      return RPC_UNAUTHENTICATED;
+    case "unavailable":
+    case "internal":
+      return RPC_INTERNAL;
+  }
+}
+
+/** A successful call: the object as structuredContent, the same JSON as text, then any links. */
+export function toolSuccess(value: unknown, links: ContentBlock[] = []): CallToolResult {
   return {
-    content: [{ type: "text", text: JSON.stringify(value) }],
+    content: [{ type: "text", text: JSON.stringify(value) }, ...links],
     structuredContent: value as Record<string, unknown>,
   };
 }
 
+/** Where a failure happened, for the log line (names only, never values). */
+export interface FailureSite {
+  /** The tool, or the MCP method for requests that are not tool calls. */
+  tool: string;
+  requestId?: string | undefined;
+}
+
+/** Logs what is not ours to explain and returns the body a client may see (never an unknown error's message). */
+export function errorBodyOf(err: unknown, log: Logger, site: FailureSite): { code: CairnErrorCode; body: CairnErrorBody } {
+  const cairnError = toCairnError(err);
+  const fields = { requestId: site.requestId, surface: "mcp", tool: site.tool };
+  if (!(err instanceof CairnError)) log.error({ code: "internal", ...fields }, err);
+  else if (cairnError.code === "unavailable") log.warn({ code: "database_unavailable", ...fields }, (err as { cause?: unknown }).cause);
+  return { code: cairnError.code, body: cairnError.toBody() };
+}
+
 /**
  * Turns a thrown value into the tool error REST would have sent as a body, or throws the
- * protocol error. The envelope is a JSON text block only: the SDK's client validates any
- * structuredContent against the tool's outputSchema even when isError is set, so an
- * error object there would break every SDK-based client.
+ * protocol error. The envelope travels as the JSON text block and in `_meta`, never in
+ * structuredContent: SDK 1.x clients validate structuredContent against the tool's
+ * success outputSchema even when isError is set (typescript-sdk #2748), so an error there
+ * would make `callTool` throw instead of showing the model what to fix. A drop's `cause`
+ * and `next_action` are phrased for a model on MCP by core.
  */
 export function toolFailure(err: unknown, log: Logger, tool: string, requestId?: string): CallToolResult {
-  const cairnError = toCairnError(err);
-  if (!(err instanceof CairnError)) log.error({ code: "internal", requestId, surface: "mcp", tool }, err);
-  else if (cairnError.code === "unavailable") {
-    log.warn({ code: "database_unavailable", requestId, surface: "mcp", tool }, (err as { cause?: unknown }).cause);
+  const { code, body } = errorBodyOf(err, log, { tool, requestId });
+  if (failureKind(code) === "protocol") {
+    throw new RpcError(code === "unauthenticated" ? RPC_UNAUTHENTICATED : RPC_INTERNAL, body.message, { error: body });
   }
-  const body = cairnError.toBody();
-  if (failureKind(cairnError.code) === "protocol") {
-    const code = cairnError.code === "unauthenticated" ? RPC_UNAUTHENTICATED : RPC_INTERNAL;
-    throw new RpcError(code, body.message, { error: body });
-  }
-  return { content: [{ type: "text", text: JSON.stringify({ error: body }) }], isError: true };
+  return { content: [{ type: "text", text: JSON.stringify({ error: body }) }], isError: true, _meta: { [ERROR_META_KEY]: body } };
 }

@@ -1,5 +1,6 @@
 import { type Cairn, CairnError, LIMITS, type Principal } from "@cairn/core";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { versionOfHttpRequest } from "./protocol.js";
 import { createMcpServer, type McpServerOptions } from "./server.js";
 
 function unauthenticatedResponse(error: CairnError): Response {
@@ -30,7 +31,11 @@ export function createMcpHttpHandler(cairn: Cairn, options: McpServerOptions): (
         { status: 405, headers: { Allow: "POST" } },
       );
     }
-    const server = createMcpServer(cairn, principal, { ...options, ...(requestId !== undefined && { requestId }) });
+    const server = createMcpServer(cairn, principal, {
+      ...options,
+      protocolVersion: versionOfHttpRequest(req),
+      ...(requestId !== undefined && { requestId }),
+    });
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,

@@ -1,12 +1,10 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import {
-  CallToolRequestSchema,
-  CallToolResultSchema,
-  ListToolsRequestSchema,
-  ListToolsResultSchema,
-} from "@modelcontextprotocol/sdk/types.js";
-import { RpcError } from "./rpc.js";
+import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import { type CallToolResult, LATEST_PROTOCOL_VERSION, type ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
+import { negotiate, shapeForVersion } from "./protocol.js";
+import { FORWARDED, RESULT_SCHEMAS, type Relayed } from "./proxy-methods.js";
+import { ERROR_META_KEY, RpcError } from "./rpc.js";
 import { connectUpstream, relay, type Upstream } from "./upstream.js";
 
 export interface StdioProxyOptions extends Upstream {
@@ -24,7 +22,7 @@ export interface RunningProxy {
 }
 
 /**
- * `cairn mcp`: an MCP server on stdio that forwards tools/list and tools/call to the
+ * `cairn mcp`: an MCP server on stdio that forwards tools, resources and prompts to the
  * Cairn server's Streamable HTTP endpoint. Tools, validation and errors are the server's
  * own, so stdio and HTTP answer byte for byte alike and provenance records `mcp`. It
  * connects before serving, so a wrong URL or token fails at once with a plain reason.
@@ -33,9 +31,12 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<Running
   const client = await connectUpstream(options, options.version);
   const remote = client.getServerVersion();
   const instructions = client.getInstructions();
+  const offered = client.getServerCapabilities() ?? { tools: {} };
+  const kinds = (Object.keys(FORWARDED) as Array<keyof typeof FORWARDED>).filter((kind) => offered[kind]);
+  const capabilities: ServerCapabilities = Object.fromEntries(kinds.map((kind) => [kind, {}]));
   const server = new Server(
     { name: remote?.name ?? "cairn", ...(remote?.title && { title: remote.title }), version: remote?.version ?? options.version },
-    { capabilities: { tools: {} }, ...(instructions && { instructions }) },
+    { capabilities, ...(instructions && { instructions }) },
   );
   // Calls still in flight when the client closes stdin are answered before we stop.
   const inFlight = new Set<Promise<unknown>>();
@@ -46,22 +47,31 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<Running
     void settled.then(() => inFlight.delete(settled));
     return pending;
   };
-  server.setRequestHandler(ListToolsRequestSchema, (request, extra) =>
-    forward(() => client.request({ method: "tools/list", params: request.params }, ListToolsResultSchema, { signal: extra.signal })),
-  );
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  const send = (method: string, params: unknown, requestOptions: RequestOptions) => {
+    const schema = RESULT_SCHEMAS[method as keyof typeof RESULT_SCHEMAS];
+    return forward(() => client.request({ method, params } as never, schema, requestOptions));
+  };
+  // The revision our client negotiated; upstream speaks the newest, so tool results are
+  // shaped down to what this client can parse.
+  let negotiated = LATEST_PROTOCOL_VERSION;
+  const callTool = async (params: unknown, requestOptions: RequestOptions): Promise<CallToolResult> => {
     try {
-      return await forward(() =>
-        client.request({ method: "tools/call", params: request.params }, CallToolResultSchema, { signal: extra.signal }),
-      );
+      return shapeForVersion((await send("tools/call", params, requestOptions)) as CallToolResult, negotiated);
     } catch (err) {
       // The server's database is down: a tool error the model reads ("try again shortly"), as over HTTP.
-      if (err instanceof RpcError && (err.data as { error?: { code?: unknown } } | undefined)?.error?.code === "unavailable") {
-        return { content: [{ type: "text" as const, text: JSON.stringify(err.data) }], isError: true };
+      const body = err instanceof RpcError ? (err.data as { error?: { code?: unknown } } | undefined)?.error : undefined;
+      if (body?.code === "unavailable") {
+        return { content: [{ type: "text", text: JSON.stringify({ error: body }) }], isError: true, _meta: { [ERROR_META_KEY]: body } };
       }
       throw err;
     }
-  });
+  };
+  // The handler's result is the upstream's, already checked against the SDK's result schema.
+  const relayed: Relayed = (request, extra) =>
+    (request.method === "tools/call"
+      ? callTool(request.params, { signal: extra.signal })
+      : send(request.method, request.params, { signal: extra.signal })) as never;
+  for (const kind of kinds) FORWARDED[kind](server, relayed);
 
   const stdin = options.stdin ?? process.stdin;
   let finish: () => void = () => {};
@@ -86,6 +96,13 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<Running
   stdin.on("end", () => void close());
   stdin.on("close", () => void close());
   server.onclose = () => void close();
-  await server.connect(new StdioServerTransport(stdin as never, options.stdout as never));
+  const transport = new StdioServerTransport(stdin as never, options.stdout as never);
+  await server.connect(transport);
+  // The SDK's Server negotiates without telling us the outcome; read the request it answers.
+  const deliver = transport.onmessage;
+  transport.onmessage = (message) => {
+    if ("method" in message && message.method === "initialize") negotiated = negotiate(message.params?.protocolVersion);
+    deliver?.(message);
+  };
   return { done, close };
 }

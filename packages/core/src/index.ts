@@ -1,5 +1,6 @@
 export * from "./artifact/schemas.js";
 export { EXPORT_PAGE_SIZE } from "./artifact/export.js";
+export * from "./artifact/resource-uri.js";
 export { readArtifactByShareToken } from "./artifact/read.js";
 export { artifactFacts, artifactListLine } from "./artifact/facts.js";
 export {
@@ -14,6 +15,7 @@ export { checksumOf } from "./checksum.js";
 export { type FieldInfo, fieldsOf } from "./fields.js";
 export * from "./context.js";
 export * from "./drops/classification.js";
+export { SURFACE_WORDS, type SurfaceWords } from "./drops/surface-words.js";
 export * from "./drops/schemas.js";
 export * from "./health/schemas.js";
 export * from "./policy/schemas.js";

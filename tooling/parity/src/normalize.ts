@@ -19,6 +19,8 @@ export function normalize(value: unknown, names: readonly string[]): unknown {
     if (key === "surface") return "<surface>";
     if (key?.endsWith("_at") && key !== "measure_at") return "<time>";
     if (key === "next_cursor") return "<cursor>";
+    // Phrased for each surface's reader by core; run.ts checks it against core's table.
+    if (key === "next_action") return "<next_action>";
     let s = v.replace(/https?:\/\/[^\s"<>]+\/s\/[A-Za-z0-9_-]{20,}/g, "<share-url>");
     s = s.replace(/\b(art|run|drp|tok|usr|team)_[0-9a-z]{26}\b/g, placeholder);
     s = s.replace(/\bcairn_[A-Za-z0-9_-]{16,}/g, "<token>");

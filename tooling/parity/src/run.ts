@@ -1,4 +1,4 @@
-import type { Artifact } from "@cairn/core";
+import { type Artifact, classifyDrop } from "@cairn/core";
 import { diff, normalize } from "./normalize.js";
 import type { Actor, Driver, Outcome, Scenario } from "./types.js";
 
@@ -82,9 +82,15 @@ function surfaceProblems(driver: Driver, scenario: Scenario, outcome: Outcome): 
     recorded.push(["provenance surface", (outcome.value as { provenance?: { surface?: unknown } }).provenance?.surface]);
   }
   if (!outcome.ok && outcome.error.drop) recorded.push(["drop surface", outcome.error.drop.surface]);
-  return recorded
+  const problems = recorded
     .filter(([, surface]) => surface !== driver.surface)
     .map(([what, surface]) => `${label(scenario)}: surface ${driver.name} recorded ${what} ${surface}, expected ${driver.surface}`);
+  const drop = outcome.ok ? undefined : outcome.error.drop;
+  if (drop && driver.surface) {
+    const phrased = classifyDrop(drop.category, driver.surface).next_action;
+    if (drop.next_action !== phrased) problems.push(`${label(scenario)}: surface ${driver.name} said next_action ${JSON.stringify(drop.next_action)}, core phrases ${JSON.stringify(phrased)}`);
+  }
+  return problems;
 }
 
 function compare(driver: Driver, scenario: Scenario, run: Run, expected: unknown, referenceName: string): SurfaceResult {

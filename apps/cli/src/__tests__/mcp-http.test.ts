@@ -1,3 +1,4 @@
+import { classifyDrop } from "@cairn/core";
 import { ADAPTER_DRIVERS, fullReceipt, minimalReceipt } from "@cairn/core/testing";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -59,11 +60,13 @@ describe.each(ADAPTER_DRIVERS)("MCP over Streamable HTTP on a running server (%s
     const viaMcp = toolError(await client.callTool({ name: "receipt_create", arguments: input }));
     expect(viaMcp.error.code).toBe(viaRest.json.error.code);
     expect(viaMcp.error.issues).toEqual(viaRest.json.error.issues);
-    // Each call leaves its own drop receipt: same classification and fields, its own id, time and surface.
-    const { id: _m, created_at: _mt, surface: mcpSurface, ...mcpDrop } = viaMcp.error.drop;
-    const { id: _r, created_at: _rt, surface: restSurface, ...restDrop } = viaRest.json.error.drop;
+    // Each call leaves its own drop receipt: same classification and fields, its own id, time and
+    // surface, and a next action phrased for its surface's reader.
+    const { id: _m, created_at: _mt, surface: mcpSurface, next_action: mcpNext, ...mcpDrop } = viaMcp.error.drop;
+    const { id: _r, created_at: _rt, surface: restSurface, next_action: restNext, ...restDrop } = viaRest.json.error.drop;
     expect(mcpDrop).toEqual(restDrop);
     expect([mcpSurface, restSurface]).toEqual(["mcp", "rest"]);
+    expect([mcpNext, restNext]).toEqual([classifyDrop(mcpDrop.category, "mcp").next_action, classifyDrop(restDrop.category, "rest").next_action]);
   });
 
   it("answers a duplicate with the existing receipt, like REST's 409", async () => {

@@ -1,8 +1,8 @@
-import { createLogger, ERROR_CODES, jsonSchemaOf, OPERATIONS, operationNames, ReceiptFields } from "@cairn/core";
+import { CairnError, createLogger, ERROR_CODES, jsonSchemaOf, OPERATIONS, operationNames, ReceiptFields } from "@cairn/core";
 import { describe, expect, it } from "vitest";
-import { failureKind, toolFailure } from "../adapter.js";
+import { failureKind, requestErrorCode, toolFailure } from "../adapter.js";
 import { toolDefinitions } from "../catalog.js";
-import { RPC_INTERNAL, RpcError } from "../rpc.js";
+import { RPC_INTERNAL, RPC_UNAUTHENTICATED, RpcError } from "../rpc.js";
 import { NOT_TOOLS } from "../tools.js";
 
 type Json = Record<string, any>;
@@ -62,8 +62,36 @@ describe("MCP tool catalog", () => {
 
   it("uses the same field schemas as the published JSON Schema (one source of truth)", () => {
     const published = jsonSchemaOf("cairn.receipt/v1") as Json;
-    expect(tool("receipt_create").inputSchema.properties).toEqual(published.properties);
+    const { schema: _offered, ...fields } = published.properties;
+    expect(tool("receipt_create").inputSchema.properties).toEqual(fields);
     expect(tool("receipt_create").description).toBe(OPERATIONS.receipt_create.description);
+  });
+
+  it("does not offer a model the `schema` input, which has one valid value", () => {
+    const schema = tool("receipt_create").inputSchema;
+    expect(Object.keys(schema.properties)).not.toContain("schema");
+    expect(jsonSchemaOf("cairn.receipt/v1")).toHaveProperty("properties.schema");
+  });
+
+  it("states the outcome rules and the three-word rule in the schema a model fills, with examples", () => {
+    const { properties } = tool("receipt_create").inputSchema;
+    const outcome = properties.outcome;
+    const requiredWhen = (status: string, field: string) => ({
+      if: { properties: { status: { const: status } }, required: ["status"] },
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, never awaited.
+      then: { required: [field] },
+    });
+    expect(outcome.allOf).toEqual([requiredWhen("measured", "summary"), requiredWhen("pending", "measure_at")]);
+    expect(outcome.examples.map((e: Json) => e.status)).toEqual(["measured", "pending", "not_applicable"]);
+    const threeWords = new RegExp(properties.changed.pattern);
+    expect(["Fixed", "Fixed it"].map((t) => threeWords.test(t))).toEqual([false, false]);
+    expect(threeWords.test("Nightly export retries")).toBe(true);
+    expect(properties.changed.examples[0]).toMatch(threeWords);
+    expect(properties.changed.minLength).toBe(1);
+    const url = new RegExp(properties.evidence.items.properties.url.pattern);
+    expect(["https://x.test/a", "mcp://cairn/artifacts/art_01jd8x3q5v7w9y2b4c6d8f0g1h"].every((u) => url.test(u))).toBe(true);
+    expect(["javascript:alert(1)", "mcp://cairn/runs/x", "mcp://cairn/artifacts/art_1"].some((u) => url.test(u))).toBe(false);
+    expect(new RegExp(outcome.properties.measure_at.pattern).test("2026-12-08")).toBe(true);
   });
 
   it("gives every tool self-contained object schemas for input and output", () => {
@@ -118,5 +146,24 @@ describe("MCP error mapping", () => {
     expect(rpc.data).toEqual({ error: { code: "internal", message: rpc.message } });
     expect(lines).toHaveLength(1);
     expect(lines.join("\n")).not.toContain("hunter2");
+  });
+
+  it("carries a tool error as JSON text and in _meta, never as structuredContent", () => {
+    const result = toolFailure(new CairnError("not_found", "No artifact with that id is visible to you."), createLogger({ write: () => {} }), "artifact_read");
+    expect(result).toEqual({
+      content: [{ type: "text", text: JSON.stringify({ error: { code: "not_found", message: "No artifact with that id is visible to you." } }) }],
+      isError: true,
+      _meta: { "cairn.dev/error": { code: "not_found", message: "No artifact with that id is visible to you." } },
+    });
+  });
+
+  it("maps every code for requests without a tool-error channel", () => {
+    expect(Object.fromEntries(ERROR_CODES.map((c) => [c, requestErrorCode(c)]))).toMatchObject({
+      not_found: -32002,
+      gone: -32002,
+      validation_failed: -32602,
+      unauthenticated: RPC_UNAUTHENTICATED,
+      internal: RPC_INTERNAL,
+    });
   });
 });

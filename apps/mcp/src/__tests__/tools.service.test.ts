@@ -22,7 +22,9 @@ async function connect(world: TestWorld, principal: TestWorld["admin"]["principa
 function errorOf(result: Json): Json {
   expect(result.isError, JSON.stringify(result)).toBe(true);
   expect(result.structuredContent).toBeUndefined();
-  return JSON.parse(result.content[0].text).error;
+  const { error } = JSON.parse(result.content[0].text);
+  expect(result._meta["cairn.dev/error"]).toEqual(error);
+  return error;
 }
 
 describe.each(ADAPTER_DRIVERS)("MCP tools on %s", (driver) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { GateContext, ReceiptGate } from "../receipt/custom-gate.js";
-import type { DropCategory } from "../drops/classification.js";
+import { classifyDrop, type DropCategory } from "../drops/classification.js";
 import { WITHHELD_TITLE } from "../drops/schemas.js";
 import { PLANTED } from "../secrets/__tests__/planted.js";
 import { DRIVERS, minimalReceipt, type TestUser, type TestWorld } from "../testing/index.js";
@@ -72,8 +72,12 @@ describe.each(DRIVERS)("receipt gates and drop receipts on %s", (driver) => {
     expect(err.drop).toMatchObject({ category, fields, owner: `user:${sam.name}`, surface: "mcp", actor: { id: sam.principal.token.id } });
     expect(err.drop?.id).toMatch(/^drp_/);
 
-    const listed = await fx.world.cairn.invoke("drops_list", sam.ctx(), {});
+    // Listed on the surface it came through, the drop reads back as returned; on another
+    // surface only the next action's phrasing changes, to that reader's words.
+    const listed = await fx.world.cairn.invoke("drops_list", sam.ctx("mcp"), {});
     expect(listed.items).toEqual([err.drop]);
+    const onRest = await fx.world.cairn.invoke("drops_list", sam.ctx("rest"), {});
+    expect(onRest.items).toEqual([{ ...err.drop, next_action: classifyDrop(category, "rest").next_action }]);
     const doctor = await fx.world.cairn.invoke("doctor", sam.ctx(), {});
     const status = await fx.world.cairn.invoke("status", sam.ctx(), {});
     expect(status.drops.counts).toEqual({ [category]: 1 });

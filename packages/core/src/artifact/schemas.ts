@@ -10,6 +10,14 @@ export const SHARE_TYPES = ["markdown", "text", "json"] as const;
 export const ShareType = z
   .enum(SHARE_TYPES)
   .describe("How the body is viewed: `markdown`, `text` or `json` (a JSON body must parse).");
+export type ShareType = z.infer<typeof ShareType>;
+
+/** The media type a body of each share type is served as (MCP resources, raw downloads). */
+export const SHARE_TYPE_MIME: { readonly [K in ShareType]: string } = {
+  markdown: "text/markdown",
+  text: "text/plain",
+  json: "application/json",
+};
 
 export const Provenance = z
   .object({

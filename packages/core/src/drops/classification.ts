@@ -1,3 +1,6 @@
+import type { Surface } from "../surfaces.js";
+import { SURFACE_WORDS, type SurfaceWords } from "./surface-words.js";
+
 /** Every way a receipt submission can be turned away. Order is the gate order. */
 export const DROP_CATEGORIES = [
   "unknown-schema",
@@ -20,7 +23,8 @@ export interface DropClassification {
   next_action: string;
 }
 
-type ClassificationRow = Omit<DropClassification, "category">;
+/** A row says what to do; `next_action` phrases the how with the reader's surface's words. */
+type ClassificationRow = Omit<DropClassification, "category" | "next_action"> & { next_action(how: SurfaceWords): string };
 
 /**
  * The one table that says what each rejection means to a user. Typed as a total record
@@ -30,52 +34,54 @@ const CLASSIFICATION_TABLE: { readonly [K in DropCategory]: ClassificationRow } 
   "unknown-schema": {
     recoverable: true,
     cause: "The submission named a metadata schema this server does not know.",
-    next_action: "Omit `schema` or set it to a registered schema such as cairn.receipt/v1 (GET /v1/schemas lists them).",
+    next_action: (how) => `Omit \`schema\` or set it to a registered schema such as cairn.receipt/v1 (${how.knownSchemas}).`,
   },
   invalid: {
     recoverable: true,
     cause: "A field was missing, malformed or over its limit.",
-    next_action: "Fix the listed fields and submit again; GET /v1/schemas/cairn.receipt/v1 documents every field.",
+    next_action: (how) => `Fix the listed fields and ${how.resubmit}; ${how.fieldDocs}.`,
   },
   "unsafe-link": {
     recoverable: true,
     cause: "An evidence link used a URL scheme that is not allowed.",
-    next_action: "Use https:, http: or mcp://cairn/ links for evidence.",
+    next_action: (how) => `Use https:, http: or mcp://cairn/artifacts/<id> links for evidence and ${how.resubmit}.`,
   },
   "too-thin": {
     recoverable: true,
     cause: "`changed` was too short to tell a reader what happened.",
-    next_action: "Say what changed in at least three words.",
+    next_action: (how) => `Say what changed in at least three words in \`changed\` and ${how.resubmit}.`,
   },
   "foreign-link": {
     recoverable: true,
     cause: "`follows` named a receipt that does not exist or belongs to another owner.",
-    next_action: "Point `follows` at an earlier receipt of the same owner, or omit it.",
+    next_action: (how) => `Point \`follows\` at an earlier receipt of the same owner, or omit it, and ${how.resubmit}.`,
   },
   "secret-detected": {
     recoverable: true,
     cause: "A secret was found in the submission and the owner's policy blocks secrets.",
-    next_action: "Remove the secret from the receipt (link to where it is stored instead) and submit again.",
+    next_action: (how) => `Remove the secret from the receipt (link to where it is stored instead) and ${how.resubmit}.`,
   },
   "policy-vetoed": {
     recoverable: true,
     cause: "An owner policy refused the submission.",
-    next_action: "Meet the policy (for example, link evidence) or have the owner change it with `cairn policy set`.",
+    next_action: (how) => `Meet the policy (for example, link evidence) and ${how.resubmit}, or have the owner change it with ${how.changePolicy}.`,
   },
   duplicate: {
     recoverable: false,
     cause: "The same owner already stored a receipt with identical fields in the last 24 hours.",
-    next_action: "Nothing to do: the existing receipt stands.",
+    next_action: () => "Nothing to do: the existing receipt stands.",
   },
   unknown: {
     recoverable: false,
     cause: "A custom gate refused the submission with a reason Cairn does not classify.",
-    next_action: "Ask the operator which custom gate is installed and what it checks.",
+    next_action: () => "Ask the operator which custom gate is installed and what it checks.",
   },
 };
 
-export function classifyDrop(category: DropCategory): DropClassification {
-  return { category, ...CLASSIFICATION_TABLE[category] };
+/** The classification of a category, its next action phrased for the reader of `surface`. */
+export function classifyDrop(category: DropCategory, surface: Surface): DropClassification {
+  const { next_action, ...row } = CLASSIFICATION_TABLE[category];
+  return { category, ...row, next_action: next_action(SURFACE_WORDS[surface]) };
 }
 
 /** Maps a free category name (a custom gate's) to a category; anything unrecognised is `unknown`, never lost. */

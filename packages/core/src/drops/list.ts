@@ -1,6 +1,7 @@
 import { decodeCursor, encodeCursor } from "../cursor.js";
 import type { z } from "zod";
 import type { ServiceContext } from "../context.js";
+import type { Surface } from "../surfaces.js";
 import { visibleOwners } from "../identity/authorize.js";
 import { LIMITS } from "../limits.js";
 import { resolveOwner } from "../identity/owner.js";
@@ -22,10 +23,11 @@ interface DropRow {
 }
 
 /** Classification is read from the table at read time: one source for cause and next action. */
-const toDrop = (r: DropRow): DropReceipt => ({
+const toDrop = (r: DropRow, surface: Surface): DropReceipt => ({
   id: r.id,
   owner: r.owner,
-  ...classifyDrop(r.category),
+  // Phrased for the reader's surface, which need not be the one the submission came through.
+  ...classifyDrop(r.category, surface),
   fields: r.fields,
   title: r.title,
   title_withheld: r.title_withheld,
@@ -51,7 +53,7 @@ export async function listDrops(ctx: ServiceContext, input: z.output<typeof Drop
   );
   const page = rows.slice(0, limit);
   const last = page.at(-1);
-  return { items: page.map(toDrop), next_cursor: rows.length > limit && last ? encodeCursor(last.id) : null };
+  return { items: page.map((r) => toDrop(r, ctx.surface)), next_cursor: rows.length > limit && last ? encodeCursor(last.id) : null };
 }
 
 export interface DropCount {

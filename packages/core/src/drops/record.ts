@@ -82,7 +82,7 @@ async function buildDrop(ctx: ServiceContext, raw: unknown, rejection: Rejection
   return {
     id: (ctx.newId ?? newId)("drp", now),
     owner,
-    ...classifyDrop(rejection.category),
+    ...classifyDrop(rejection.category, ctx.surface),
     fields: dropFields(rejection.issues),
     title: withheld ? WITHHELD_TITLE : title,
     title_withheld: withheld,

@@ -1,6 +1,7 @@
 import type { z } from "zod";
-import type { ServiceContext } from "../context.js";
+import type { ServiceContext, Surface } from "../context.js";
 import { classifyDrop, DROP_CATEGORIES } from "../drops/classification.js";
+import { SURFACE_WORDS } from "../drops/surface-words.js";
 import { countDrops, type DropCount, windowStart } from "../drops/list.js";
 import { DROP_WINDOW_DAYS } from "../drops/schemas.js";
 import { visibleOwners } from "../identity/authorize.js";
@@ -37,22 +38,22 @@ async function databaseCheck(ctx: ServiceContext): Promise<DoctorCheck> {
 }
 
 /** ok when nothing or only correct-by-design classes fired; warn with the fix when a recoverable one did. */
-function dropsCheck(counts: readonly DropCount[]): DoctorCheck {
+function dropsCheck(counts: readonly DropCount[], surface: Surface): DoctorCheck {
   const totals = totalsByCategory(counts);
   const line = rollupLine(totals, DROP_WINDOW_DAYS);
-  const recoverable = DROP_CATEGORIES.filter((c) => (totals[c] ?? 0) > 0 && classifyDrop(c).recoverable);
+  const recoverable = DROP_CATEGORIES.filter((c) => (totals[c] ?? 0) > 0 && classifyDrop(c, surface).recoverable);
   if (recoverable.length === 0) {
     const summary = Object.keys(totals).length === 0 ? `${line}.` : `${line} — the gates working as designed.`;
     return { name: "Drops", status: "ok", summary };
   }
   // The most frequent recoverable class leads; ties go to the earlier gate.
   const top = [...recoverable].sort((a, b) => (totals[b] ?? 0) - (totals[a] ?? 0))[0] ?? recoverable[0];
-  const { next_action } = classifyDrop(top ?? "invalid");
+  const { next_action } = classifyDrop(top ?? "invalid", surface);
   return {
     name: "Drops",
     status: "warn",
     summary: `${line}. Receipts were refused that the submitter can fix.`,
-    next_action: `${top}: ${next_action} List them with \`cairn drops\` (GET /v1/drops).`,
+    next_action: `${top}: ${next_action} List them with ${SURFACE_WORDS[surface].listDrops}.`,
   };
 }
 
@@ -82,7 +83,7 @@ export async function runDoctor(ctx: ServiceContext): Promise<z.output<typeof Do
   try {
     const counts = await countDrops(ctx.store, visibleOwners(ctx.principal), windowStart(ctx.now(), DROP_WINDOW_DAYS));
     const policy = await policyCheck(ctx, counts);
-    return { checks: [database, dropsCheck(counts), ...(policy ? [policy] : [])] };
+    return { checks: [database, dropsCheck(counts, ctx.surface), ...(policy ? [policy] : [])] };
   } catch {
     const summary = "Could not read the drop receipts.";
     return { checks: [database, { name: "Drops", status: "fail", summary, next_action: "Check the server log." }] };

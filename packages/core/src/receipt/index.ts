@@ -8,6 +8,7 @@ export { prepareReceipt, prepareRedactedReceipt, renderValidReceipt, storedRecei
 export { mapReceiptStrings, redactReceipt, type Redaction, type RedactionResult } from "./redact.js";
 export { isRegisteredSchema, jsonSchemaOf, registeredSchemaIds, SCHEMA_REGISTRY, type RegisteredSchemaId } from "./registry.js";
 export { RECEIPT_V1_TEMPLATE_VERSION, renderReceiptV1 } from "./render.js";
+export { RECEIPT_PROMPT, RECEIPT_QUESTION_FIELDS, receiptPromptText, receiptQuestions, type ReceiptQuestion, type ReceiptQuestionField } from "./questions.js";
 export { receiptExample } from "./example.js";
 export { dueAt, receiptWarnings, type ReceiptWarning } from "./warnings.js";
 export * from "./schemas.js";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ARTIFACT_RESOURCE_PATTERN } from "../artifact/resource-uri.js";
 import { OwnerRef } from "../identity/names.js";
 import { LIMITS } from "../limits.js";
 import { Tags } from "../tags.js";
@@ -8,8 +9,8 @@ import { receiptExample } from "./example.js";
 
 export const RECEIPT_SCHEMA_ID = "cairn.receipt/v1";
 
-const listOf = <T extends z.ZodType>(item: T, description: string) =>
-  z.array(item).max(LIMITS.listItems).describe(description);
+const listOf = <T extends z.ZodType>(item: T, description: string, examples: unknown[]) =>
+  z.array(item).max(LIMITS.listItems).meta({ description, examples });
 
 export const EvidenceLink = z
   .strictObject({
@@ -18,12 +19,31 @@ export const EvidenceLink = z
       .overwrite((s) => s.trim())
       .min(1)
       .max(LIMITS.url)
-      .describe("Where to see it. Only https:, http: and mcp://cairn/ URLs are accepted; the server never fetches them.")
-      .meta({ pattern: "^(https?:|mcp://cairn/)" }),
+      .describe(
+        "Where to see it: an https: or http: URL, or mcp://cairn/artifacts/<id> for another Cairn artifact. No other scheme is accepted; the server never fetches them.",
+      )
+      .meta({ pattern: `^(https?:|${ARTIFACT_RESOURCE_PATTERN.slice(1)})`, examples: ["https://ci.example.com/runs/4812", "mcp://cairn/artifacts/art_01jd8x3q5v7w9y2b4c6d8f0g1h"] }),
   })
   .describe("One piece of evidence that the change is actually active: a label and a link.");
 
 export const OUTCOME_STATUSES = ["measured", "pending", "not_applicable"] as const;
+
+/**
+ * The too-thin gate's rule (LIMITS.minChangedWords words) as a JSON Schema pattern, so a
+ * model filling the tool schema sees it; the gate itself still decides and leaves the drop.
+ */
+export const THREE_WORDS_PATTERN = `^\\s*\\S+(\\s+\\S+){${LIMITS.minChangedWords - 1},}`;
+
+/** The outcome rules as JSON Schema conditionals: what a model reads where zod's refinement is invisible. */
+const requiredWhen = (status: (typeof OUTCOME_STATUSES)[number], field: string) => ({
+  if: { properties: { status: { const: status } }, required: ["status"] },
+  // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword in a plain data object, never awaited.
+  then: { required: [field] },
+});
+const OUTCOME_CONDITIONS = [requiredWhen("measured", "summary"), requiredWhen("pending", "measure_at")];
+
+/** The shape of measure_at as a JSON Schema pattern, for a model; the calendar check below decides. */
+const ISO_DATE_OR_DATETIME_PATTERN = "^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:?\\d{2}))?$";
 
 /** ISO 8601 date (2026-12-01) or date-time with a zone (2026-12-01T09:00:00Z), on the real calendar. */
 export function isIsoDateOrDateTime(value: string): boolean {
@@ -43,7 +63,8 @@ export const Outcome = z
       .max(64)
       .refine(isIsoDateOrDateTime, "must be an ISO 8601 date (2026-12-01) or date-time with a zone (2026-12-01T09:00:00Z)")
       .optional()
-      .describe("When the outcome can be measured: ISO 8601 date (2026-12-01) or date-time with a zone. Required when status is `pending`."),
+      .describe("When the outcome can be measured: ISO 8601 date (2026-12-01) or date-time with a zone. Required when status is `pending`.")
+      .meta({ pattern: ISO_DATE_OR_DATETIME_PATTERN, examples: ["2026-12-08", "2026-12-08T09:00:00Z"] }),
   })
   .superRefine((outcome, ctx) => {
     if (outcome.status === "measured" && outcome.summary === undefined) {
@@ -53,7 +74,16 @@ export const Outcome = z
       ctx.addIssue({ code: "custom", path: ["measure_at"], message: "is required when status is pending" });
     }
   })
-  .describe("Did it produce the intended outcome, or when will that be measured? An object with `status` and, depending on it, `summary` or `measure_at`.");
+  .meta({
+    description:
+      "Did it produce the intended outcome, or when will that be measured? An object with `status` and, depending on it, `summary` (when measured) or `measure_at` (when pending).",
+    allOf: OUTCOME_CONDITIONS,
+    examples: [
+      { status: "measured", summary: "error rate fell from 2.1% to 0.3% over 24 hours" },
+      { status: "pending", measure_at: "2026-12-08" },
+      { status: "not_applicable" },
+    ],
+  });
 
 export const RemainingItem = z
   .strictObject({
@@ -67,13 +97,14 @@ export const ReceiptFields = z.strictObject({
   changed: requiredText(
     LIMITS.text,
     "What changed? The TL;DR a busy reader sees first, in at least three words, e.g. \"Nightly export now retries failed uploads\".",
-  ),
+  ).meta({ pattern: THREE_WORDS_PATTERN, examples: ["Nightly export now retries failed uploads"] }),
   affected: requiredText(LIMITS.text, "Who experiences the change? Name the users, teams, services or systems, e.g. \"Finance analysts who read the morning export\"."),
-  before: requiredText(LIMITS.text, "What happened before the change, as those affected saw it, e.g. \"A failed upload left the export empty until someone re-ran it\"."),
-  after: requiredText(LIMITS.text, "What happens now that the change is in place, e.g. \"Failed uploads are retried three times; the export is complete by 06:00\"."),
+  before: requiredText(LIMITS.text, "What happened before the change, as those affected saw it? E.g. \"A failed upload left the export empty until someone re-ran it\"."),
+  after: requiredText(LIMITS.text, "What happens now that the change is in place? E.g. \"Failed uploads are retried three times; the export is complete by 06:00\"."),
   evidence: listOf(
     EvidenceLink,
     "How do we know it is actually active? Links to runs, dashboards, commits or pages that show it working. Required: send [] when you have none (the card then warns \"No evidence linked\").",
+    [[{ label: "CI run 4812 (green)", url: "https://ci.example.com/runs/4812" }], []],
   ),
   evidence_note: optionalText(LIMITS.text, "Optional: what the evidence links do not show, e.g. how you exercised the change by hand."),
   outcome: Outcome,
@@ -81,10 +112,13 @@ export const ReceiptFields = z.strictObject({
     LIMITS.text,
     "What must a human do now? One concrete action, e.g. \"Approve the retry budget in the finance channel\". Omit it when nothing is needed: it defaults to \"Nothing\".",
   ),
-  remaining: listOf(RemainingItem, "What is left undone, each item with its owner. Required: send [] when nothing remains."),
+  remaining: listOf(RemainingItem, "What is left undone, and who owns each item? Required: send [] when nothing remains.", [
+    [{ item: "Remove the old cron entry", owner: "platform team" }],
+    [],
+  ]),
   learned: requiredText(
     LIMITS.text,
-    "What does the system now know that it didn't before, e.g. a cause found or an assumption disproved? Always required: when nothing was learned, say \"nothing new\".",
+    "What does the system now know that it didn't before? E.g. a cause found or an assumption disproved. Always required: when nothing was learned, say \"nothing new\".",
   ),
   follows: storableId(
     64,

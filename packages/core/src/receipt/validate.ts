@@ -1,6 +1,7 @@
 import { isPlainObject } from "../json.js";
 import type { CairnErrorCode, Issue } from "../errors.js";
 import type { DropCategory } from "../drops/classification.js";
+import { ARTIFACT_RESOURCE_PREFIX, artifactIdOfResourceUri } from "../artifact/resource-uri.js";
 import { DERIVED_TITLE_LENGTH, LIMITS } from "../limits.js";
 import { normalizeTags } from "../tags.js";
 import { isStorable, UNSTORABLE_REASON } from "../text.js";
@@ -58,7 +59,10 @@ function linkIssues(evidence: unknown): { invalid: Issue[]; unsafe: Issue[] } {
       invalid.push({ field, reason: "is not a valid URL" });
       return;
     }
-    if (!ALLOWED_PROTOCOLS.has(parsed.protocol) && !trimmed.startsWith(CAIRN_MCP_PREFIX)) {
+    if (trimmed.startsWith(CAIRN_MCP_PREFIX)) {
+      // mcp://cairn/ links name Cairn's own resources, and artifacts are the only ones.
+      if (artifactIdOfResourceUri(trimmed) === null) invalid.push({ field, reason: `must name an artifact: ${ARTIFACT_RESOURCE_PREFIX}<id>` });
+    } else if (!ALLOWED_PROTOCOLS.has(parsed.protocol)) {
       unsafe.push({ field, reason: "must use https:, http: or mcp://cairn/" });
     }
   });

@@ -11,7 +11,17 @@ describe("the MCP driver holds results to the MCP surface's contract", () => {
   it("maps structuredContent and a tool error's REST envelope to outcomes", () => {
     const value = { id: "art_1", title: "T" };
     expect(outcomeOfToolResult({ content: text(JSON.stringify(value)), structuredContent: value })).toEqual({ ok: true, value });
-    expect(outcomeOfToolResult({ content: text(JSON.stringify({ error })), isError: true })).toEqual({ ok: false, error });
+    const meta = { "cairn.dev/error": error };
+    expect(outcomeOfToolResult({ content: text(JSON.stringify({ error })), isError: true, _meta: meta })).toEqual({ ok: false, error });
+    const link = { type: "resource_link" as const, uri: "mcp://cairn/artifacts/art_1", name: "art_1" };
+    expect(outcomeOfToolResult({ content: [...text(JSON.stringify(value)), link], structuredContent: value })).toEqual({ ok: true, value });
+  });
+
+  it("refuses an error whose _meta does not mirror it, and a link to anything but the stored artifact", () => {
+    expect(() => outcomeOfToolResult({ content: text(JSON.stringify({ error })), isError: true })).toThrow(/_meta does not mirror/);
+    const value = { id: "art_1" };
+    const elsewhere = { type: "resource_link" as const, uri: "mcp://cairn/artifacts/art_2", name: "art_2" };
+    expect(() => outcomeOfToolResult({ content: [...text(JSON.stringify(value)), elsewhere], structuredContent: value })).toThrow(/not the artifact art_1/);
   });
 
   it("refuses a text block that is not the JSON of structuredContent, or an error that is not the envelope", () => {

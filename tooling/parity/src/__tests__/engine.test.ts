@@ -1,4 +1,5 @@
 import { createServer } from "node:net";
+import { classifyDrop } from "@cairn/core";
 import { minimalReceipt } from "@cairn/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cliDriver } from "../drivers/cli.js";
@@ -62,7 +63,10 @@ describe("the parity engine", () => {
     const [write] = await runScenario(env, [mislabelled], scenario("minimal receipt"));
     expect(write?.problems).toEqual(['scenario "minimal receipt": surface claims-mcp recorded provenance surface rest, expected mcp']);
     const [refusal] = await runScenario(env, [mislabelled], scenario("too thin"));
-    expect(refusal?.problems).toEqual(['scenario "too thin": surface claims-mcp recorded drop surface rest, expected mcp']);
+    expect(refusal?.problems).toEqual([
+      'scenario "too thin": surface claims-mcp recorded drop surface rest, expected mcp',
+      `scenario "too thin": surface claims-mcp said next_action ${JSON.stringify(classifyDrop("too-thin", "rest").next_action)}, core phrases ${JSON.stringify(classifyDrop("too-thin", "mcp").next_action)}`,
+    ]);
   });
 
   it("reports a surface that fails outright against that surface, with its reason", async () => {

@@ -10,17 +10,32 @@ import { isToolName } from "@cairn/mcp";
 import type { Actor, Driver, Outcome } from "../types.js";
 import { cliEnv, requireBuiltCli } from "./cli-bin.js";
 
+/** A create's `resource_link` must name the artifact it answered with. */
+function linkProblem(links: CallToolResult["content"], value: Record<string, unknown>): string | null {
+  for (const link of links) {
+    if (link.type !== "resource_link") return `expected only resource_link blocks after the text, got ${link.type}`;
+    if (link.uri !== `mcp://cairn/artifacts/${String(value.id)}`) return `a resource_link names ${link.uri}, not the artifact ${String(value.id)}`;
+  }
+  return null;
+}
+
 /**
  * A tools/call result as an Outcome, checked against the MCP surface's contract: one text
- * block; a success carries `structuredContent` and the text is exactly its JSON; a tool
- * error's text is the REST error envelope `{error: {...}}` and nothing else. Anything
- * else throws, which the engine reports against this surface.
+ * block first; a success carries `structuredContent`, the text is exactly its JSON, and
+ * any further blocks are resource_links to the stored artifact; a tool error is that one
+ * text block, the REST error envelope `{error: {...}}`, mirrored in `_meta`. Anything else
+ * throws, which the engine reports against this surface.
  */
 export function outcomeOfToolResult(result: CallToolResult): Outcome {
   const [block, ...rest] = result.content;
-  if (block?.type !== "text" || rest.length > 0) throw new Error(`expected exactly one text block, got ${JSON.stringify(result.content).slice(0, 300)}`);
+  if (block?.type !== "text" || (result.isError && rest.length > 0)) {
+    throw new Error(`expected one text block first (and only it on an error), got ${JSON.stringify(result.content).slice(0, 300)}`);
+  }
   if (result.isError) {
     if (result.structuredContent !== undefined) throw new Error("a tool error carries structuredContent");
+    if (JSON.stringify(result._meta?.["cairn.dev/error"]) !== JSON.stringify((JSON.parse(block.text) as { error?: unknown }).error)) {
+      throw new Error("a tool error's _meta does not mirror its envelope");
+    }
     const envelope: unknown = JSON.parse(block.text);
     if (!isPlainObject(envelope) || Object.keys(envelope).join() !== "error" || !isPlainObject(envelope.error) || typeof envelope.error.code !== "string") {
       throw new Error(`a tool error's text is not the REST error envelope: ${block.text.slice(0, 300)}`);
@@ -31,6 +46,8 @@ export function outcomeOfToolResult(result: CallToolResult): Outcome {
   if (block.text !== JSON.stringify(result.structuredContent)) {
     throw new Error(`the text block is not the JSON of structuredContent: ${block.text.slice(0, 300)}`);
   }
+  const problem = linkProblem(rest, result.structuredContent);
+  if (problem) throw new Error(problem);
   return { ok: true, value: result.structuredContent };
 }
 

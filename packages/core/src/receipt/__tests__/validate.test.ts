@@ -118,11 +118,30 @@ describe("validateReceiptInput", () => {
   it("accepts mcp://cairn/ evidence and ISO date-times", () => {
     const result = validateReceiptInput(
       minimalReceipt({
-        evidence: [{ label: "trace", url: "mcp://cairn/artifacts/art_1" }],
+        evidence: [{ label: "trace", url: "mcp://cairn/artifacts/art_01jd8x3q5v7w9y2b4c6d8f0g1h" }],
         outcome: { status: "pending", measure_at: "2026-12-01T09:00:00Z" },
       }),
     );
     expect(result.ok).toBe(true);
+  });
+
+  it("accepts only artifact resources under mcp://cairn/, as invalid rather than unsafe", () => {
+    const urls = [
+      "mcp://cairn/artifacts/art_1",
+      "mcp://cairn/runs/run_01jd8x3q5v7w9y2b4c6d8f0g1h",
+      "mcp://cairn/artifacts/art_01jd8x3q5v7w9y2b4c6d8f0g1h/extra",
+      "mcp://cairn/artifacts/art_01jd8x3q5v7w9y2b4c6d8f0g1h?x=1",
+      "mcp://cairn/",
+    ];
+    const result = validateReceiptInput(minimalReceipt({ evidence: urls.map((url) => ({ label: "x", url })) }));
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.rejection.category).toBe("invalid");
+    expect(result.rejection.issues).toEqual(
+      urls.map((_, i) => ({ field: `evidence.${i}.url`, reason: "must name an artifact: mcp://cairn/artifacts/<id>" })),
+    );
+    const other = validateReceiptInput(minimalReceipt({ evidence: [{ label: "x", url: "mcp://elsewhere/artifacts/a" }] }));
+    expect(!other.ok && other.rejection.category).toBe("unsafe-link");
   });
 
   it("rejects non-object input as invalid", () => {

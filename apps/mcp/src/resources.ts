@@ -1,0 +1,90 @@
+import {
+  ARTIFACT_RESOURCE_TEMPLATE,
+  type Artifact,
+  artifactIdOfResourceUri,
+  artifactResourceUri,
+  type Cairn,
+  CairnError,
+  type Logger,
+  type ServiceContext,
+  SHARE_TYPE_MIME,
+} from "@cairn/core";
+import type {
+  ListResourcesResult,
+  ListResourceTemplatesResult,
+  ReadResourceResult,
+  Resource,
+  ResourceLink,
+} from "@modelcontextprotocol/sdk/types.js";
+import { errorBodyOf, type FailureSite, requestErrorCode } from "./adapter.js";
+import { RpcError } from "./rpc.js";
+import type { ToolName } from "./tools.js";
+
+/** One template: every artifact the caller may read (receipts included) is a resource. */
+export const RESOURCE_TEMPLATES: ListResourceTemplatesResult = {
+  resourceTemplates: [
+    {
+      uriTemplate: ARTIFACT_RESOURCE_TEMPLATE,
+      name: "artifact",
+      title: "Cairn artifact",
+      description:
+        "An artifact you can read (you own it, or a team you belong to does), by id. The body comes with its share type's MIME type; evidence links of the form mcp://cairn/artifacts/<id> name these.",
+    },
+  ],
+};
+
+/** What a client shows for an artifact: the id as the name, the title as the title. */
+function describe(artifact: Artifact): Resource {
+  const kind = artifact.metadata ? `${artifact.metadata.schema} receipt` : `${artifact.share_type} artifact`;
+  const expiry = artifact.expires_at ? `expires ${artifact.expires_at}` : "retained";
+  return {
+    uri: artifactResourceUri(artifact.id),
+    name: artifact.id,
+    title: artifact.title,
+    mimeType: SHARE_TYPE_MIME[artifact.share_type],
+    description: `${kind} of ${artifact.owner}, created ${artifact.created_at}, ${expiry}.`,
+  };
+}
+
+/** Tools whose answer is a newly stored artifact: they add a `resource_link` to it. */
+export const LINKING_TOOLS: ReadonlySet<string> = new Set<ToolName>(["receipt_create", "artifact_create"]);
+
+/** The `resource_link` a create answers with, so a client can read (or show) what was stored. */
+export const resourceLinkOf = (artifact: Artifact): ResourceLink => ({ type: "resource_link", ...describe(artifact) });
+
+/** Where a failure is logged, and what it is logged under. */
+export interface Reporting {
+  log: Logger;
+  site: FailureSite;
+}
+
+/** A failed resources/* request as the JSON-RPC error MCP expects, with REST's body as data. */
+function requestFailure(err: unknown, { log, site }: Reporting, uri?: string): RpcError {
+  const { code, body } = errorBodyOf(err, log, site);
+  const message = uri && (code === "not_found" || code === "gone") ? `${uri}: ${body.message}` : body.message;
+  return new RpcError(requestErrorCode(code), message, { ...(uri && { uri }), error: body });
+}
+
+/** resources/read: the artifact's body, through core's read rule (another owner's artifact reads as not found, an expired one as gone). */
+export async function readResource(cairn: Cairn, ctx: ServiceContext, uri: string, reporting: Reporting): Promise<ReadResourceResult> {
+  const id = artifactIdOfResourceUri(uri);
+  try {
+    if (id === null) {
+      throw new CairnError("not_found", `Cairn serves only ${ARTIFACT_RESOURCE_TEMPLATE}, where id is an artifact id (art_…).`);
+    }
+    const artifact = await cairn.invoke("artifact_read", ctx, { id });
+    return { contents: [{ uri, mimeType: SHARE_TYPE_MIME[artifact.share_type], text: artifact.body }] };
+  } catch (err) {
+    throw requestFailure(err, reporting, uri);
+  }
+}
+
+/** resources/list: the caller's newest artifacts, one search page at a time (the cursor is search's own). */
+export async function listResources(cairn: Cairn, ctx: ServiceContext, cursor: string | undefined, reporting: Reporting): Promise<ListResourcesResult> {
+  try {
+    const page = await cairn.invoke("artifact_search", ctx, cursor === undefined ? {} : { cursor });
+    return { resources: page.items.map(describe), ...(page.next_cursor && { nextCursor: page.next_cursor }) };
+  } catch (err) {
+    throw requestFailure(err, reporting);
+  }
+}

@@ -1,0 +1,24 @@
+/**
+ * Artifacts as MCP resources: `mcp://cairn/artifacts/<id>`. Core owns the form because
+ * evidence links of scheme `mcp://cairn/` must name exactly these resources (the link
+ * gate checks it) and every surface that shows or resolves such a link agrees on it.
+ */
+export const ARTIFACT_RESOURCE_PREFIX = "mcp://cairn/artifacts/";
+
+/** The resource template a client expands (RFC 6570). */
+export const ARTIFACT_RESOURCE_TEMPLATE = `${ARTIFACT_RESOURCE_PREFIX}{id}`;
+
+/** An artifact id as `newId("art")` makes it: the prefix and 26 Crockford base32 characters. */
+const ARTIFACT_ID = /^art_[0-9a-hjkmnp-tv-z]{26}$/;
+
+/** Anchored pattern of a valid artifact resource URI (also published in the JSON Schema). */
+export const ARTIFACT_RESOURCE_PATTERN = "^mcp://cairn/artifacts/art_[0-9a-hjkmnp-tv-z]{26}$";
+
+export const artifactResourceUri = (id: string): string => `${ARTIFACT_RESOURCE_PREFIX}${id}`;
+
+/** The artifact id a resource URI names, or null when the URI is not of the form. */
+export function artifactIdOfResourceUri(uri: string): string | null {
+  if (!uri.startsWith(ARTIFACT_RESOURCE_PREFIX)) return null;
+  const id = uri.slice(ARTIFACT_RESOURCE_PREFIX.length);
+  return ARTIFACT_ID.test(id) ? id : null;
+}
