@@ -5,6 +5,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { printFigures } from "./lib.mjs";
+import { benchAb } from "./load/ab.mjs";
 import { benchCreate, benchCreateWebhook, benchScaleOut } from "./load/create.mjs";
 import { benchCli, benchShare, benchSoak } from "./load/reads.mjs";
 
@@ -30,10 +31,13 @@ const ROWS = {
   share: () => benchShare(drivers),
   cli: () => benchCli(),
   scale: () => benchScaleOut(),
+  /** Only with CAIRN_BENCH_BEFORE=<another checkout's apps/cli/dist/bin.js>: that build against this one. */
+  ab: () =>
+    process.env.CAIRN_BENCH_BEFORE ? benchAb(drivers, process.env.CAIRN_BENCH_BEFORE) : console.log("(set CAIRN_BENCH_BEFORE to compare another build; row skipped)"),
   soak: () => benchSoak(drivers.filter((d) => d === "pg" || process.env.CAIRN_BENCH_SOAK_PGLITE === "1")),
 };
 
-const only = process.env.CAIRN_BENCH_ONLY?.split(",").map((s) => s.trim()) ?? Object.keys(ROWS);
+const only = process.env.CAIRN_BENCH_ONLY?.split(",").map((s) => s.trim()) ?? Object.keys(ROWS).filter((r) => r !== "ab" || process.env.CAIRN_BENCH_BEFORE);
 const unknown = only.filter((r) => !(r in ROWS));
 if (unknown.length) {
   console.error(`unknown bench rows: ${unknown.join(", ")} (rows: ${Object.keys(ROWS).join(", ")})`);
