@@ -7,6 +7,7 @@ import { createRestApp } from "@cairn/rest";
 import { Hono } from "hono";
 import { WORST_BODIES } from "./hostile.mjs";
 import { medianMs, medianSpawnMs, printReport, report } from "./lib.mjs";
+import { benchWebhooks } from "./webhooks.mjs";
 
 const CLI = fileURLToPath(new URL("../../apps/cli/dist/bin.js", import.meta.url));
 const EXAMPLE = fileURLToPath(new URL("../../examples/receipt.json", import.meta.url));
@@ -96,6 +97,8 @@ for (const driver of drivers) {
   }
   busy.sort((a, b) => a - b);
   report(`/healthz under the worst body (${driver})`, busy[busy.length - 1], "/healthz idle", idleHealth);
+
+  if (process.env.CAIRN_BENCH_WEBHOOKS !== "0") await benchWebhooks(world, driver);
 
   await store.close();
   await db.dispose();

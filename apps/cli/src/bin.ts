@@ -19,6 +19,9 @@ try {
   if (argv[0] === "serve" && argv.length === 1) {
     const { runServe } = await import("./commands/serve.js");
     await runServe(version);
+  } else if (argv[0] === "worker" && argv.length === 1) {
+    const { runWorker } = await import("./commands/worker.js");
+    await runWorker(version);
   } else if (argv[0] === "mcp" && argv.length === 1) {
     const { runMcp } = await import("./commands/mcp.js");
     await runMcp(version);

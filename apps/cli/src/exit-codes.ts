@@ -20,6 +20,8 @@ export const EXIT = {
   duplicate: 6,
   /** The server failed (500) or answered with something that is not Cairn's. */
   server: 7,
+  /** `cairn verify`: a receipt or an exported line failed a check (the check is named). */
+  unverified: 8,
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
@@ -55,4 +57,5 @@ export const EXIT_CODES_HELP = `Exit codes:
   4  authentication: no token, an unknown token (401) or not allowed (403)
   5  not found (404) or expired (410)
   6  duplicate: an identical receipt was stored in the last 24 hours (the existing id is printed)
-  7  server error, or an answer that is not from a Cairn server`;
+  7  server error, or an answer that is not from a Cairn server
+  8  verify: a receipt or exported line failed a check (payload, key, signature or checksum)`;

@@ -7,7 +7,13 @@ const DAY_MS = 86_400_000;
 /** The reminder every stored receipt prints: it goes away unless someone keeps it. */
 export function expiryLine(a: Pick<Artifact, "id" | "expires_at" | "retained">, now = Date.now()): string {
   if (a.retained || a.expires_at === null) return "Retained: it does not expire.";
-  const days = Math.max(0, Math.round((Date.parse(a.expires_at) - now) / DAY_MS));
+  const left = Date.parse(a.expires_at) - now;
+  if (left < DAY_MS) {
+    const minutes = Math.max(1, Math.round(left / 60_000));
+    const span = minutes < 120 ? `${minutes} minute${minutes === 1 ? "" : "s"}` : `${Math.round(minutes / 60)} hours`;
+    return `Expires in ${span} (${a.expires_at}) unless retained: cairn retain ${a.id}`;
+  }
+  const days = Math.max(0, Math.round(left / DAY_MS));
   return `Expires in ${days} day${days === 1 ? "" : "s"} (${a.expires_at.slice(0, 10)}) unless retained: cairn retain ${a.id}`;
 }
 

@@ -1,7 +1,7 @@
 import { mkdir, open, readFile, rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { type Cairn, openCairn } from "@cairn/core";
+import { type Cairn, openCairn, scheduleFrom, type Worker } from "@cairn/core";
 import { readCredentials, type Settings, writeCredentials } from "@cairn/core/local";
 import { createMcpHttpHandler } from "@cairn/mcp";
 import { createRestApp } from "@cairn/rest";
@@ -76,7 +76,12 @@ export async function startServer(settings: Settings, log: ServerLog, version: s
 
   let cairn: Cairn;
   try {
-    cairn = await openCairn({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir, publicUrl });
+    cairn = await openCairn({
+      databaseUrl: settings.databaseUrl,
+      dataDir: settings.dataDir,
+      publicUrl,
+      webhookDenyPrivate: settings.webhookDenyPrivate,
+    });
   } catch (err) {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await release();
@@ -89,6 +94,11 @@ export async function startServer(settings: Settings, log: ServerLog, version: s
   });
   app.route("/", createWebApp(cairn));
   handler = app.fetch;
+  // Webhook delivery and scheduled jobs run in every server process; on the embedded store this is the only worker.
+  const worker: Worker = cairn.startWorker({
+    denyPrivate: settings.webhookDenyPrivate,
+    schedule: scheduleFrom(settings),
+  });
 
   try {
     // The credentials file is written inside the bootstrap transaction, before the admin commits.
@@ -125,6 +135,7 @@ export async function startServer(settings: Settings, log: ServerLog, version: s
     close() {
       closing ??= (async () => {
         await new Promise<void>((resolve) => server.close(() => resolve()));
+        await worker.stop();
         await cairn.close();
         await release();
       })();

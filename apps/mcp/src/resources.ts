@@ -34,7 +34,7 @@ export const RESOURCE_TEMPLATES: ListResourceTemplatesResult = {
 };
 
 /** What a client shows for an artifact: the id as the name, the title as the title. */
-function describe(artifact: Artifact): Resource {
+function describe(artifact: Omit<Artifact, "body">): Resource {
   const kind = artifact.metadata ? `${artifact.metadata.schema} receipt` : `${artifact.share_type} artifact`;
   const expiry = artifact.expires_at ? `expires ${artifact.expires_at}` : "retained";
   return {
@@ -82,7 +82,7 @@ export async function readResource(cairn: Cairn, ctx: ServiceContext, uri: strin
 /** resources/list: the caller's newest artifacts, one search page at a time (the cursor is search's own). */
 export async function listResources(cairn: Cairn, ctx: ServiceContext, cursor: string | undefined, reporting: Reporting): Promise<ListResourcesResult> {
   try {
-    const page = await cairn.invoke("artifact_search", ctx, cursor === undefined ? {} : { cursor });
+    const page = await cairn.invoke("artifact_search", ctx, { fields: "summary", ...(cursor !== undefined && { cursor }) });
     return { resources: page.items.map(describe), ...(page.next_cursor && { nextCursor: page.next_cursor }) };
   } catch (err) {
     throw requestFailure(err, reporting);

@@ -21,6 +21,18 @@ export const NOT_TOOLS = {
   team_read: "team membership is for people",
   team_member_add: "team membership is for people",
   team_member_remove: "team membership is for people",
+  // An agent may see where its owner's events go; an outbound target is a person's decision (SPEC §18).
+  subscription_create: "an outbound target is a person's decision",
+  subscription_read: "agents list subscriptions; managing them is for people",
+  subscription_delete: "an outbound target is a person's decision",
+  subscription_enable: "an outbound target is a person's decision",
+  subscription_deliveries: "agents list subscriptions; managing them is for people",
+  subscription_redeliver: "an outbound target is a person's decision",
+  subscription_recover: "an outbound target is a person's decision",
+  // Agents see what waits on people (inbox_list, outcomes_list); only a person can say they saw it (ADR 0017).
+  artifact_acknowledge: "only a person can acknowledge",
+  // Rotating the server's signing key is an administrator's act; agents list keys and verify.
+  keys_rotate: "administration",
 } as const satisfies Partial<Record<OperationName, string>>;
 
 export type ToolName = Exclude<OperationName, keyof typeof NOT_TOOLS>;

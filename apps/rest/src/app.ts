@@ -1,10 +1,12 @@
-import { type Cairn, CairnError } from "@cairn/core";
+import { type Cairn, CairnError, OPERATIONS, operationNames } from "@cairn/core";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { errorResponse, type RestEnv } from "./adapter.js";
+import { securityHeaders } from "@cairn/web/security-headers";
 import { DOCS_CSP, renderDocsPage } from "./docs/index.js";
 import { mountHealth } from "./health.js";
 import { bearerAuth, requestIds } from "./middleware.js";
 import { mountOperationRoutes } from "./operation-routes.js";
+import { routeOf } from "./routes.js";
 import { mountSchemaRoutes } from "./schemas-routes.js";
 
 export interface RestOptions {
@@ -23,7 +25,13 @@ export interface RestOptions {
 export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIHono<RestEnv> {
   const app = new OpenAPIHono<RestEnv>();
   app.use("*", requestIds(cairn, options.accessLog ?? false));
-  app.use("/v1/*", bearerAuth(cairn));
+  // Operations core serves without a caller (the public signing keys) skip the token check.
+  const publicPaths = new Set(
+    operationNames()
+      .filter((name) => OPERATIONS[name].runPublic)
+      .map((name) => routeOf(name, OPERATIONS[name].mutates).path),
+  );
+  app.use("/v1/*", bearerAuth(cairn, publicPaths));
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
     type: "http",
     scheme: "bearer",
@@ -51,8 +59,7 @@ export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIH
     },
   };
   app.doc31("/openapi.json", documentConfig);
-  app.get("/docs", (c) => {
-    c.header("Content-Security-Policy", DOCS_CSP);
+  app.get("/docs", securityHeaders({ csp: DOCS_CSP }), (c) => {
     return c.html(renderDocsPage(app.getOpenAPI31Document(documentConfig) as unknown as Record<string, unknown>));
   });
 

@@ -18,10 +18,13 @@ export function requestIds(cairn: Cairn, accessLog: boolean): MiddlewareHandler<
   };
 }
 
-/** `/v1/*` needs a valid bearer token, except the published schemas (a client validates before it has one). */
-export function bearerAuth(cairn: Cairn): MiddlewareHandler<RestEnv> {
+/**
+ * `/v1/*` needs a valid bearer token, except the published schemas (a client validates
+ * before it has one) and the routes of public operations (the signing keys).
+ */
+export function bearerAuth(cairn: Cairn, publicPaths: ReadonlySet<string> = new Set()): MiddlewareHandler<RestEnv> {
   return async (c, next) => {
-    if (c.req.path.startsWith("/v1/schemas")) return next();
+    if (c.req.path.startsWith("/v1/schemas") || publicPaths.has(c.req.path)) return next();
     c.set("principal", await cairn.authenticateHeader(c.req.header("authorization")));
     return next();
   };

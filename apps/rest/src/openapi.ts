@@ -71,6 +71,12 @@ function documentedRequest(op: Operation, route: RouteSpec) {
       const object = op.input as z.ZodObject;
       return { headers, params: object.pick(inPath), body: json(object.omit(inPath)) };
     }
+    case "params+query": {
+      const inPath = Object.fromEntries(pathParams(route.path).map((p) => [p, true] as const)) as Record<string, true> &
+        Record<number, never>;
+      const object = op.input as z.ZodObject;
+      return { headers, params: object.pick(inPath), query: object.omit(inPath) };
+    }
     case "none":
       return { headers };
   }
@@ -93,7 +99,7 @@ export function documentOperation(app: OpenAPIHono<RestEnv>, name: string, op: O
     summary: op.title,
     description: op.description,
     tags: [route.tag],
-    security: [{ bearer: [] }],
+    security: op.runPublic ? [] : [{ bearer: [] }],
     request: documentedRequest(op, route),
     responses: { [route.status]: documentedResponse(op.output, route), ...errorResponses(codes) },
   });

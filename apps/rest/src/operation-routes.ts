@@ -12,6 +12,11 @@ export function mountOperationRoutes(app: OpenAPIHono<RestEnv>, cairn: Cairn): v
     const op = OPERATIONS[name];
     const route = routeOf(name, op.mutates);
     documentOperation(app, name, op, route);
+    if (op.runPublic) {
+      // No principal: a public operation reads nothing of the caller's (keys_list).
+      app.on(route.method.toUpperCase(), route.path, async (c) => c.json(await cairn.invokePublic(name), route.status));
+      continue;
+    }
     app.on(route.method.toUpperCase(), route.path, async (c) => {
       const raw = await readInput(cairn, c, name, route);
       const ctx = requestContext(cairn, c, name);

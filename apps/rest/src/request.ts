@@ -37,6 +37,8 @@ export async function readInput(cairn: Cairn, c: Context<RestEnv>, name: Operati
       return c.req.query();
     case "params":
       return c.req.param();
+    case "params+query":
+      return { ...c.req.query(), ...c.req.param() };
     case "none":
       return {};
     case "body":

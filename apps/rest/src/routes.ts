@@ -9,9 +9,10 @@ export interface RouteSpec {
   /**
    * Where the operation's input comes from. `params+body` merges the path parameters
    * into the JSON body object (e.g. `run_id` from the path, `spans` from the body);
-   * `body+query` merges query parameters (e.g. `?owner=`) into the body.
+   * `body+query` merges query parameters (e.g. `?owner=`) into the body; `params+query`
+   * merges the path parameters into the query (e.g. `id` from the path, `?cursor=`).
    */
-  input: "body" | "query" | "params" | "params+body" | "body+query" | "none";
+  input: "body" | "query" | "params" | "params+body" | "body+query" | "params+query" | "none";
   tag: string;
   /**
    * How the answer is sent: one JSON document (the default), or `ndjson`: every page of a
@@ -54,6 +55,20 @@ export const ROUTES: { readonly [N in OperationName]?: RouteOf<N> } = {
   status: { method: "get", path: "/v1/status", status: 200, input: "none", tag: "Drops" },
   policy_get: { method: "get", path: "/v1/policy", status: 200, input: "query", tag: "Policy" },
   policy_set: { method: "put", path: "/v1/policy", status: 200, input: "body+query", tag: "Policy" },
+  keys_list: { method: "get", path: "/v1/keys", status: 200, input: "none", tag: "Signing" },
+  keys_rotate: { method: "post", path: "/v1/keys/rotate", status: 200, input: "none", tag: "Signing" },
+  receipt_verify: { method: "post", path: "/v1/verify", status: 200, input: "body", tag: "Signing" },
+  subscription_create: { method: "post", path: "/v1/subscriptions", status: 201, input: "body", tag: "Webhooks" },
+  subscription_list: { method: "get", path: "/v1/subscriptions", status: 200, input: "query", tag: "Webhooks" },
+  subscription_read: { method: "get", path: "/v1/subscriptions/:id", status: 200, input: "params", tag: "Webhooks" },
+  subscription_delete: { method: "delete", path: "/v1/subscriptions/:id", status: 200, input: "params", tag: "Webhooks" },
+  subscription_enable: { method: "post", path: "/v1/subscriptions/:id/enable", status: 200, input: "params", tag: "Webhooks" },
+  subscription_deliveries: { method: "get", path: "/v1/subscriptions/:id/deliveries", status: 200, input: "params+query", tag: "Webhooks" },
+  subscription_redeliver: { method: "post", path: "/v1/subscriptions/:id/redeliver", status: 200, input: "params+body", tag: "Webhooks" },
+  subscription_recover: { method: "post", path: "/v1/subscriptions/:id/recover", status: 200, input: "params+body", tag: "Webhooks" },
+  artifact_acknowledge: { method: "post", path: "/v1/artifacts/:id/acknowledge", status: 200, input: "params+body", tag: "Inbox" },
+  inbox_list: { method: "get", path: "/v1/inbox", status: 200, input: "query", tag: "Inbox" },
+  outcomes_list: { method: "get", path: "/v1/outcomes", status: 200, input: "query", tag: "Inbox" },
 };
 
 /**
@@ -96,7 +111,8 @@ export function requestOf(route: RouteSpec, input: unknown): OperationRequest | 
     return encodeURIComponent(String(value ?? ""));
   });
   switch (route.input) {
-    case "query": {
+    case "query":
+    case "params+query": {
       const query = new URLSearchParams(Object.entries(fields).map(([k, v]): [string, string] => [k, String(v)])).toString();
       return { method, url: query ? `${path}?${query}` : path };
     }

@@ -1,20 +1,30 @@
-import { type Cairn, CairnError, readArtifactByShareToken } from "@cairn/core";
+import { type Cairn, toCairnError } from "@cairn/core";
 import { Hono } from "hono";
-import { artifactPage, messagePage } from "./pages/artifact.js";
-import { CONTENT_SECURITY_POLICY } from "./pages/layout.js";
-import { STYLESHEET } from "./pages/styles.js";
+import { failureFor, type WebEnv } from "./adapter.js";
+import { messagePage } from "./pages/layout.js";
+import { artifactPage } from "./pages/artifact.js";
+import { ICON, STYLESHEET } from "./pages/styles.js";
+import { mountAuth } from "./routes/auth.js";
+import { mountInbox } from "./routes/inbox.js";
+import { mountPages, rawResponse } from "./routes/pages.js";
+import { securityHeaders } from "./security-headers.js";
+import { sessionOf } from "./session.js";
 
-/** The read-only web surface. Mounted beside the REST API by `cairn serve`. */
-export function createWebApp(cairn: Cairn): Hono<{ Variables: { requestId: string | undefined } }> {
+/**
+ * The web surface: sign-in, the bin, inbox, artifact, run and doctor pages, and share
+ * links. Server-rendered, no scripts. Mounted beside the REST API by `cairn serve`.
+ */
+/** Whether the client prefers JSON to a page (it names application/json and not text/html). */
+const wantsJson = (accept: string | undefined) => !!accept && accept.includes("application/json") && !accept.includes("text/html");
+
+export function createWebApp(cairn: Cairn): Hono<WebEnv> {
   // Mounted under the REST app, which sets the request id.
-  const app = new Hono<{ Variables: { requestId: string | undefined } }>();
+  const app = new Hono<WebEnv>();
 
-  app.use("/s/*", async (c, next) => {
+  app.use("*", securityHeaders());
+  app.use("*", async (c, next) => {
     await next();
-    c.header("Content-Security-Policy", CONTENT_SECURITY_POLICY);
-    c.header("Referrer-Policy", "no-referrer");
-    c.header("X-Content-Type-Options", "nosniff");
-    c.header("Cache-Control", "private, no-store");
+    if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "private, no-store");
   });
 
   app.get("/assets/cairn.css", (c) => {
@@ -23,31 +33,34 @@ export function createWebApp(cairn: Cairn): Hono<{ Variables: { requestId: strin
     return c.body(STYLESHEET);
   });
 
-  app.get("/s/:token", async (c) => {
-    try {
-      const artifact = await readArtifactByShareToken(cairn.store, cairn.config, c.req.param("token"));
-      return c.html(artifactPage(artifact));
-    } catch (err) {
-      if (err instanceof CairnError && err.code === "gone") {
-        return c.html(messagePage("Expired", "This artifact has expired."), 410);
-      }
-      if (err instanceof CairnError && err.code === "validation_failed") {
-        const issue = err.issues?.[0];
-        return c.html(messagePage("Not a share link", `${issue?.field ?? "token"}: ${issue?.reason ?? "is not valid"}.`), 400);
-      }
-      if (err instanceof CairnError && err.code === "not_found") {
-        return c.html(messagePage("Not found", "No artifact at this link."), 404);
-      }
-      throw err;
-    }
+  app.get("/assets/cairn.svg", (c) => {
+    c.header("Content-Type", "image/svg+xml");
+    c.header("Cache-Control", "public, max-age=86400");
+    return c.body(ICON);
   });
+  // Browsers ask for it whatever the page says.
+  app.get("/favicon.ico", (c) => c.redirect("/assets/cairn.svg", 301));
 
-  app.onError((err, c) => {
-    if (err instanceof CairnError && err.code === "unavailable") {
-      return c.html(messagePage("Unavailable", "Cairn cannot reach its database right now. Try again shortly."), 503);
-    }
-    cairn.log.error({ code: "internal", surface: "web", requestId: c.get("requestId") }, err);
-    return c.html(messagePage("Something went wrong", "The error was logged."), 500);
+  mountAuth(app, cairn);
+  mountPages(app, cairn);
+  mountInbox(app, cairn);
+
+  app.get("/s/:token", async (c) => {
+    const artifact = await cairn.invokeLink("share_read", cairn.linkContext("web"), { token: c.req.param("token") });
+    // A client that asks for JSON (`cairn read <share link>`) gets the artifact object a link holder may see.
+    if (wantsJson(c.req.header("accept"))) return c.json(artifact);
+    return c.html(artifactPage(artifact, { rawHref: `/s/${encodeURIComponent(c.req.param("token"))}/raw` }, null));
+  });
+  app.get("/s/:token/raw", async (c) =>
+    rawResponse(c, await cairn.invokeLink("share_read", cairn.linkContext("web"), { token: c.req.param("token") })),
+  );
+
+  app.onError(async (err, c) => {
+    const { failure, detail } = failureFor(cairn, c, err);
+    if (c.req.path.startsWith("/s/") && wantsJson(c.req.header("accept"))) return c.json({ error: toCairnError(err).toBody() }, failure.status);
+    const session = await sessionOf(cairn, c).catch(() => null);
+    const chrome = session ? { user: session.principal.user.name, formToken: session.formToken } : null;
+    return c.html(messagePage(failure.title, detail ? `${failure.message} ${detail}` : failure.message, chrome), failure.status);
   });
 
   return app;

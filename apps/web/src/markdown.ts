@@ -1,9 +1,12 @@
 import MarkdownIt from "markdown-it";
+import sanitizeHtml from "sanitize-html";
 
 /**
- * Bodies are user text. Raw HTML is off (escaped, never passed through), and
- * markdown-it's link validation already refuses javascript:, vbscript:, file: and
- * non-image data: URLs. Links open without a referrer so share tokens never leak.
+ * User markdown becomes HTML in two steps. markdown-it runs with raw HTML off (any tag in
+ * the text is escaped, never passed through) and its link validation refuses
+ * javascript:, vbscript:, file: and non-image data: URLs. Its output is then sanitised
+ * against a short allowlist, so a future markdown-it option or plugin cannot widen what
+ * reaches the page. Links carry no referrer, so share tokens never leak.
  */
 const md = new MarkdownIt({ html: false, linkify: false, typographer: false });
 
@@ -14,4 +17,20 @@ md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
   return defaultLinkOpen(tokens, idx, options, env, self);
 };
 
-export const renderMarkdown = (source: string): string => md.render(source);
+const ALLOWED: sanitizeHtml.IOptions = {
+  allowedTags: [
+    "p", "br", "hr", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "code", "em", "strong", "s",
+    "ul", "ol", "li", "a", "table", "thead", "tbody", "tr", "th", "td",
+  ],
+  // No style attributes: the CSP forbids inline style (table alignment is dropped).
+  allowedAttributes: { a: ["href", "title", "rel"], ol: ["start"] },
+  allowedSchemes: ["https", "http", "mailto"],
+  allowProtocolRelative: false,
+  transformTags: { a: sanitizeHtml.simpleTransform("a", { rel: "noopener noreferrer" }) },
+};
+
+/** A markdown document (an artifact body, a receipt's details) as safe HTML. */
+export const renderMarkdown = (source: string): string => sanitizeHtml(md.render(source), ALLOWED);
+
+/** One field's text as inline markdown: `code` becomes code rather than showing backticks. */
+export const renderInline = (source: string): string => sanitizeHtml(md.renderInline(source), ALLOWED);

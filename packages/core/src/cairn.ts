@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { CairnConfig, CairnHooks, Principal, RequestOptions, ServiceContext, Surface } from "./context.js";
-import { type CairnError, unauthenticated } from "./errors.js";
+import { type CairnError, notFound, unauthenticated } from "./errors.js";
 import { defaultLogger, type Logger } from "./log.js";
 import type { CreatedToken } from "./identity/schemas.js";
 import { authenticate, bearerOf } from "./identity/tokens.js";
@@ -8,6 +8,10 @@ import { type BootstrapOptions, bootstrapAdmin } from "./identity/users.js";
 import { invokeOperation, refuseUnreadableInput } from "./operations/invoke.js";
 import { OPERATIONS, type OperationName, type OperationOutput } from "./operations/registry.js";
 import { preloadSecretScanner } from "./secrets/secretlint.js";
+import { authenticateSession, closeSession, type OpenedSession, openSession } from "./session/sessions.js";
+import { type LinkContext, type LinkOperationName, type LinkOperationOutput, SHARE_OPERATIONS } from "./share/operations.js";
+import { ensureSigningKey } from "./signing/keys.js";
+import { startWorker, type Worker, type WorkerOptions } from "./events/worker.js";
 import { openStore } from "./store/open.js";
 import type { Store, StoreOptions } from "./store/port.js";
 
@@ -37,6 +41,20 @@ export interface Cairn {
   checkDatabase(): Promise<boolean>;
   /** On an empty database, creates the administrator and returns its first token; null when users exist (see BootstrapOptions). */
   bootstrapAdmin(options?: BootstrapOptions): Promise<CreatedToken | null>;
+  /** The context of a caller nobody signed in who holds a share link. */
+  linkContext(surface: Surface): LinkContext;
+  /** Runs an operation of a link holder (share_read): the link is the capability, no principal. */
+  invokeLink<N extends LinkOperationName>(name: N, ctx: LinkContext, raw: unknown): Promise<LinkOperationOutput<N>>;
+  /** Web sign-in sessions (ADR 0018): opened with a human token, ended by sign-out or by revoking the token. */
+  sessions: {
+    open(bearer: string): Promise<OpenedSession>;
+    authenticate(secret: string): Promise<Principal | null>;
+    close(secret: string): Promise<void>;
+  };
+  /** Starts webhook delivery and the scheduled jobs on this core's store (`cairn serve`, `cairn worker`). */
+  startWorker(options?: Omit<WorkerOptions, "store" | "config">): Worker;
+  /** Runs an operation that needs no caller (the public signing keys); others are not found. */
+  invokePublic<N extends OperationName>(name: N): Promise<OperationOutput<N>>;
   close(): Promise<void>;
 }
 
@@ -74,14 +92,33 @@ export function createCairn(store: Store, config: CairnConfig, options: CairnOpt
       () => false,
     ),
     bootstrapAdmin: (options) => bootstrapAdmin(store, options),
+    linkContext: (surface) => ({ store, config, surface, now }),
+    invokeLink: (name, ctx, raw) => SHARE_OPERATIONS[name].invoke(ctx, raw) as never,
+    sessions: {
+      open: (bearer) => openSession(store, bearer, now()),
+      authenticate: (secret) => authenticateSession(store, secret, now()),
+      close: (secret) => closeSession(store, secret),
+    },
+    startWorker: (options = {}) => startWorker({ logger: hooks.logger ?? defaultLogger, ...options, store, config }),
+    invokePublic: async (name) => {
+      const op = OPERATIONS[name] as { runPublic?: (store: Store) => Promise<unknown> };
+      if (!op.runPublic) throw notFound();
+      return op.runPublic(store) as never;
+    },
     close: () => store.close(),
   };
 }
 
 export async function openCairn(options: StoreOptions & CairnConfig & CairnHooks): Promise<Cairn> {
-  const { databaseUrl, dataDir, publicUrl, timeouts, ...hooks } = options;
+  const { databaseUrl, dataDir, publicUrl, timeouts, webhookDenyPrivate, ...hooks } = options;
   const store = await openStore({ databaseUrl, dataDir, timeouts, logger: hooks.logger });
   // Load the secret scanner now rather than on the first receipt (~80 ms of imports).
   await preloadSecretScanner();
-  return createCairn(store, { publicUrl: publicUrl.replace(/\/+$/, "") }, hooks);
+  // The signing key exists from the first start on (race-safe across processes).
+  await ensureSigningKey(store);
+  return createCairn(
+    store,
+    { publicUrl: publicUrl.replace(/\/+$/, ""), ...(webhookDenyPrivate !== undefined && { webhookDenyPrivate }) },
+    hooks,
+  );
 }

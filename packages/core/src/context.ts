@@ -17,6 +17,8 @@ export interface Principal {
 export interface CairnConfig {
   /** Base of share links, e.g. http://127.0.0.1:7373 (no trailing slash). */
   publicUrl: string;
+  /** Refuse loopback, private and link-local webhook targets (CAIRN_WEBHOOK_DENY_PRIVATE=1). */
+  webhookDenyPrivate?: boolean;
 }
 
 /** Per-request options a surface passes along with the principal. */

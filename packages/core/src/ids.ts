@@ -23,13 +23,20 @@ function encodeBase32(bytes: Uint8Array): string {
  * sorts by creation time, which is what cursor pagination walks.
  */
 export function newId(prefix: string, now: Date = new Date()): string {
+  return idAt(prefix, now, randomBytes(10));
+}
+
+/** The smallest artifact id of a millisecond: every artifact created at or after `at` sorts at or above it. */
+export const idFloorAt = (at: Date) => idAt("art", at, new Uint8Array(10));
+
+function idAt(prefix: string, now: Date, random: Uint8Array): string {
   const bytes = new Uint8Array(16);
   let ms = now.getTime();
   for (let i = 5; i >= 0; i--) {
     bytes[i] = ms % 256;
     ms = Math.floor(ms / 256);
   }
-  bytes.set(randomBytes(10), 6);
+  bytes.set(random, 6);
   return `${prefix}_${encodeBase32(bytes)}`;
 }
 

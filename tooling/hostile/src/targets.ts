@@ -44,7 +44,8 @@ export function restRequest(op: OperationName, input: unknown, token: string): {
       .map(([k, v]) => `${encodeHostile(k)}=${encodeHostile(asText(v))}`)
       .join("&");
   switch (route.input) {
-    case "query": {
+    case "query":
+    case "params+query": {
       const q = query(fields);
       if (q) path += `?${q}`;
       return { path, init: { method: route.method.toUpperCase(), headers } };

@@ -1,6 +1,6 @@
 /**
  * Replaces what legitimately differs between runs and surfaces — ids, share urls, times,
- * token ids and secrets, the users' names, the surface — with stable placeholders,
+ * token ids and secrets, the users' names, the surface, an inbox item's age — with stable placeholders,
  * numbering ids by first appearance so "the same id twice" stays visible. `names` are
  * the acting user's, then the second user's of a row that has one.
  */
@@ -12,17 +12,20 @@ export function normalize(value: unknown, names: readonly string[]): unknown {
   };
   const walk = (v: unknown, key?: string): unknown => {
     if (Array.isArray(v)) return v.map((x) => walk(x));
+    // How long an inbox item has waited moves between surfaces' calls.
+    if (key === "age") return "<age>";
     if (v !== null && typeof v === "object") {
       return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, k)]));
     }
     if (typeof v !== "string") return v;
     if (key === "surface") return "<surface>";
-    if (key?.endsWith("_at") && key !== "measure_at") return "<time>";
+    if ((key === "at" || key?.endsWith("_at")) && key !== "measure_at") return "<time>";
     if (key === "next_cursor") return "<cursor>";
     // Phrased for each surface's reader by core; run.ts checks it against core's table.
     if (key === "next_action") return "<next_action>";
     let s = v.replace(/https?:\/\/[^\s"<>]+\/s\/[A-Za-z0-9_-]{20,}/g, "<share-url>");
-    s = s.replace(/\b(art|run|drp|tok|usr|team)_[0-9a-z]{26}\b/g, placeholder);
+    s = s.replace(/\b(art|run|drp|tok|usr|team|sub|evt)_[0-9a-z]{26}\b/g, placeholder);
+    s = s.replace(/\bwhsec_[A-Za-z0-9+/=]{16,}/g, "<secret>");
     s = s.replace(/\bcairn_[A-Za-z0-9_-]{16,}/g, "<token>");
     // Longest first: one name may contain another (parity-1-1 and parity-1-12).
     for (const [i, name] of [...names.entries()].sort((a, b) => b[1].length - a[1].length)) s = s.split(name).join(i === 0 ? "<user>" : "<other>");

@@ -12,6 +12,9 @@ const items = (n: number) => (o: Outcome) => (value(o).items?.length === n ? nul
 
 const team = (name = "t-$actor"): Step => ({ operation: "team_create", input: { name } });
 const run = (): Step => ({ operation: "run_create", input: { name: "nightly" } });
+const sub = (): Step => ({ operation: "subscription_create", input: { url: HOOK, events: ["artifact.created"] } });
+// Loopback and a closed port: a row never sends traffic anywhere, even if a worker tries.
+const HOOK = "http://127.0.0.1:9/cairn";
 const SPAN = { span_id: "s1", name: "build", start_time: "2026-11-01T08:00:00.000Z", end_time: "2026-11-01T08:05:00.000Z" };
 
 /** Every other operation, at least once each (the completeness test holds the table to that). */
@@ -92,6 +95,40 @@ const OPERATION_SCENARIOS: Scenario[] = [
     step: { operation: "policy_set", input: { require_evidence: true } },
   },
   { name: "read a policy of a team you are not in", expect: "forbidden", step: { operation: "policy_get", input: { owner: "team:not-a-member" } } },
+  {
+    name: "subscribe a URL",
+    expect: "ok",
+    check: (o) => (String(value(o).secret).startsWith("whsec_") ? null : "shows no whsec_ secret"),
+    step: sub(),
+  },
+  { name: "subscribe to an ftp URL", expect: "validation_failed", step: { operation: "subscription_create", input: { url: "ftp://127.0.0.1/x" } } },
+  { name: "list subscriptions", expect: "ok", check: items(1), setup: [sub()], step: { operation: "subscription_list", input: {} } },
+  { name: "read a subscription", expect: "ok", setup: [sub()], step: { operation: "subscription_read", input: { id: "$0.id" } } },
+  { name: "delete a subscription", expect: "ok", setup: [sub()], step: { operation: "subscription_delete", input: { id: "$0.id" } } },
+  { name: "re-enable a subscription", expect: "ok", setup: [sub()], step: { operation: "subscription_enable", input: { id: "$0.id" } } },
+  { name: "list delivery attempts", expect: "ok", check: items(0), setup: [sub()], step: { operation: "subscription_deliveries", input: { id: "$0.id" } } },
+  {
+    name: "redeliver an event that does not exist",
+    expect: "not_found",
+    setup: [sub()],
+    step: { operation: "subscription_redeliver", input: { id: "$0.id", event_id: "evt_00000000000000000000000000" } },
+  },
+  {
+    name: "recover since a time",
+    expect: "ok",
+    check: (o) => (value(o).queued === 0 ? null : "queued events of another owner"),
+    setup: [sub()],
+    step: { operation: "subscription_recover", input: { id: "$0.id", since: new Date(Date.now() - 3_600_000).toISOString() } },
+  },
+  { name: "list the signing keys", expect: "ok", check: (o) => (value(o).keys?.length > 0 ? null : "lists no key"), step: { operation: "keys_list", input: {} } },
+  { name: "rotate the signing key without being an administrator", expect: "forbidden", step: { operation: "keys_rotate", input: {} } },
+  {
+    name: "verify a stored receipt",
+    expect: "ok",
+    check: (o) => (value(o).valid === true ? null : "did not verify"),
+    setup: [receipt(minimalReceipt({ learned: "to be verified" }))],
+    step: { operation: "receipt_verify", input: { id: "$0.id" } },
+  },
 ];
 
 /** The one table. A new scenario is one row. */
@@ -189,6 +226,43 @@ export const SCENARIOS: Scenario[] = [
     check: items(2),
     setup: [receipt(minimalReceipt({ learned: "first", tags: ["nightly"] })), receipt(minimalReceipt({ learned: "second" })), receipt(fullReceipt({ tags: ["nightly"] }))],
     step: { operation: "artifact_search", input: { tag: "nightly" } },
+  },
+  {
+    name: "read a receipt that asks a person for something",
+    expect: "ok",
+    check: (o) => (Array.isArray(value(o).acknowledgements) && value(o).acknowledgements.length === 0 ? null : "shows no empty acknowledgements"),
+    setup: [receipt(fullReceipt({ learned: "asks a person", human_action: "Approve the retry budget." }))],
+    step: { operation: "artifact_read", input: { id: "$0.id" } },
+  },
+  {
+    name: "acknowledge a receipt that asks a person",
+    expect: "ok",
+    check: (o) => (value(o).acknowledgements?.length === 1 ? null : "lists no acknowledgement"),
+    setup: [receipt(minimalReceipt({ learned: "asks for an ack", human_action: "Approve the retry budget." }))],
+    step: { operation: "artifact_acknowledge", input: { id: "$0.id", note: "Approved" } },
+  },
+  {
+    name: "acknowledge a receipt that asks nothing",
+    expect: "validation_failed",
+    setup: [receipt(minimalReceipt({ learned: "asks nothing" }))],
+    step: { operation: "artifact_acknowledge", input: { id: "$0.id" } },
+  },
+  {
+    name: "the inbox lists what is acknowledged",
+    expect: "ok",
+    check: items(1),
+    setup: [
+      receipt(minimalReceipt({ learned: "acked already", human_action: "Rotate the key." })),
+      { operation: "artifact_acknowledge", input: { id: "$0.id" } },
+    ],
+    step: { operation: "inbox_list", input: { state: "acknowledged" } },
+  },
+  {
+    name: "outcomes overdue",
+    expect: "ok",
+    check: items(1),
+    setup: [receipt(minimalReceipt({ learned: "due long ago", outcome: { status: "pending", measure_at: "2020-01-01" } }))],
+    step: { operation: "outcomes_list", input: {} },
   },
   ...OPERATION_SCENARIOS,
 ];

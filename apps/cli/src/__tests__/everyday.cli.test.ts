@@ -82,3 +82,26 @@ describe("the README's quick start", () => {
     }
   });
 });
+
+describe("cairn read <share link>", () => {
+  it("reads a pasted share link as its holder, with no token; a wrong link is not found", async () => {
+    const server = await startCliServer("pglite");
+    try {
+      const made = await runCli(["receipt", "--from", EXAMPLE_JSON, "--json"], { env: server.env });
+      expect(made.code, made.stderr).toBe(0);
+      const url: string = made.json.url;
+      const stranger = noHome();
+      const human = await runCli(["read", url], { env: stranger });
+      expect(human.code, human.stderr).toBe(0);
+      expect(human.stdout).toContain(made.json.title);
+      expect(human.stdout).toContain(made.json.checksum);
+      const json = await runCli(["read", url, "--json"], { env: stranger });
+      expect(json.json.id).toBe(made.json.id);
+      expect(json.json.follows).toBeNull();
+      const wrong = await runCli(["read", url.replace(/\/s\/.*/, "/s/not-a-real-share-token-at-all-000000000000")], { env: stranger });
+      expect(wrong.code).toBe(5);
+    } finally {
+      await server.stop();
+    }
+  });
+});

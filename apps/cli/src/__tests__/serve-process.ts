@@ -53,3 +53,37 @@ export async function spawnServe(env: Record<string, string>): Promise<ServeProc
 
 /** A CAIRN_HOME for a spawned or in-process `cairn serve` (see createTestHome). */
 export const homeFor = createTestHome;
+
+/** Spawns the built `cairn worker` and waits until it says it is running. */
+export async function spawnWorker(env: Record<string, string>): Promise<Omit<ServeProcess, "url">> {
+  const child = spawn(process.execPath, [CLI_BIN, "worker"], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  child.stdout?.on("data", (d) => {
+    out += d;
+  });
+  child.stderr?.on("data", (d) => {
+    out += d;
+  });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${out}`)), 60_000);
+    child.stdout?.on("data", () => {
+      if (out.includes("Worker running")) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once("exit", () => {
+      clearTimeout(timer);
+      reject(new Error(`worker exited early:\n${out}`));
+    });
+  });
+  return {
+    child,
+    output: () => out,
+    async stop(signal = "SIGTERM") {
+      if (child.exitCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}

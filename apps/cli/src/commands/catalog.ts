@@ -1,6 +1,9 @@
 import type { OperationName } from "@cairn/core";
 import type { CliCommand } from "./define.js";
 import { exportCommand } from "./export.js";
+import { ackCommand, inboxCommand, outcomesCommand } from "./inbox.js";
+import { keysListCommand, keysRotateCommand } from "./keys.js";
+import { verifyCommand } from "./verify.js";
 import { doctorCommand, dropsCommand, statusCommand } from "./health.js";
 import { policyGetCommand, policySetCommand } from "./policy.js";
 import { readCommand } from "./read.js";
@@ -8,6 +11,16 @@ import { receiptCommand } from "./receipt.js";
 import { retainCommand } from "./retain.js";
 import { runCloseCommand, runShowCommand, runSpansCommand, runStartCommand } from "./runs.js";
 import { searchCommand } from "./search.js";
+import {
+  deliveriesCommand,
+  subscribeCommand,
+  subscriptionDeleteCommand,
+  subscriptionEnableCommand,
+  subscriptionRecoverCommand,
+  subscriptionRedeliverCommand,
+  subscriptionShowCommand,
+  subscriptionsCommand,
+} from "./subscriptions.js";
 import { teamAddCommand, teamCreateCommand, teamRemoveCommand, teamShowCommand } from "./teams.js";
 import { tokenCreateCommand, tokenListCommand, tokenRevokeCommand } from "./token.js";
 import { userCreateCommand } from "./user.js";
@@ -45,6 +58,20 @@ export const CLI_COMMANDS: { readonly [N in OperationName]?: CliCommand<N> | nul
   team_read: teamShowCommand,
   team_member_add: teamAddCommand,
   team_member_remove: teamRemoveCommand,
+  receipt_verify: verifyCommand,
+  keys_list: keysListCommand,
+  keys_rotate: keysRotateCommand,
+  subscription_create: subscribeCommand,
+  subscription_list: subscriptionsCommand,
+  subscription_deliveries: deliveriesCommand,
+  subscription_read: subscriptionShowCommand,
+  subscription_delete: subscriptionDeleteCommand,
+  subscription_enable: subscriptionEnableCommand,
+  subscription_redeliver: subscriptionRedeliverCommand,
+  subscription_recover: subscriptionRecoverCommand,
+  inbox_list: inboxCommand,
+  artifact_acknowledge: ackCommand,
+  outcomes_list: outcomesCommand,
 };
 
 /** Descriptions of the command groups (`cairn user …`). */
@@ -54,4 +81,6 @@ export const GROUPS: Readonly<Record<string, string>> = {
   token: "Mint, list and revoke bearer tokens for people and agents (one token per agent).",
   run: "Record runs and their spans; a span can name the receipt it produced.",
   team: "Teams own artifacts and runs together; members manage membership.",
+  keys: "The server's Ed25519 signing keys: list the public ones, rotate (administrators).",
+  subscription: "Manage one webhook subscription: show, delete, enable, redeliver, recover.",
 };

@@ -57,6 +57,8 @@ export interface OperationCommandSpec<N extends OperationName> {
   human(data: OperationOutput<N>, printer: Printer): void;
   /** Exit code of a success, with or without --json (e.g. `cairn doctor` exits 1 on a warning). */
   exitCode?(data: OperationOutput<N>): number;
+  /** Answers the input itself instead of calling the operation (returns true when it did), e.g. `cairn read <share link>`. */
+  answer?(input: Record<string, unknown>, ctx: CommandContext, json: boolean): Promise<boolean>;
 }
 
 export function examplesHelp(examples: readonly string[]): string {
@@ -130,6 +132,7 @@ export function operationCommand<N extends OperationName>(operation: N, spec: Op
           const value = values[option.attributeName()];
           if (value !== undefined) input[field] = value;
         }
+        if (spec.answer && (await spec.answer(input, ctx, values.json === true))) return;
         await runWithClient(ctx, values.json === true, async (client, printer) => {
           const answer = await client.call(operation, input);
           if (values.json === true) printer.out(answer.text);

@@ -10,6 +10,7 @@ import { runWithClient } from "./run.js";
 
 const EXAMPLES = [
   "cairn export --tag receipt > receipts.ndjson",
+  "cairn export --format in-toto --tag audit > audit.intoto.jsonl",
   "cairn export | jq -r 'select(.metadata.human_action != \"Nothing\") | .url'",
 ];
 
@@ -79,14 +80,15 @@ export const exportCommand: CliCommand<"artifact_export"> = {
     parent
       .command("export")
       .description(
-        "Write every artifact you can read (optionally one tag), newest first, to stdout as NDJSON: one REST artifact object per line. Progress goes to stderr.",
+        "Write every artifact you can read (optionally one tag), newest first, to stdout as NDJSON: one REST artifact object per line, or with --format in-toto one signed DSSE envelope per receipt (check with `cairn verify`). Progress goes to stderr.",
       )
       .addOption(optionFor(op.input, "tag", "--tag <tag>"))
+      .addOption(optionFor(op.input, "format", "--format <format>"))
       .option("--json", "Accepted for symmetry (the output is always NDJSON); on failure, the REST error object on stdout.")
       .addHelpText("after", examplesHelp(EXAMPLES))
-      .action(async (opts: { tag?: string; json?: boolean }) => {
+      .action(async (opts: { tag?: string; format?: string; json?: boolean }) => {
         await runWithClient(ctx, opts.json === true, async (client) => {
-          const res = await client.open("artifact_export", { tag: opts.tag });
+          const res = await client.open("artifact_export", { tag: opts.tag, format: opts.format });
           const progress = progressReporter(ctx.io);
           const count = res.body ? await copyLines(ctx.io, res.body, progress) : 0;
           progress.done(count);

@@ -34,7 +34,9 @@ async function allCommands(): Promise<CliCommand<OperationName>[]> {
  */
 export async function registerClientCommands(program: Command, argv: readonly string[], ctx: CommandContext): Promise<void> {
   const first = argv.find((a) => !a.startsWith("-"));
-  const catalogued = Object.values(CLI_COMMANDS).filter((c): c is CliCommand<OperationName> => c !== null && c !== undefined);
+  // Widened first: the union over every operation's command is too large for a type predicate to check.
+  const entries = Object.values(CLI_COMMANDS) as Array<CliCommand<OperationName> | null | undefined>;
+  const catalogued = entries.filter((c): c is CliCommand<OperationName> => c !== null && c !== undefined);
   const named = catalogued.filter((c) => c.words[0] === first);
   for (const command of named.length > 0 ? named : await allCommands()) {
     await command.register(parentFor(program, command.words), ctx);

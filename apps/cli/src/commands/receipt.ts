@@ -29,6 +29,7 @@ interface ReceiptOptions {
   tag?: string[];
   model?: string;
   owner?: string;
+  expiresIn?: number;
   dryRun?: boolean;
   json?: boolean;
 }
@@ -64,6 +65,7 @@ export const receiptCommand: CliCommand<"receipt_create"> = {
       .addOption(optionFor(input, "tags", "--tag <tag>", " Repeat for more; added to the file's tags.").argParser(collect))
       .addOption(optionFor(input, "model", "--model <model>", " Overrides the file's model."))
       .addOption(optionFor(input, "owner", "--owner <owner>", " Overrides the file's owner."))
+      .addOption(optionFor(input, "expires_in", "--expires-in <seconds>", " Overrides the file's expires_in."))
       .option(
         "--dry-run",
         "Validate and render locally and print the body and checksum the server would store; nothing is sent. Checks the fields only: the server also checks owner, follows and duplicates.",
@@ -93,6 +95,7 @@ export const receiptCommand: CliCommand<"receipt_create"> = {
           ...(opts.model !== undefined && { model: opts.model }),
           ...(opts.owner !== undefined && { owner: opts.owner }),
           ...(details !== undefined && { details }),
+          ...(opts.expiresIn !== undefined && { expiresIn: opts.expiresIn }),
         });
         if (opts.dryRun) {
           // Redacted as the server would under the default policy, so the checksum matches.

@@ -6,6 +6,7 @@ export interface ReceiptFlags {
   model?: string;
   owner?: string;
   details?: string;
+  expiresIn?: number;
 }
 
 /**
@@ -20,6 +21,7 @@ export function applyReceiptFlags(doc: unknown, flags: ReceiptFlags): unknown {
   if (flags.model !== undefined) out.model = flags.model;
   if (flags.owner !== undefined) out.owner = flags.owner;
   if (flags.details !== undefined) out.details = flags.details;
+  if (flags.expiresIn !== undefined) out.expires_in = flags.expiresIn;
   if (flags.tags.length > 0) {
     if (out.tags === undefined) out.tags = flags.tags;
     else if (Array.isArray(out.tags)) out.tags = [...out.tags, ...flags.tags];

@@ -38,8 +38,19 @@ describe("MCP tool catalog", () => {
       "status",
       "policy_get",
       "policy_set",
+      "subscription_list",
+      "inbox_list",
+      "outcomes_list",
+      "keys_list",
+      "receipt_verify",
     ]);
-    for (const admin of ["user_create", "token_create", "me", "team_create", "team_member_add"]) expect(tool(admin)).toBeUndefined();
+    for (const admin of ["user_create", "token_create", "me", "team_create", "team_member_add", "keys_rotate"]) expect(tool(admin)).toBeUndefined();
+    // An outbound target is a person's decision: agents see subscriptions, nothing more.
+    for (const name of operationNames().filter((n) => n.startsWith("subscription_") && n !== "subscription_list")) {
+      expect(tool(name), name).toBeUndefined();
+    }
+    // Only a person can say they saw what a receipt asks (ADR 0017).
+    expect(tool("artifact_acknowledge")).toBeUndefined();
   });
 
   it("describes every receipt field, nested ones included, in receipt_create's input schema", () => {

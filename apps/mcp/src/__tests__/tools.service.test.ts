@@ -43,6 +43,32 @@ describe.each(ADAPTER_DRIVERS)("MCP tools on %s", (driver) => {
     await store?.close();
   });
 
+  it("artifact_search takes the filters and fields=summary; a bad filter is a tool error naming it", async () => {
+    await client.callTool({ name: "receipt_create", arguments: minimalReceipt({ learned: "mcpfilterword", human_action: "Approve" }) });
+    await client.callTool({ name: "receipt_create", arguments: minimalReceipt({ learned: "mcpfilterword plain" }) });
+    const page = (await client.callTool({
+      name: "artifact_search",
+      arguments: { q: "mcpfilterword", human_action: "needed", fields: "summary" },
+    })) as Json;
+    expect(page.isError).toBeFalsy();
+    expect(page.structuredContent.items).toHaveLength(1);
+    expect(page.structuredContent.items[0]).not.toHaveProperty("body");
+    const bad = errorOf(await client.callTool({ name: "artifact_search", arguments: { outcome: "late" } }));
+    expect(bad.issues.map((i: { field: string }) => i.field)).toEqual(["outcome"]);
+  });
+
+  it("receipt_verify and keys_list are tools whose results fit their output schemas", async () => {
+    const created = (await client.callTool({ name: "receipt_create", arguments: minimalReceipt({ learned: "mcp verify me" }) })) as Json;
+    const verified = (await client.callTool({ name: "receipt_verify", arguments: { id: created.structuredContent.id } })) as Json;
+    expect(verified.isError).toBeFalsy();
+    expect(verified.structuredContent).toMatchObject({ valid: true, failed: null, id: created.structuredContent.id });
+    const bad = (await client.callTool({ name: "receipt_verify", arguments: { line: "{}" } })) as Json;
+    expect(bad.structuredContent).toMatchObject({ valid: false, failed: "payload" });
+    const keys = (await client.callTool({ name: "keys_list", arguments: {} })) as Json;
+    expect(keys.isError).toBeFalsy();
+    expect(Array.isArray(keys.structuredContent.keys)).toBe(true);
+  });
+
   it("creates a receipt: structuredContent is the artifact, mirrored as JSON text, provenance says mcp", async () => {
     const result = (await client.callTool({ name: "receipt_create", arguments: fullReceipt({ human_action: undefined }) })) as Json;
     expect(result.isError).toBeFalsy();

@@ -1,34 +1,58 @@
-import { type Artifact, provenanceLine, RECEIPT_SCHEMA_ID } from "@cairn/core";
+import { type Artifact, provenanceLine, receiptCardOf } from "@cairn/core";
 import { html, raw } from "hono/html";
 import { renderMarkdown } from "../markdown.js";
-import { receiptCard } from "./card.js";
-import { layout } from "./layout.js";
+import { receiptCard, titleOf } from "./card.js";
+import { type Chrome, layout, type Markup } from "./layout.js";
 
+/** A plain artifact's body is its content, shown once: markdown rendered, text and JSON as they are. */
 function bodyOf(artifact: Artifact) {
-  if (artifact.share_type === "markdown") return raw(renderMarkdown(artifact.body));
-  return html`<pre>${artifact.body}</pre>`;
+  if (artifact.share_type === "markdown") return html`<div class="body">${raw(renderMarkdown(artifact.body))}</div>`;
+  return html`<pre class="body">${artifact.body}</pre>`;
 }
 
-/** One artifact as a page: whose claim it is, the card for a receipt, then the body. */
-export function artifactPage(artifact: Artifact) {
-  const isReceipt = artifact.metadata?.schema === RECEIPT_SCHEMA_ID;
-  const expires = artifact.expires_at ? `expires ${artifact.expires_at.slice(0, 10)}` : "retained";
+export interface ArtifactPageParts {
+  /** Where the raw markdown is, one click away. */
+  rawHref: string;
+  /** Under the chip, for a signed-in viewer who may act: the Acknowledge form. */
+  underChip?: Markup | string;
+}
+
+/**
+ * One artifact: whose claim it is, the title, the card (receipts) or the body (others),
+ * then the facts once. The rendered body of a receipt is not repeated: it is the raw
+ * markdown behind `rawHref`. Produced-by and follows are already filtered by core (§9).
+ */
+export function artifactPage(artifact: Artifact, parts: ArtifactPageParts, chrome: Chrome | null): Markup {
+  const card = receiptCardOf(artifact);
+  const expires = artifact.expires_at ? `Expires ${artifact.expires_at.slice(0, 10)}` : "Retained";
   return layout(
     artifact.title,
-    html`<header class="assertion" data-field="assertion">${provenanceLine(artifact.provenance, isReceipt ? "Receipt" : "Artifact")}</header>
-<h1 data-field="title">${artifact.title}</h1>
-${isReceipt ? receiptCard(artifact) : ""}
+    html`<article>
+<p class="assertion" data-field="assertion">${card ? card.header : provenanceLine(artifact.provenance, "Artifact")}</p>
+${titleOf(artifact.title, card)}
+${card ? receiptCard(card, parts.underChip ?? "", card.tldr.text === artifact.title) : bodyOf(artifact)}
+<section aria-labelledby="facts-heading">
+<h2 id="facts-heading">About this ${card ? "receipt" : "artifact"}</h2>
+<dl class="facts">
+<dt>Owner</dt><dd>${artifact.owner}</dd>
+<dt>Created</dt><dd><time datetime="${artifact.created_at}">${artifact.created_at.slice(0, 16).replace("T", " ")} UTC</time></dd>
+<dt>Lifetime</dt><dd>${expires}</dd>
 ${
-  artifact.produced_by.length > 0
-    ? html`<p class="meta">Produced by run ${artifact.produced_by.map((r) => html`<span data-field="produced_by">${r.name} (${r.id})</span> `)}</p>`
+  artifact.tags.length > 0
+    ? html`<dt>Tags</dt><dd>${artifact.tags.map((t, i) => html`${i > 0 ? ", " : ""}${chrome ? html`<a href="/?tag=${encodeURIComponent(t)}">${t}</a>` : t}`)}</dd>`
     : ""
 }
-${artifact.follows ? html`<p class="meta">Follows receipt <span data-field="follows">${artifact.follows.id}</span></p>` : ""}
-<article class="body">${bodyOf(artifact)}</article>
-<p class="meta"><span data-field="checksum">${artifact.checksum}</span> · created ${artifact.created_at.slice(0, 10)} · ${expires}</p>`,
-  );
+${
+  artifact.produced_by.length > 0
+    ? html`<dt>Produced by</dt><dd>${artifact.produced_by.map((r, i) => html`${i > 0 ? ", " : ""}<a data-field="produced_by" href="/runs/${encodeURIComponent(r.id)}">run ${r.name}</a>`)}</dd>`
+    : ""
 }
-
-export function messagePage(title: string, message: string) {
-  return layout(title, html`<h1>${title}</h1><p>${message}</p>`);
+${artifact.follows ? html`<dt>Follows</dt><dd><a data-field="follows" href="/a/${encodeURIComponent(artifact.follows.id)}">${artifact.follows.id}</a></dd>` : ""}
+<dt>Checksum</dt><dd><code data-field="checksum">${artifact.checksum}</code></dd>
+<dt>Raw</dt><dd><a href="${parts.rawHref}">${artifact.share_type === "markdown" ? "View the raw markdown" : "View the raw body"}</a></dd>
+</dl>
+</section>
+</article>`,
+    chrome,
+  );
 }

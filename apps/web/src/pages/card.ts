@@ -1,60 +1,62 @@
-import type { Artifact } from "@cairn/core";
-import { html } from "hono/html";
+import type { ReceiptCardView, TextPart } from "@cairn/core";
+import { html, raw } from "hono/html";
+import { renderInline, renderMarkdown } from "../markdown.js";
+import type { Markup } from "./layout.js";
 
-interface ReceiptFieldsView {
-  changed: string;
-  affected: string;
-  before: string;
-  after: string;
-  evidence: Array<{ label: string; url: string }>;
-  evidence_note?: string;
-  outcome: { status: "measured" | "pending" | "not_applicable"; summary?: string; measure_at?: string };
-  human_action: string;
-  remaining: Array<{ item: string; owner: string }>;
-  learned: string;
+/** A field's text: inline markdown (escaped by markdown-it, then sanitised), line breaks kept. */
+const text = (p: TextPart, tag: "p" | "div" = "div") =>
+  html`<${raw(tag)} class="text" data-field="${p.field}">${raw(renderInline(p.text))}</${raw(tag)}>`;
+
+const labelled = (p: TextPart) => html`<div><span class="label">${p.label}</span>${text(p)}</div>`;
+
+/** A title that only repeats the TL;DR (the default title) is the TL;DR: the heading carries both. */
+export function titleOf(title: string, card: ReceiptCardView | null): Markup {
+  if (card && card.tldr.text === title) {
+    return html`<h1 data-field="title"><span data-field="${card.tldr.field}">${title}</span></h1>`;
+  }
+  return html`<h1 data-field="title">${title}</h1>`;
 }
 
-const STATUS = { measured: "Measured", pending: "Pending", not_applicable: "Not applicable" } as const;
-
 /**
- * The receipt card, in the order SPEC §11 gives. Every value carries `data-field` with
- * its metadata path, so tests (and the parity suite) can read back exactly what is shown.
+ * The receipt card in SPEC §11's order: TL;DR, the action chip, who is affected, before
+ * and after, evidence, outcome, what remains, what the system now knows. Every label and
+ * value comes from core's card view; `data-field` carries each value's metadata path.
  */
-export function receiptCard(artifact: Artifact) {
-  const m = artifact.metadata as unknown as ReceiptFieldsView;
-  const nothing = m.human_action === "Nothing";
+export function receiptCard(card: ReceiptCardView, underChip: Markup | string = "", tldrIsTitle = false): Markup {
+  const { action, evidence, outcome, remaining } = card;
   return html`<section class="card" aria-label="Receipt">
-  <p class="tldr" data-field="changed">${m.changed}</p>
-  <p class="chip${nothing ? " nothing" : ""}">You need to do: <span data-field="human_action">${m.human_action}</span></p>
-  <h2>Who is affected</h2>
-  <div class="block" data-field="affected">${m.affected}</div>
-  <div class="pair">
-    <div><h2>Before</h2><div data-field="before">${m.before}</div></div>
-    <div><h2>After</h2><div data-field="after">${m.after}</div></div>
-  </div>
-  <h2>Evidence</h2>
-  ${
-    m.evidence.length === 0
-      ? html`<p class="warning" data-field="evidence" data-empty="true">No evidence linked</p>`
-      : html`<ul data-field="evidence">${m.evidence.map(
-          (e, i) => html`<li><a href="${e.url}" rel="noopener noreferrer" data-field="evidence.${i}">${e.label}</a></li>`,
+${tldrIsTitle ? "" : html`<p class="tldr text" data-field="${card.tldr.field}">${raw(renderInline(card.tldr.text))}</p>`}
+<p class="chip${action.needed ? "" : " calm"}" data-part="chip">${action.label}: <span data-field="${action.field}">${raw(renderInline(action.text))}</span></p>
+${
+  card.acknowledgements.length > 0
+    ? html`<ul class="acks" aria-label="Acknowledgements">${card.acknowledgements.map(
+        (a) => html`<li><time datetime="${a.at}">${a.text}</time>${a.note ? html`: <span class="text">${a.note}</span>` : ""}</li>`,
+      )}</ul>`
+    : ""
+}
+${underChip}
+${labelled(card.affected)}
+<div class="pair">${labelled(card.before)}${labelled(card.after)}</div>
+<div><span class="label">${evidence.label}</span>${
+    evidence.empty !== null
+      ? html`<p class="warning" data-field="${evidence.field}" data-empty="true">${evidence.empty}</p>`
+      : html`<ul data-field="${evidence.field}">${evidence.links.map(
+          (e) => html`<li><a href="${e.url}" rel="noopener noreferrer" data-field="${e.field}">${e.label}</a></li>`,
         )}</ul>`
-  }
-  ${m.evidence_note ? html`<div class="block" data-field="evidence_note">${m.evidence_note}</div>` : ""}
-  <h2>Outcome</h2>
-  <p><span data-field="outcome.status" data-value="${m.outcome.status}">${STATUS[m.outcome.status]}</span>${
-    m.outcome.measure_at ? html` · measure at <time data-field="outcome.measure_at">${m.outcome.measure_at}</time>` : ""
-  }</p>
-  ${m.outcome.summary ? html`<div class="block" data-field="outcome.summary">${m.outcome.summary}</div>` : ""}
-  <h2>What remains</h2>
-  ${
-    m.remaining.length === 0
-      ? html`<p data-field="remaining" data-empty="true">Nothing remains.</p>`
-      : html`<ul data-field="remaining">${m.remaining.map(
-          (r, i) => html`<li data-field="remaining.${i}"><span data-part="item">${r.item}</span> — <span data-part="owner">${r.owner}</span></li>`,
+  }${evidence.note ? html`<p class="text meta" data-field="${evidence.note.field}">${raw(renderInline(evidence.note.text))}</p>` : ""}</div>
+<div><span class="label">${outcome.label}</span><p><strong data-field="${outcome.status.field}" data-value="${outcome.status.value}">${outcome.status.text}</strong>${
+    outcome.measure_at
+      ? html` · ${outcome.measure_at.label.toLowerCase()} <time data-field="${outcome.measure_at.field}">${outcome.measure_at.text}</time>`
+      : ""
+  }</p>${outcome.summary ? text(outcome.summary) : ""}</div>
+<div><span class="label">${remaining.label}</span>${
+    remaining.empty !== null
+      ? html`<p data-field="${remaining.field}" data-empty="true">${remaining.empty}</p>`
+      : html`<ul data-field="${remaining.field}">${remaining.items.map(
+          (r) => html`<li data-field="${r.field}"><span data-part="item">${r.item}</span> — <span data-part="owner">${r.owner}</span></li>`,
         )}</ul>`
-  }
-  <h2>What the system now knows</h2>
-  <div class="block" data-field="learned">${m.learned}</div>
-</section>`;
+  }</div>
+${labelled(card.learned)}
+</section>
+${card.details ? html`<section class="body" aria-labelledby="details-heading"><h2 id="details-heading">${card.details.label}</h2><div data-field="${card.details.field}">${raw(renderMarkdown(card.details.text))}</div></section>` : ""}`;
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXPORT_PAGE_SIZE } from "../artifact/export.js";
+import type { Artifact } from "../artifact/schemas.js";
 import type { Principal } from "../context.js";
 import { CairnError } from "../errors.js";
 import { newId } from "../ids.js";
@@ -102,11 +103,11 @@ describe.each(DRIVERS)("export and retain on %s", (driver) => {
     const pages = [];
     for await (const page of pagesOf(world.cairn, "artifact_export", sam.ctx(), { tag: "Nightly" })) pages.push(page);
     expect(pages.map((p) => p.items.length)).toEqual([EXPORT_PAGE_SIZE, 3]);
-    expect(pages.flatMap((p) => p.items.map((i) => i.id))).toEqual([...ids].reverse());
+    expect(pages.flatMap((p) => (p.items as Artifact[]).map((i) => i.id))).toEqual([...ids].reverse());
     expect(pages.at(-1)?.next_cursor).toBeNull();
 
-    const everything = [];
-    for await (const page of pagesOf(world.cairn, "artifact_export", sam.ctx(), {})) everything.push(...page.items);
+    const everything: Artifact[] = [];
+    for await (const page of pagesOf(world.cairn, "artifact_export", sam.ctx(), {})) everything.push(...(page.items as Artifact[]));
     expect(everything).toHaveLength(ids.length + 1);
     expect(everything.every((a) => a.owner === `user:${sam.name}`)).toBe(true);
   });
@@ -118,7 +119,7 @@ describe.each(DRIVERS)("export and retain on %s", (driver) => {
     try {
       const fresh = await world.cairn.invoke("artifact_create", sam.ctx(), { title: "new", body: "y", tags: ["aging"] });
       const page = await world.cairn.invoke("artifact_export", sam.ctx(), { tag: "aging" });
-      expect(page.items.map((i) => i.id)).toEqual([fresh.id]);
+      expect((page.items as Artifact[]).map((i) => i.id)).toEqual([fresh.id]);
     } finally {
       clock -= 8 * DAY_MS;
     }

@@ -34,6 +34,22 @@ const AGENT_MAY: { readonly [N in OperationName]: boolean } = {
   status: true,
   policy_get: true,
   policy_set: false,
+  subscription_create: false,
+  subscription_list: true,
+  subscription_read: true,
+  subscription_delete: false,
+  subscription_enable: false,
+  subscription_deliveries: true,
+  subscription_redeliver: false,
+  subscription_recover: false,
+  // A model cannot tell a person it has been told (ADR 0017); it may see what waits on people.
+  artifact_acknowledge: false,
+  inbox_list: true,
+  outcomes_list: true,
+  // Agents may read the public keys and verify; rotating the server's key is a person's act.
+  keys_list: true,
+  keys_rotate: false,
+  receipt_verify: true,
 };
 
 // Permissions are checked before any storage is touched: one store is enough.

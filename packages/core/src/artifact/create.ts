@@ -5,8 +5,9 @@ import { validationFailed } from "../errors.js";
 import { resolveOwner } from "../identity/owner.js";
 import { normalizeTags } from "../tags.js";
 import { loadPolicy } from "../policy/store.js";
+import { recordArtifactCreated } from "../events/artifact-event.js";
 import { applySecretRules } from "../secrets/policy.js";
-import { insertArtifact, provenanceOf, toNewArtifact } from "./internal.js";
+import { expiryOf, insertArtifact, provenanceOf, toArtifact } from "./internal.js";
 import type { ArtifactCreateInput, CreatedArtifact } from "./schemas.js";
 
 /** Creates a plain artifact (expiring after the owner's default_ttl_days). It takes no metadata: only a schema's own verb writes metadata. */
@@ -36,17 +37,24 @@ export async function createArtifact(
     policy,
   );
   const [title = input.title, body = input.body, ...rest] = values;
-  const row = await insertArtifact(ctx.store, now, policy.default_ttl_days, {
-    owner,
-    title,
-    share_type: input.share_type,
-    body,
-    checksum: checksumOf(body),
-    tags: normalizeTags(rest.slice(0, tags.length)),
-    metadata: null,
-    provenance: provenanceOf(ctx, input.model === undefined ? undefined : rest[tags.length]),
-    follows: null,
+  const expiresAt = expiryOf(now, policy.default_ttl_days, input.expires_in);
+  // The artifact and its artifact.created event commit together, or neither does.
+  const row = await ctx.store.transaction(async (tx) => {
+    const inserted = await insertArtifact(tx, now, expiresAt, {
+      owner,
+      title,
+      share_type: input.share_type,
+      body,
+      checksum: checksumOf(body),
+      tags: normalizeTags(rest.slice(0, tags.length)),
+      metadata: null,
+      provenance: provenanceOf(ctx, input.model === undefined ? undefined : rest[tags.length]),
+      follows: null,
+      details: null,
+    });
+    await recordArtifactCreated(tx, ctx.config, inserted, now);
+    return inserted;
   });
   const viewer = { kind: "principal", principal: ctx.principal } as const;
-  return { ...(await toNewArtifact(ctx.store, ctx.config, viewer, row)), redactions, warnings: [] };
+  return { ...(await toArtifact(ctx.store, ctx.config, viewer, row)), redactions, warnings: [] };
 }

@@ -1,3 +1,5 @@
+import { humanActionText } from "../inbox/format.js";
+import { ageOf } from "../inbox/internal.js";
 import { artifactProvenanceLine } from "./provenance-line.js";
 import type { Artifact } from "./schemas.js";
 
@@ -19,8 +21,13 @@ export function artifactFacts(a: Artifact): Array<readonly [label: string, value
   ];
 }
 
-/** One line per artifact in a list: id, day, title and tags. */
-export function artifactListLine(a: Artifact): string {
+/**
+ * An artifact in a list, as two lines: id, age, title and tags; then, indented, what a
+ * receipt asks of a person and the share link — so two receipts with one title still
+ * tell apart. The body is not needed (search may leave it out).
+ */
+export function artifactListLine(a: Omit<Artifact, "body">, now: Date = new Date()): string {
   const tags = a.tags.length > 0 ? `  [${a.tags.join(", ")}]` : "";
-  return `${a.id}  ${a.created_at.slice(0, 10)}  ${a.title}${tags}`;
+  const asks = a.metadata ? `${humanActionText(a.metadata).text}  ` : "";
+  return `${a.id}  ${ageOf(a.created_at, now).text} ago  ${a.title}${tags}\n    ${asks}${a.url}`;
 }

@@ -1,8 +1,11 @@
 import type { CairnConfig, ServiceContext } from "../context.js";
 import type { Viewer } from "../identity/authorize.js";
+import { type Issue, validationFailed } from "../errors.js";
 import { newId, newShareToken } from "../ids.js";
+import { acknowledgementsOf } from "../inbox/acknowledgement.js";
+import { dueAtOf } from "../receipt/due.js";
 import type { Sql } from "../store/port.js";
-import { type VisibleLinks, visibleLinks } from "./links.js";
+import { visibleLinks } from "./links.js";
 import type { Artifact, Provenance } from "./schemas.js";
 
 export interface ArtifactRow {
@@ -20,10 +23,12 @@ export interface ArtifactRow {
   created_at: Date | string;
   expires_at: Date | string | null;
   retained: boolean;
+  /** A receipt's `details` as stored (after redaction), or null: what the body's Details section was rendered from. */
+  details?: string | null;
 }
 
 export const ARTIFACT_COLUMNS =
-  "id, owner, title, share_type, body, checksum, tags, metadata, provenance, follows, share_token, created_at, expires_at, retained";
+  "id, owner, title, share_type, body, checksum, tags, metadata, provenance, follows, share_token, created_at, expires_at, retained, details";
 
 const DAY_MS = 86_400_000;
 
@@ -55,12 +60,11 @@ function visibleMetadata(row: ArtifactRow, visible: Artifact["follows"]): Artifa
   return rest as Artifact["metadata"];
 }
 
-/** Maps stored rows to the artifact object, with §9's links filtered for this viewer. */
+/** Maps stored rows to the artifact object, with §9's links filtered for this viewer and §15's acknowledgements, a page at a time. */
 export async function toArtifacts(sql: Sql, config: CairnConfig, viewer: Viewer, rows: readonly ArtifactRow[]): Promise<Artifact[]> {
-  return toArtifactsWith(config, rows, await visibleLinks(sql, viewer, rows));
-}
-
-function toArtifactsWith(config: CairnConfig, rows: readonly ArtifactRow[], links: readonly VisibleLinks[]): Artifact[] {
+  // In turn, not together: `sql` may be one transaction's connection.
+  const links = await visibleLinks(sql, viewer, rows);
+  const acknowledgements = await acknowledgementsOf(sql, rows.filter((r) => r.metadata !== null).map((r) => r.id));
   return rows.map((row, i) => ({
     id: row.id,
     title: row.title,
@@ -77,6 +81,7 @@ function toArtifactsWith(config: CairnConfig, rows: readonly ArtifactRow[], link
     created_at: iso(row.created_at),
     expires_at: row.expires_at === null ? null : iso(row.expires_at),
     retained: row.retained,
+    acknowledgements: acknowledgements.get(row.id) ?? [],
   }));
 }
 
@@ -86,76 +91,54 @@ export async function toArtifact(sql: Sql, config: CairnConfig, viewer: Viewer, 
   return artifact;
 }
 
-/**
- * A row this transaction just inserted: no run can have produced it yet (its id was
- * unknown until now), so without `follows` there is no link to look up — one query less
- * on every write. With `follows`, the link is resolved as on every read.
- */
-export async function toNewArtifact(sql: Sql, config: CairnConfig, viewer: Viewer, row: ArtifactRow): Promise<Artifact> {
-  if (row.follows !== null) return toArtifact(sql, config, viewer, row);
-  const [artifact] = toArtifactsWith(config, [row], [{ follows: null, produced_by: [] }]);
-  if (!artifact) throw new Error("mapping returned no artifact");
-  return artifact;
-}
-
 /** What a write supplies; the store assigns id, share token, times and retention. */
 export type NewArtifact = Omit<ArtifactRow, "id" | "share_token" | "created_at" | "expires_at" | "retained" | "metadata"> & {
   metadata: Record<string, unknown> | null;
 };
 
-const INSERT_COLUMNS = `id, owner, title, share_type, body, checksum, tags, metadata, provenance, follows,
-                        share_token, created_at, expires_at`;
-const INSERT_VALUES = "$1, $2, $3, $4, $5, $6, $7::jsonb, $8::json, $9::json, $10::text, $11, $12::timestamptz, $13::timestamptz";
-
-function insertParams(now: Date, ttlDays: number, a: NewArtifact): unknown[] {
-  return [
-    newId("art", now),
-    a.owner,
-    a.title,
-    a.share_type,
-    a.body,
-    a.checksum,
-    JSON.stringify(a.tags),
-    a.metadata === null ? null : JSON.stringify(a.metadata),
-    JSON.stringify(a.provenance),
-    a.follows,
-    newShareToken(),
-    now.toISOString(),
-    new Date(now.getTime() + ttlDays * DAY_MS).toISOString(),
-  ];
+/**
+ * When a new artifact expires: after the owner's TTL, or sooner when the caller asked for
+ * `expires_in` seconds (at least 60, at most the TTL — a longer life is `retain`).
+ */
+export function expiryOf(now: Date, ttlDays: number, expiresIn: number | undefined): Date {
+  if (expiresIn === undefined) return new Date(now.getTime() + ttlDays * DAY_MS);
+  const issue = expiresInIssue(ttlDays, expiresIn);
+  if (issue) throw validationFailed([issue]);
+  return new Date(now.getTime() + expiresIn * 1000);
 }
 
-export async function insertArtifact(sql: Sql, now: Date, ttlDays: number, a: NewArtifact): Promise<ArtifactRow> {
+/** The issue when `expires_in` asks for a longer life than the owner's TTL, else null. */
+export function expiresInIssue(ttlDays: number, expiresIn: number | undefined): Issue | null {
+  const maxSeconds = ttlDays * 86_400;
+  if (expiresIn === undefined || expiresIn <= maxSeconds) return null;
+  return { field: "expires_in", reason: `must be at most the owner's TTL of ${ttlDays} days (${maxSeconds} seconds)`, limit: maxSeconds };
+}
+
+export async function insertArtifact(sql: Sql, now: Date, expiresAt: Date, a: NewArtifact): Promise<ArtifactRow> {
   const [row] = await sql.query<ArtifactRow>(
-    `insert into artifacts (${INSERT_COLUMNS}) values (${INSERT_VALUES}) returning ${ARTIFACT_COLUMNS}`,
-    insertParams(now, ttlDays, a),
+    `insert into artifacts (id, owner, title, share_type, body, checksum, tags, metadata, provenance, follows,
+                            share_token, created_at, expires_at, details, measure_due_at)
+     values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::json, $9::json, $10, $11, $12, $13, $14, $15)
+     returning ${ARTIFACT_COLUMNS}`,
+    [
+      newId("art", now),
+      a.owner,
+      a.title,
+      a.share_type,
+      a.body,
+      a.checksum,
+      JSON.stringify(a.tags),
+      a.metadata === null ? null : JSON.stringify(a.metadata),
+      JSON.stringify(a.provenance),
+      a.follows,
+      newShareToken(),
+      now.toISOString(),
+      expiresAt.toISOString(),
+      a.details ?? null,
+      dueAtOf(a.metadata as Parameters<typeof dueAtOf>[0])?.toISOString() ?? null,
+    ],
   );
   if (!row) throw new Error("insert returned no row");
-  return row;
-}
-
-/**
- * The duplicate check and the insert as one statement: inserts unless the owner stored a
- * receipt with the same checksum and `follows` after `since`; undefined when it did. The
- * caller holds the (owner, checksum) lock, taken in an earlier statement so this one's
- * snapshot sees every receipt committed before the lock was granted.
- */
-export async function insertArtifactUnlessDuplicate(
-  sql: Sql,
-  now: Date,
-  ttlDays: number,
-  a: NewArtifact,
-  since: Date,
-): Promise<ArtifactRow | undefined> {
-  const [row] = await sql.query<ArtifactRow>(
-    `insert into artifacts (${INSERT_COLUMNS})
-     select ${INSERT_VALUES}
-      where not exists (select 1 from artifacts
-                         where owner = $2 and checksum = $6 and metadata is not null and created_at > $14::timestamptz
-                           and follows is not distinct from $10::text)
-     returning ${ARTIFACT_COLUMNS}`,
-    [...insertParams(now, ttlDays, a), since.toISOString()],
-  );
   return row;
 }
 

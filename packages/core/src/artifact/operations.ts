@@ -1,13 +1,13 @@
 import { defineOperation } from "../operations/define.js";
 import { createArtifact } from "./create.js";
-import { exportArtifacts } from "./export.js";
+import { ArtifactExportPage, exportArtifacts } from "./export.js";
 import { readArtifact } from "./read.js";
 import { retainArtifact } from "./retain.js";
 import {
   Artifact,
   ArtifactCreateInput,
   ArtifactExportInput,
-  ArtifactList,
+  ArtifactSearchList,
   ArtifactReadInput,
   ArtifactSearchInput,
   CreatedArtifact,
@@ -37,18 +37,19 @@ export const ARTIFACT_OPERATIONS = {
   }),
   artifact_search: defineOperation({
     title: "Search artifacts",
-    description: "List artifacts you can read, newest first, filtered by tag and full-text query, one page at a time.",
+    description:
+      "List artifacts you can read, newest first, one page at a time. Filters combine with AND: full-text `q`, `tag`, `owner`, `schema`, `human_action` (needed|none), `outcome` (measured|pending|not_applicable|overdue), `measure_before`, `created_after`, `created_before`. `fields=summary` leaves bodies out.",
     input: ArtifactSearchInput,
-    output: ArtifactList,
+    output: ArtifactSearchList,
     mutates: false,
     run: searchArtifacts,
   }),
   artifact_export: defineOperation({
     title: "Export artifacts",
     description:
-      "Export every artifact you can read (optionally only one tag), newest first, one page per call. REST streams all pages as NDJSON.",
+      "Export every artifact you can read (optionally only one tag), newest first, one page per call. REST streams all pages as NDJSON; `format=in-toto` gives signed DSSE envelopes of receipts instead.",
     input: ArtifactExportInput,
-    output: ArtifactList,
+    output: ArtifactExportPage,
     mutates: false,
     run: exportArtifacts,
   }),

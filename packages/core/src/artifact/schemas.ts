@@ -1,9 +1,12 @@
 import { z } from "zod";
 import { SURFACES } from "../context.js";
 import { OwnerRef } from "../identity/names.js";
+import { Acknowledgement } from "../inbox/acknowledgement.js";
 import { LIMITS } from "../limits.js";
 import { PAGE_FIELDS } from "../paging.js";
 import { Tags } from "../tags.js";
+import { registeredSchemaIds } from "../receipt/registry.js";
+import { isIsoDateOrDateTime, OUTCOME_STATUSES } from "../receipt/schemas.js";
 import { optionalText, queryText, requiredText, storableId, storableString, titleText } from "../text.js";
 
 export const SHARE_TYPES = ["markdown", "text", "json"] as const;
@@ -56,9 +59,20 @@ export const Artifact = z
     created_at: z.string().describe("ISO 8601 creation time."),
     expires_at: z.string().nullable().describe("ISO 8601 expiry time; null once retained."),
     retained: z.boolean().describe("Whether the artifact is kept permanently."),
+    acknowledgements: z
+      .array(Acknowledgement)
+      .describe("People who said they saw what this receipt asks of them, oldest first; empty when nobody has."),
   })
   .meta({ id: "Artifact", description: "A stored artifact, receipts included." });
 export type Artifact = z.infer<typeof Artifact>;
+
+/** Shorter lives (SPEC §16): an artifact field, never part of the body or checksum. */
+export const ExpiresIn = z
+  .number()
+  .int()
+  .min(60)
+  .optional()
+  .describe("Expire sooner than the owner's default: seconds from now, at least 60 and at most the owner's TTL (default_ttl_days).");
 
 export const ArtifactCreateInput = z
   .strictObject({
@@ -68,6 +82,7 @@ export const ArtifactCreateInput = z
     tags: Tags.optional(),
     model: optionalText(LIMITS.model, "The model that wrote it, e.g. opus-5. Shown as a claim."),
     owner: OwnerRef.optional(),
+    expires_in: ExpiresIn,
   })
   .meta({ id: "ArtifactCreateInput", description: "A plain artifact. It takes no metadata: structured records use their own verb." });
 
@@ -76,6 +91,26 @@ export const ShareToken = storableId(200, "The token of a share link.");
 
 export const ArtifactReadInput = z.strictObject({ id: storableId(64, "Artifact id.") });
 
+/** An ISO 8601 date or date-time whose calendar date exists (2026-02-30 does not). */
+function isRealInstant(value: string): boolean {
+  if (!isIsoDateOrDateTime(value)) return false;
+  const [y, m, d] = value.slice(0, 10).split("-").map(Number) as [number, number, number];
+  const day = new Date(Date.UTC(y, m - 1, d));
+  return day.getUTCFullYear() === y && day.getUTCMonth() === m - 1 && day.getUTCDate() === d;
+}
+
+const SearchInstant = (description: string) =>
+  storableString()
+    .overwrite((s) => s.trim())
+    .refine(isRealInstant, "must be an ISO 8601 date (2026-12-01) or date-time with a zone (2026-12-01T09:00:00Z)")
+    .optional()
+    .describe(`${description} ISO 8601 date (from the start of that day, UTC) or date-time with a zone.`);
+
+export const HUMAN_ACTION_FILTERS = ["needed", "none"] as const;
+export const OUTCOME_FILTERS = [...OUTCOME_STATUSES, "overdue"] as const;
+export const SEARCH_FIELDS = ["full", "summary"] as const;
+
+/** Every filter is optional and they combine with AND; only artifacts the caller may read are ever listed. */
 export const ArtifactSearchInput = z.strictObject({
   q: queryText(LIMITS.query, "Full-text query over title and body (web-search syntax).").optional(),
   tag: storableString()
@@ -83,11 +118,38 @@ export const ArtifactSearchInput = z.strictObject({
     .max(LIMITS.tag)
     .optional()
     .describe("Only artifacts carrying this tag."),
+  owner: OwnerRef.optional().describe("Only artifacts of this owner, `user:NAME` or `team:NAME` (one you can read; any other lists nothing)."),
+  schema: z.enum(registeredSchemaIds()).optional().describe("Only artifacts whose metadata has this registered schema, e.g. cairn.receipt/v1."),
+  human_action: z
+    .enum(HUMAN_ACTION_FILTERS)
+    .optional()
+    .describe("`needed`: receipts whose human_action is not \"Nothing\"; `none`: receipts that need nothing from a person."),
+  outcome: z
+    .enum(OUTCOME_FILTERS)
+    .optional()
+    .describe("Receipts by outcome status; `overdue` = pending, its measure_at due, and no receipt follows it yet."),
+  measure_before: SearchInstant("Only receipts whose outcome measure_at falls due before this."),
+  created_after: SearchInstant("Only artifacts created after this."),
+  created_before: SearchInstant("Only artifacts created before this."),
+  fields: z
+    .enum(SEARCH_FIELDS)
+    .optional()
+    .describe("`summary` leaves each body out (cheaper for agents; read one with artifact_read); default `full`."),
   ...PAGE_FIELDS,
 });
+export type ArtifactSearchInput = z.output<typeof ArtifactSearchInput>;
+
+export const EXPORT_FORMATS = ["ndjson", "in-toto"] as const;
 
 /** Export walks every page of what search would list, without a full-text query: one tag, or everything. */
-export const ArtifactExportInput = ArtifactSearchInput.pick({ tag: true, cursor: true });
+export const ArtifactExportInput = ArtifactSearchInput.pick({ tag: true, cursor: true }).extend({
+  format: z
+    .enum(EXPORT_FORMATS)
+    .optional()
+    .describe(
+      "`ndjson` (default): one artifact object per line. `in-toto`: receipts only, one DSSE envelope per line holding a signed in-toto Statement v1 (verify with GET /v1/keys).",
+    ),
+});
 
 export const ArtifactList = z
   .object({
@@ -95,6 +157,17 @@ export const ArtifactList = z
     next_cursor: z.string().nullable().describe("Pass as `cursor` for the next page; null on the last page."),
   })
   .meta({ id: "ArtifactList", description: "One page of artifacts, newest first." });
+
+export const ArtifactSummary = Artifact.extend({
+  body: z.string().optional().describe("The body; left out when the search asked for `fields=summary`."),
+}).meta({ id: "ArtifactSummary", description: "An artifact as a search lists it: the body is left out under fields=summary." });
+
+export const ArtifactSearchList = z
+  .object({
+    items: z.array(ArtifactSummary),
+    next_cursor: z.string().nullable().describe("Pass as `cursor` for the next page; null on the last page."),
+  })
+  .meta({ id: "ArtifactSearchList", description: "One page of search results, newest first." });
 
 export const CreatedArtifact = Artifact.extend({
   redactions: z

@@ -3,6 +3,7 @@ import { defaultLogger } from "../log.js";
 import type { Principal, ServiceContext } from "../context.js";
 import { actsFor } from "../identity/authorize.js";
 import { OwnerRef } from "../identity/names.js";
+import { recordEvent } from "../events/outbox.js";
 import { newId } from "../ids.js";
 import { LIMITS } from "../limits.js";
 import { loadPolicy } from "../policy/store.js";
@@ -118,6 +119,8 @@ async function writeDrop(ctx: ServiceContext, drop: DropReceipt, rule: string | 
         drop.created_at,
       ],
     );
+    // Only a drop the submitter can fix is announced; the drop object holds paths, never values.
+    if (drop.recoverable) await recordEvent(tx, { type: "receipt.dropped", owner: drop.owner, data: drop }, new Date(drop.created_at));
     const [count] = await tx.query<{ n: number }>("select count(*)::int as n from drops where owner = $1", [drop.owner]);
     if ((count?.n ?? 0) > DROPS_HIGH_WATER) {
       await tx.query(

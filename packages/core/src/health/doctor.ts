@@ -4,8 +4,11 @@ import { classifyDrop, DROP_CATEGORIES } from "../drops/classification.js";
 import { SURFACE_WORDS } from "../drops/surface-words.js";
 import { countDrops, type DropCount, windowStart } from "../drops/list.js";
 import { DROP_WINDOW_DAYS } from "../drops/schemas.js";
+import { webhooksCheck } from "../events/doctor.js";
 import { visibleOwners } from "../identity/authorize.js";
+import { inboxCheck, summarizeInbox } from "../inbox/summary.js";
 import type { Policy } from "../policy/schemas.js";
+import { lastSweep } from "../lifecycle/sweep.js";
 import { loadPolicies } from "../policy/store.js";
 import { rollupLine, totalsByCategory } from "./rollup.js";
 import type { Doctor, DoctorCheck } from "./schemas.js";
@@ -26,7 +29,12 @@ async function databaseCheck(ctx: ServiceContext): Promise<DoctorCheck> {
   const kind = ctx.store.driver === "pg" ? "PostgreSQL" : "Embedded PostgreSQL (PGlite)";
   try {
     const [row] = await ctx.store.query<{ version: string | null }>("select max(version) as version from schema_migrations");
-    return { name: "Database", status: "ok", summary: `${kind} answers; schema ${row?.version ?? "unknown"}.` };
+    const sweep = await lastSweep(ctx.store);
+    const swept =
+      sweep === null
+        ? "the expiry sweeper has not run yet"
+        : `the expiry sweeper purged ${sweep.total_purged} expired artifact${sweep.total_purged === 1 ? "" : "s"} (${sweep.last_purged} on its last run, ${sweep.last_run_at})`;
+    return { name: "Database", status: "ok", summary: `${kind} answers; schema ${row?.version ?? "unknown"}; ${swept}.` };
   } catch {
     return {
       name: "Database",
@@ -74,7 +82,7 @@ async function policyCheck(ctx: ServiceContext, counts: readonly DropCount[]): P
   return { name: "Policy", status: "warn", summary: `${summary}.`, next_action: VETO_RULES[first.rule ?? ""]?.fix(first.owner) ?? "" };
 }
 
-/** doctor: Database, Drops and (while it matters) Policy, over the owners the caller acts for. */
+/** doctor: Database, Drops, (while it matters) Policy, and Inbox, over the owners the caller acts for. */
 export async function runDoctor(ctx: ServiceContext): Promise<z.output<typeof Doctor>> {
   const database = await databaseCheck(ctx);
   if (database.status === "fail") {
@@ -83,7 +91,14 @@ export async function runDoctor(ctx: ServiceContext): Promise<z.output<typeof Do
   try {
     const counts = await countDrops(ctx.store, visibleOwners(ctx.principal), windowStart(ctx.now(), DROP_WINDOW_DAYS));
     const policy = await policyCheck(ctx, counts);
-    return { checks: [database, dropsCheck(counts, ctx.surface), ...(policy ? [policy] : [])] };
+    const webhooks = await webhooksCheck(ctx).catch(
+      (): DoctorCheck => ({ name: "Webhooks", status: "fail", summary: "Could not read the subscriptions.", next_action: "Check the server log." }),
+    );
+    const inbox = await summarizeInbox(ctx.store, visibleOwners(ctx.principal), ctx.now()).then(
+      inboxCheck,
+      (): DoctorCheck => ({ name: "Inbox", status: "fail", summary: "Could not read the inbox.", next_action: "Check the server log." }),
+    );
+    return { checks: [database, dropsCheck(counts, ctx.surface), ...(policy ? [policy] : []), webhooks, inbox] };
   } catch {
     const summary = "Could not read the drop receipts.";
     return { checks: [database, { name: "Drops", status: "fail", summary, next_action: "Check the server log." }] };

@@ -1,11 +1,12 @@
 import { z } from "zod";
 import { DROP_CATEGORIES } from "../drops/classification.js";
+import { InboxSummary } from "../inbox/schemas.js";
 
 export const CHECK_STATUSES = ["ok", "warn", "fail"] as const;
 
 export const DoctorCheck = z
   .object({
-    name: z.string().describe("What was checked: Database, Drops, Policy."),
+    name: z.string().describe("What was checked: Database, Drops, Policy, Inbox."),
     status: z.enum(CHECK_STATUSES).describe("`ok`, `warn` (something to act on) or `fail` (broken)."),
     summary: z.string().describe("One line saying what was found."),
     next_action: z.string().optional().describe("What to do about it, when there is something to do."),
@@ -14,7 +15,7 @@ export const DoctorCheck = z
 export type DoctorCheck = z.infer<typeof DoctorCheck>;
 
 export const Doctor = z
-  .object({ checks: z.array(DoctorCheck).describe("Database, Drops, and Policy while a vetoing policy is still on.") })
+  .object({ checks: z.array(DoctorCheck).describe("Database, Drops, Policy while a vetoing policy is still on, Webhooks and Inbox.") })
   .meta({ id: "Doctor", description: "Health of your receipts over the last 7 days." });
 
 export const DoctorInput = z.strictObject({});
@@ -41,6 +42,7 @@ export const Status = z
           .describe("Drops per category in the window, in gate order; categories with none are left out."),
       })
       .describe("What the gates turned away recently."),
-    lines: z.array(z.string()).describe("The same, as lines for people: `Last receipt: …` and `Drops (7d): …`."),
+    inbox: InboxSummary,
+    lines: z.array(z.string()).describe("The same, as lines for people: `Last receipt: …`, `Drops (7d): …` and `Inbox: 3 open, oldest 2 days`."),
   })
-  .meta({ id: "Status", description: "The last receipt and the drop rollup." });
+  .meta({ id: "Status", description: "The last receipt, the drop rollup and what waits on people." });

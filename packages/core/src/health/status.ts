@@ -4,6 +4,7 @@ import type { ServiceContext } from "../context.js";
 import { countDrops, windowStart } from "../drops/list.js";
 import { DROP_WINDOW_DAYS } from "../drops/schemas.js";
 import { visibleOwners } from "../identity/authorize.js";
+import { inboxLine, summarizeInbox } from "../inbox/summary.js";
 import { rollupLine, totalsByCategory } from "./rollup.js";
 import type { Status } from "./schemas.js";
 
@@ -16,7 +17,7 @@ function ago(from: Date, now: Date): string {
   return unit(Math.floor(s / 86_400), "day");
 }
 
-/** status: the newest unexpired receipt the caller can read, and the drop rollup of the window. */
+/** status: the newest unexpired receipt the caller can read, the drop rollup of the window, and the inbox. */
 export async function readStatus(ctx: ServiceContext): Promise<z.output<typeof Status>> {
   const now = ctx.now();
   const owners = JSON.stringify(visibleOwners(ctx.principal));
@@ -28,6 +29,7 @@ export async function readStatus(ctx: ServiceContext): Promise<z.output<typeof S
     [owners, now.toISOString()],
   );
   const counts = totalsByCategory(await countDrops(ctx.store, visibleOwners(ctx.principal), windowStart(now, DROP_WINDOW_DAYS)));
+  const inbox = await summarizeInbox(ctx.store, visibleOwners(ctx.principal), now);
   const lastReceipt = last
     ? { id: last.id, title: last.title, owner: last.owner, created_at: new Date(last.created_at).toISOString(), url: shareUrl(ctx.config, last.share_token) }
     : null;
@@ -37,6 +39,7 @@ export async function readStatus(ctx: ServiceContext): Promise<z.output<typeof S
   return {
     last_receipt: lastReceipt,
     drops: { window_days: DROP_WINDOW_DAYS, counts },
-    lines: [lastLine, rollupLine(counts, DROP_WINDOW_DAYS)],
+    inbox,
+    lines: [lastLine, rollupLine(counts, DROP_WINDOW_DAYS), inboxLine(inbox)],
   };
 }

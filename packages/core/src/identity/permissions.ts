@@ -18,6 +18,7 @@ export const PERMISSIONS = [
   "users:write",
   "acknowledgements:write",
   "subscriptions:write",
+  "keys:write",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

@@ -3,7 +3,7 @@ import { hashToken, newApiToken, newId } from "../ids.js";
 import type { Sql } from "../store/port.js";
 import type { CreatedToken } from "./schemas.js";
 
-interface PrincipalRow {
+export interface PrincipalRow {
   user_id: string;
   user_name: string;
   is_admin: boolean;
@@ -13,23 +13,27 @@ interface PrincipalRow {
   teams: string[] | null;
 }
 
+/** The principal's columns over `tokens t join users u`; sessions select the same through their token. */
+export const PRINCIPAL_COLUMNS = `u.id as user_id, u.name as user_name, u.is_admin, t.id as token_id, t.name as token_name, t.kind,
+            (select coalesce(jsonb_agg(tm.name order by tm.name), '[]'::jsonb)
+               from team_members m join teams tm on tm.id = m.team_id where m.user_id = u.id) as teams`;
+
+export const toPrincipal = (row: PrincipalRow): Principal => ({
+  user: { id: row.user_id, name: row.user_name, is_admin: row.is_admin },
+  token: { id: row.token_id, name: row.token_name, kind: row.kind },
+  teams: row.teams ?? [],
+});
+
 /** Resolves a bearer token to its principal, or null when it is unknown or revoked. */
 export async function authenticate(sql: Sql, bearer: string): Promise<Principal | null> {
   if (!bearer.startsWith("cairn_") || bearer.length > 200) return null;
   const [row] = await sql.query<PrincipalRow>(
-    `select u.id as user_id, u.name as user_name, u.is_admin, t.id as token_id, t.name as token_name, t.kind,
-            (select coalesce(jsonb_agg(tm.name order by tm.name), '[]'::jsonb)
-               from team_members m join teams tm on tm.id = m.team_id where m.user_id = u.id) as teams
+    `select ${PRINCIPAL_COLUMNS}
        from tokens t join users u on u.id = t.user_id
       where t.token_hash = $1 and t.revoked_at is null`,
     [hashToken(bearer)],
   );
-  if (!row) return null;
-  return {
-    user: { id: row.user_id, name: row.user_name, is_admin: row.is_admin },
-    token: { id: row.token_id, name: row.token_name, kind: row.kind },
-    teams: row.teams ?? [],
-  };
+  return row ? toPrincipal(row) : null;
 }
 
 export async function insertToken(

@@ -13,6 +13,21 @@ export interface Settings {
   token: string | undefined;
   credentialsPath: string;
   dataDir: string;
+  /** CAIRN_WEBHOOK_DENY_PRIVATE=1: refuse loopback, private and link-local webhook targets. */
+  webhookDenyPrivate: boolean;
+  /**
+   * Tuning of the delivery schedule (tests, operators): CAIRN_WEBHOOK_RETRY_DELAYS_MS (comma-separated
+   * delays before each retry) and CAIRN_WEBHOOK_LEASE_MS (how long a claimed delivery is held).
+   */
+  webhookRetryDelaysMs: number[] | undefined;
+  webhookLeaseMs: number | undefined;
+}
+
+function positiveInts(name: string, raw: string | undefined): number[] | undefined {
+  if (!raw) return undefined;
+  const values = raw.split(",").map((v) => Number(v.trim()));
+  if (values.some((v) => !Number.isInteger(v) || v < 0)) throw new Error(`${name} must be comma-separated whole milliseconds (got ${JSON.stringify(raw)}).`);
+  return values;
 }
 
 export const DEFAULT_PORT = 7373;
@@ -36,5 +51,8 @@ export function resolveSettings(env: NodeJS.ProcessEnv = process.env): Settings 
     token: env.CAIRN_TOKEN && env.CAIRN_TOKEN.length > 0 ? env.CAIRN_TOKEN : undefined,
     credentialsPath: join(home, "credentials"),
     dataDir: join(home, "pgdata"),
+    webhookDenyPrivate: env.CAIRN_WEBHOOK_DENY_PRIVATE === "1",
+    webhookRetryDelaysMs: positiveInts("CAIRN_WEBHOOK_RETRY_DELAYS_MS", env.CAIRN_WEBHOOK_RETRY_DELAYS_MS),
+    webhookLeaseMs: positiveInts("CAIRN_WEBHOOK_LEASE_MS", env.CAIRN_WEBHOOK_LEASE_MS)?.[0],
   };
 }

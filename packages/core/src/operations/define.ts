@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { ServiceContext } from "../context.js";
+import type { Store } from "../store/port.js";
 import { type CairnError, type CairnErrorCode, ERROR_CODES, validationFailed } from "../errors.js";
 import { type Permission, tokenGrants } from "../identity/permissions.js";
 import { parseWith } from "../validation.js";
@@ -34,6 +35,8 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   invoke(ctx: ServiceContext, raw: unknown): Promise<z.output<O>>;
   /** For input a surface could not read: records the refusal where the operation keeps a trace (receipt_create). */
   refuseUnreadable?(ctx: ServiceContext, error: CairnError): Promise<CairnError>;
+  /** For an operation that is public (no token, e.g. the signing keys): runs it with the store alone. */
+  runPublic?(store: Store): Promise<z.output<O>>;
 }
 
 /** Codes any operation can answer with: bad input, no valid token, our own faults, the database away. */
@@ -53,6 +56,7 @@ interface SpecBase<I extends z.ZodType, O extends z.ZodType> {
   errors?: readonly CairnErrorCode[];
   headers?: readonly OperationHeader[];
   refuseUnreadable?(ctx: ServiceContext, error: CairnError): Promise<CairnError>;
+  runPublic?(store: Store): Promise<z.output<O>>;
 }
 
 /** A read defaults to the `read` permission; a write must say what it needs. */
@@ -89,5 +93,6 @@ export function defineOperation<I extends z.ZodType, O extends z.ZodType>(spec: 
           return (run as NonNullable<typeof run>)(ctx, parsed.value);
         },
     ...(spec.refuseUnreadable && { refuseUnreadable: spec.refuseUnreadable }),
+    ...(spec.runPublic && { runPublic: spec.runPublic }),
   };
 }

@@ -1,11 +1,14 @@
 import type { z } from "zod";
 import { ARTIFACT_OPERATIONS } from "../artifact/operations.js";
 import { DROP_OPERATIONS } from "../drops/operations.js";
+import { EVENT_OPERATIONS } from "../events/operations.js";
 import { HEALTH_OPERATIONS } from "../health/operations.js";
 import { IDENTITY_OPERATIONS } from "../identity/operations.js";
+import { INBOX_OPERATIONS } from "../inbox/operations.js";
 import { POLICY_OPERATIONS } from "../policy/operations.js";
 import { RECEIPT_OPERATIONS } from "../receipt/operations.js";
 import { RUN_OPERATIONS } from "../run/operations.js";
+import { SIGNING_OPERATIONS } from "../signing/operations.js";
 import { TEAM_OPERATIONS } from "../team/operations.js";
 import type { Operation } from "./define.js";
 
@@ -31,6 +34,9 @@ export const OPERATIONS = titled({
   ...DROP_OPERATIONS,
   ...HEALTH_OPERATIONS,
   ...POLICY_OPERATIONS,
+  ...EVENT_OPERATIONS,
+  ...INBOX_OPERATIONS,
+  ...SIGNING_OPERATIONS,
 });
 
 export type OperationName = keyof typeof OPERATIONS;

@@ -1,6 +1,6 @@
 import type { ServiceContext } from "../context.js";
 import { categoryOf } from "../drops/classification.js";
-import { findArtifact } from "../artifact/internal.js";
+import { expiresInIssue, findArtifact } from "../artifact/internal.js";
 import { CairnError } from "../errors.js";
 import { ownerIssue } from "../identity/owner.js";
 import type { Policy } from "../policy/schemas.js";
@@ -99,7 +99,7 @@ async function customGates(ctx: ServiceContext, gated: GatedReceipt): Promise<Re
 /**
  * The receipt gates, in their fixed order. Each returns a typed rejection:
  *   1. static: schema → shape → links → thinness (validateReceiptInput, one pass)
- *   2. owner → 3. follows (foreign-link) → 4. secrets (redact or secret-detected)
+ *   2. owner → 3. follows (foreign-link) → expires_in within the TTL (invalid) → 4. secrets (redact or secret-detected)
  *   5. policy (policy-vetoed) → 6. custom gates (their category, else unknown)
  *   7. duplicate — inside the insert transaction (insert.ts), atomic with the insert.
  * The first gate that refuses decides; later gates do not run.
@@ -115,6 +115,9 @@ export async function runReceiptGates(ctx: ServiceContext, raw: unknown): Promis
   if (foreign) return refuse(foreign);
 
   const policy = await loadPolicy(ctx.store, owner);
+  // expires_in is checked against the owner's TTL once the owner is known: still `invalid`, still a drop.
+  const lifetime = expiresInIssue(policy.default_ttl_days, validation.value.expiresIn);
+  if (lifetime) return refuse({ category: "invalid", issues: [lifetime] });
   const scanned = await secretsGate(validation.value, policy);
   if ("category" in scanned) return refuse(scanned);
 

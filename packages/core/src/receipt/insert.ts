@@ -1,5 +1,6 @@
-import { insertArtifactUnlessDuplicate, provenanceOf, shareUrl, toNewArtifact } from "../artifact/internal.js";
+import { expiryOf, insertArtifact, provenanceOf, shareUrl, toArtifact } from "../artifact/internal.js";
 import type { CreatedArtifact } from "../artifact/schemas.js";
+import { recordArtifactCreated } from "../events/artifact-event.js";
 import type { ServiceContext } from "../context.js";
 import type { ExistingArtifactRef } from "../errors.js";
 import type { GatedReceipt } from "./gates.js";
@@ -30,7 +31,7 @@ export async function insertReceipt(
 ): Promise<InsertOutcome> {
   const now = ctx.now();
   const { owner } = gated;
-  // The key's lock, then the (owner, checksum) lock: always in this order, so two writers never wait on each other crosswise.
+  // The key's lock, then the (owner, checksum) lock, taken with `begin`: always this order, so writers never wait crosswise.
   const locks = [...(claim ? [`cairn.idempotency ${claim.userId} ${claim.key}`] : []), `${owner} ${prepared.checksum}`];
   return ctx.store.transaction(async (tx): Promise<InsertOutcome> => {
     if (claim) {
@@ -39,30 +40,26 @@ export async function insertReceipt(
     }
     // `follows` is not rendered (the body is public to link holders), so it joins the checksum here.
     const follows = prepared.metadata.follows ?? null;
-    const since = new Date(now.getTime() - DUPLICATE_WINDOW_MS);
-    const artifact = {
+    const [dup] = await tx.query<{ id: string; share_token: string }>(
+      `select id, share_token from artifacts
+        where owner = $1 and checksum = $2 and metadata is not null and created_at > $3
+          and follows is not distinct from $4
+        order by created_at desc limit 1`,
+      [owner, prepared.checksum, new Date(now.getTime() - DUPLICATE_WINDOW_MS).toISOString(), follows],
+    );
+    if (dup) return { kind: "duplicate", existing: { id: dup.id, url: shareUrl(ctx.config, dup.share_token) } };
+    const expiresAt = expiryOf(now, gated.policy.default_ttl_days, prepared.expiresIn);
+    const row = await insertArtifact(tx, now, expiresAt, {
       owner,
       ...storedReceiptFields(prepared),
       provenance: provenanceOf(ctx, prepared.model),
       follows,
-    };
-    let row = await insertArtifactUnlessDuplicate(tx, now, gated.policy.default_ttl_days, artifact, since);
-    // Refused as a duplicate: name the stored one. Should it have expired since, the receipt is new after all.
-    for (let attempt = 0; !row && attempt < 3; attempt++) {
-      const [dup] = await tx.query<{ id: string; share_token: string }>(
-        `select id, share_token from artifacts
-          where owner = $1 and checksum = $2 and metadata is not null and created_at > $3
-            and follows is not distinct from $4
-          order by created_at desc limit 1`,
-        [owner, prepared.checksum, since.toISOString(), follows],
-      );
-      if (dup) return { kind: "duplicate", existing: { id: dup.id, url: shareUrl(ctx.config, dup.share_token) } };
-      row = await insertArtifactUnlessDuplicate(tx, now, gated.policy.default_ttl_days, artifact, since);
-    }
-    if (!row) throw new Error("receipt insert returned no row");
+      details: prepared.details ?? null,
+    });
+    await recordArtifactCreated(tx, ctx.config, row, now);
     const viewer = { kind: "principal", principal: ctx.principal } as const;
     const value: CreatedArtifact = {
-      ...(await toNewArtifact(tx, ctx.config, viewer, row)),
+      ...(await toArtifact(tx, ctx.config, viewer, row)),
       redactions: gated.redactions,
       warnings: receiptWarnings(prepared.metadata, now),
     };

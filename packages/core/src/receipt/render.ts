@@ -1,4 +1,4 @@
-import type { ReceiptMetadata } from "./schemas.js";
+import { OUTCOME_LABELS, type ReceiptMetadata } from "./schemas.js";
 
 /**
  * Template for cairn.receipt/v1. Frozen: identical fields must give identical bytes
@@ -11,17 +11,14 @@ import type { ReceiptMetadata } from "./schemas.js";
  */
 export const RECEIPT_V1_TEMPLATE_VERSION = "cairn.receipt/v1#1";
 
+/** The heading the caller's `details` sit under; the card finds them by it. */
+export const DETAILS_HEADING = "Details";
+
 export interface RenderableReceipt {
   title: string;
   metadata: ReceiptMetadata;
   details?: string | undefined;
 }
-
-const OUTCOME_LABEL = {
-  measured: "Measured",
-  pending: "Pending",
-  not_applicable: "Not applicable",
-} as const;
 
 /** Continuation lines of a list item are indented so multi-line text stays inside the item. */
 function listItem(text: string): string {
@@ -48,7 +45,7 @@ export function renderReceiptV1({ title, metadata: m, details }: RenderableRecei
       : [m.evidence.map((e) => listItem(`[${escapeLinkLabel(e.label)}](${linkDestination(e.url)})`)).join("\n")];
   if (m.evidence_note !== undefined) evidence.push(m.evidence_note);
 
-  const outcome = [`**Status:** ${OUTCOME_LABEL[m.outcome.status]}`];
+  const outcome = [`**Status:** ${OUTCOME_LABELS[m.outcome.status]}`];
   if (m.outcome.measure_at !== undefined) outcome.push(`**Measure at:** ${m.outcome.measure_at}`);
   if (m.outcome.summary !== undefined) outcome.push(m.outcome.summary);
 
@@ -69,6 +66,6 @@ export function renderReceiptV1({ title, metadata: m, details }: RenderableRecei
     section("What remains", remaining),
     section("What the system now knows", m.learned),
   ];
-  if (details !== undefined) parts.push(section("Details", details));
+  if (details !== undefined) parts.push(section(DETAILS_HEADING, details));
   return `${parts.join("\n\n")}\n`;
 }

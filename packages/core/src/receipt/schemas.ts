@@ -27,6 +27,17 @@ export const EvidenceLink = z
   .describe("One piece of evidence that the change is actually active: a label and a link.");
 
 export const OUTCOME_STATUSES = ["measured", "pending", "not_applicable"] as const;
+export type OutcomeStatus = (typeof OUTCOME_STATUSES)[number];
+
+/**
+ * How each status reads, on the card and in the rendered body. The body's template is
+ * frozen (golden files), so changing a label here is a new schema version.
+ */
+export const OUTCOME_LABELS: { readonly [S in OutcomeStatus]: string } = {
+  measured: "Measured",
+  pending: "Pending",
+  not_applicable: "Not applicable",
+};
 
 /**
  * The too-thin gate's rule (LIMITS.minChangedWords words) as a JSON Schema pattern, so a
@@ -137,6 +148,12 @@ export const ReceiptCreateInput = ReceiptFields.extend({
   tags: Tags.optional(),
   model: optionalText(LIMITS.model, "The model that wrote the receipt, e.g. opus-5. Shown as a claim, never verified."),
   owner: OwnerRef.optional(),
+  expires_in: z
+    .number()
+    .int()
+    .min(60)
+    .optional()
+    .describe("Expire sooner than the owner's default: seconds from now, at least 60 and at most the owner's TTL (default_ttl_days). Not part of the body."),
 })
   .meta({
     id: "ReceiptCreateInput",

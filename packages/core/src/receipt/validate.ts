@@ -34,6 +34,8 @@ export interface ValidReceipt {
   sentTags?: string[];
   model?: string;
   owner?: string;
+  /** Seconds until expiry when sooner than the owner's TTL; an artifact field, not rendered. */
+  expiresIn?: number;
 }
 
 export type ReceiptValidation = { ok: true; value: ValidReceipt } | { ok: false; rejection: Rejection };
@@ -165,6 +167,7 @@ export function validateReceiptInput(raw: unknown): ReceiptValidation {
       ...(v.details !== undefined && { details: v.details }),
       ...(v.model !== undefined && { model: v.model }),
       ...(v.owner !== undefined && { owner: v.owner }),
+      ...(v.expires_in !== undefined && { expiresIn: v.expires_in }),
     },
   };
 }

@@ -45,10 +45,11 @@ export async function openPgStore(connectionString: string, options: PgStoreOpti
   };
   await guarded(() => pool.query("select 1"));
 
-  const runner = (client: pg.Pool | pg.PoolClient): Sql => ({
+  const runner = (client: pg.Pool | pg.PoolClient, onCommit?: Array<() => void>): Sql => ({
     query<T>(text: string, params: unknown[] = []) {
       return guarded(async () => (await client.query(text, params)).rows as T[]);
     },
+    afterCommit: (fn) => (onCommit ? onCommit.push(fn) : fn()),
   });
 
   return {
@@ -56,11 +57,13 @@ export async function openPgStore(connectionString: string, options: PgStoreOpti
     ...runner(pool),
     async transaction(fn, options = {}) {
       const client = await guarded(() => pool.connect());
+      const onCommit: Array<() => void> = [];
       let broken: Error | undefined;
       try {
         await guarded(() => client.query(beginWithLocks(client, options.locks ?? [])));
-        const out = await fn(runner(client));
+        const out = await fn(runner(client, onCommit));
         await guarded(() => client.query("commit"));
+        for (const f of onCommit) f();
         return out;
       } catch (err) {
         // A connection that failed or timed out is discarded (no rollback to wait for); the server rolls back.

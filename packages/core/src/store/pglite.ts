@@ -7,7 +7,7 @@ export async function openPgliteStore(dataDir?: string): Promise<Store> {
   const db = dataDir ? new PGlite(dataDir) : new PGlite();
   await db.waitReady;
 
-  const runner = (conn: Pick<PGlite, "query">): Sql => ({
+  const runner = (conn: Pick<PGlite, "query">, onCommit?: Array<() => void>): Sql => ({
     // In process, the embedded store cannot be down or stuck; once closed it is unavailable, like a dead server.
     async query<T>(text: string, params: unknown[] = []) {
       const site = callSite();
@@ -17,6 +17,7 @@ export async function openPgliteStore(dataDir?: string): Promise<Store> {
         throw translateFault(err, site);
       }
     },
+    afterCommit: (fn) => (onCommit ? onCommit.push(fn) : fn()),
   });
 
   let closed = false;
@@ -24,7 +25,12 @@ export async function openPgliteStore(dataDir?: string): Promise<Store> {
     driver: "pglite",
     ...runner(db),
     // PGlite runs every query and transaction under one mutex, so a transaction's advisory locks (options.locks) are already held.
-    transaction: (fn) => db.transaction((tx) => fn(runner(tx))),
+    async transaction(fn) {
+      const onCommit: Array<() => void> = [];
+      const out = await db.transaction((tx) => fn(runner(tx, onCommit)));
+      for (const f of onCommit) f();
+      return out;
+    },
     async exec(script) {
       await db.exec(script);
     },

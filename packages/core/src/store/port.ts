@@ -3,6 +3,11 @@ import type { DatabaseTimeouts } from "./faults.js";
 /** The one query interface both drivers implement. Rows come back as plain objects. */
 export interface Sql {
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  /**
+   * Runs fn once what was written through this connection is committed: at the end of the
+   * transaction (never after a rollback), or at once outside one (each statement commits).
+   */
+  afterCommit(fn: () => void): void;
 }
 
 export interface Store extends Sql {

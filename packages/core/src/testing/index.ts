@@ -5,4 +5,5 @@ export * from "./teams.js";
 export * from "./link-scenario.js";
 export * from "./link-tables.js";
 export * from "./process.js";
+export * from "./receiver.js";
 export * from "./string-fields.js";

@@ -2,6 +2,10 @@ import { foundation } from "./0001-foundation.js";
 import { gates } from "./0002-gates.js";
 import { runs } from "./0003-runs.js";
 import { tokenRevocation } from "./0004-token-revocation.js";
+import { events } from "./0005-events.js";
+import { sessions } from "./0006-sessions.js";
+import { humanLoop } from "./0007-human-loop.js";
+import { lifecycle } from "./0008-lifecycle.js";
 import type { Migration } from "./types.js";
 
 export type { Migration } from "./types.js";
@@ -10,4 +14,13 @@ export type { Migration } from "./types.js";
  * The one ordered list of migrations, valid on PostgreSQL 15 (server) and 18 (PGlite).
  * Append only: an applied migration is never edited. One file per migration.
  */
-export const MIGRATIONS: readonly Migration[] = [foundation, gates, runs, tokenRevocation];
+export const MIGRATIONS: readonly Migration[] = [
+  foundation,
+  gates,
+  runs,
+  tokenRevocation,
+  events,
+  sessions,
+  humanLoop,
+  lifecycle,
+];

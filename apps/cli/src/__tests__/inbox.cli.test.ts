@@ -1,0 +1,66 @@
+import { minimalReceipt } from "@cairn/core/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EXIT } from "../exit-codes.js";
+import { type CliServer, cliUser, runCli, startCliServer } from "./cli-process.js";
+
+const ASKS = "Approve the retry budget in the finance channel.";
+
+describe("cairn inbox, ack and outcomes against cairn serve", () => {
+  let server: CliServer;
+  beforeAll(async () => {
+    server = await startCliServer("pglite");
+  });
+  afterAll(async () => server?.stop());
+
+  it("lists an open action, acknowledges it with a note, and shows it under --all; an agent token is refused", async () => {
+    const sam = await cliUser(server, "sam");
+    const receipt = await server.rest("POST", "/v1/receipts", sam.token, minimalReceipt({ human_action: ASKS }));
+    const id = receipt.json.id as string;
+
+    const inbox = await runCli(["inbox"], { env: sam.env });
+    expect(inbox.code, inbox.stderr).toBe(0);
+    expect(inbox.stdout).toContain(`${id}  open`);
+    expect(inbox.stdout).toContain(`You need to do: ${ASKS}`);
+    const json = await runCli(["inbox", "--json"], { env: sam.env });
+    // The REST answer as it is (only the age moves between the two calls).
+    const rest = (await server.rest("GET", "/v1/inbox", sam.token)).json;
+    const ageless = (page: { items: Array<{ age: unknown }> }) => page.items.map(({ age: _age, ...item }) => item);
+    expect(ageless(json.json)).toEqual(ageless(rest));
+
+    const agent = await runCli(["token", "create", "claude", "--kind", "agent"], { env: sam.env });
+    expect(agent.code, agent.stderr).toBe(0);
+    const agentEnv = { ...sam.env, CAIRN_TOKEN: agent.stdout.trim() };
+    const denied = await runCli(["ack", id, "--json"], { env: agentEnv });
+    expect(denied.code).toBe(EXIT.auth);
+    expect(denied.json.error.code).toBe("forbidden");
+
+    const acked = await runCli(["ack", id, "--note", "Approved in #finance"], { env: sam.env });
+    expect(acked.code, acked.stderr).toBe(0);
+    expect(acked.stdout).toContain(`acknowledged by ${sam.name} (initial)`);
+    expect(acked.stdout).toContain("Approved in #finance");
+
+    expect((await runCli(["inbox"], { env: sam.env })).stdout).toContain("Nothing waits on anyone.");
+    const all = await runCli(["inbox", "--all", "--json"], { env: sam.env });
+    expect(all.json.items.map((i: { id: string; state: string }) => [i.id, i.state])).toEqual([[id, "acknowledged"]]);
+    const status = await runCli(["status"], { env: sam.env });
+    expect(status.stdout).toContain("Inbox: nothing open");
+  });
+
+  it("cairn ack on a receipt asking nothing names human_action; cairn outcomes lists what is overdue", async () => {
+    const sam = await cliUser(server, "sam");
+    const nothing = await server.rest("POST", "/v1/receipts", sam.token, minimalReceipt({ learned: "asks nothing" }));
+    const refused = await runCli(["ack", nothing.json.id, "--json"], { env: sam.env });
+    expect(refused.code).toBe(EXIT.rejected);
+    expect(refused.json.error.issues[0].field).toBe("human_action");
+
+    const past = await server.rest("POST", "/v1/receipts", sam.token, minimalReceipt({ outcome: { status: "pending", measure_at: "2020-01-01" } }));
+    const outcomes = await runCli(["outcomes"], { env: sam.env });
+    expect(outcomes.code, outcomes.stderr).toBe(0);
+    expect(outcomes.stdout).toContain(`${past.json.id}  overdue  due 2020-01-01T00:00:00.000Z`);
+    const json = await runCli(["outcomes", "--json"], { env: sam.env });
+    expect(json.json.items.map((o: { id: string }) => o.id)).toEqual([past.json.id]);
+    const doctor = await runCli(["doctor"], { env: sam.env });
+    expect(doctor.code).toBe(1);
+    expect(doctor.stdout).toContain("WARN  Inbox: 0 open actions; 1 outcome overdue.");
+  });
+});

@@ -1,0 +1,53 @@
+import { createTestHome, eventually, runNode, startReceiver } from "@cairn/core/testing";
+import { describe, expect, it } from "vitest";
+import { cliUser, runCli, startCliServer } from "./cli-process.js";
+import { CLI_BIN } from "./serve-process.js";
+
+// Adapter test on one store: the delivery rules are tested on both in core.
+describe("cairn subscribe, subscriptions and deliveries against cairn serve", () => {
+  it("subscribes with an event filter, lists without the secret, and shows the delivery attempts", async () => {
+    const server = await startCliServer("pglite");
+    const receiver = await startReceiver();
+    try {
+      const sam = await cliUser(server, "sam");
+      const sub = await runCli(["subscribe", receiver.url, "--events", "artifact.created", "receipt.dropped"], { env: sam.env });
+      expect(sub.code, sub.stderr).toBe(0);
+      expect(sub.stdout).toMatch(/Signing secret \(shown once; verify deliveries with it\): whsec_/);
+      const id = /Subscribed (sub_[0-9a-z]+)/.exec(sub.stdout)?.[1] as string;
+
+      const listed = await runCli(["subscriptions", "--json"], { env: sam.env });
+      expect(listed.json.items).toHaveLength(1);
+      expect(listed.json.items[0]).toMatchObject({ id, events: ["artifact.created", "receipt.dropped"], enabled: true });
+      expect(listed.stdout).not.toContain("whsec_");
+
+      await server.rest("POST", "/v1/artifacts", sam.token, { title: "Hello", body: "x" });
+      await receiver.waitFor(1);
+      const shown = await eventually(async () => {
+        const d = await runCli(["deliveries", id], { env: sam.env });
+        return d.stdout.includes("HTTP 200") && d;
+      });
+      expect(shown.code).toBe(0);
+      expect(shown.stdout).toMatch(/evt_[0-9a-z]+ #1 {2}HTTP 200/);
+
+      const help = await runCli(["subscription", "--help"], { env: sam.env });
+      for (const word of ["show", "delete", "enable", "redeliver", "recover"]) expect(help.stdout).toContain(word);
+    } finally {
+      await receiver.close();
+      await server.stop();
+    }
+  }, 60_000);
+});
+
+describe("cairn worker", () => {
+  it("refuses the embedded store, which belongs to the one cairn serve", async () => {
+    const { home, dispose } = await createTestHome("pglite");
+    try {
+      const { DATABASE_URL: _unset, ...env } = process.env;
+      const run = await runNode([CLI_BIN, "worker"], { env: { ...env, CAIRN_HOME: home } });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain("cairn worker needs DATABASE_URL");
+    } finally {
+      await dispose();
+    }
+  });
+});

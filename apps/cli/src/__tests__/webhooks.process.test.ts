@@ -1,0 +1,98 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createTestHome, DRIVERS, minimalReceipt, startReceiver } from "@cairn/core/testing";
+import { describe, expect, it } from "vitest";
+import { homeFor, spawnServe, spawnWorker } from "./serve-process.js";
+
+async function post(url: string, token: string, body: unknown) {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, json: (await res.json()) as any };
+}
+
+const tokenOf = (home: string) => (JSON.parse(readFileSync(join(home, "credentials"), "utf8")) as { token: string }).token;
+
+describe.each(DRIVERS)("webhooks across a crash on %s", (driver) => {
+  it("a cairn serve killed with SIGKILL between the create and the delivery delivers after restart", async () => {
+    const { env, home, dispose } = await homeFor(driver);
+    const receiver = await startReceiver();
+    const tuned = { ...env, CAIRN_WEBHOOK_LEASE_MS: "1000" };
+    try {
+      const first = await spawnServe(tuned);
+      const token = tokenOf(home);
+      const sub = await post(`${first.url}/v1/subscriptions`, token, { url: receiver.url });
+      expect(sub.status).toBe(201);
+      // The first attempt reaches a receiver that never answers; the server dies mid-delivery.
+      receiver.script("hang");
+      const created = await post(`${first.url}/v1/receipts`, token, minimalReceipt());
+      expect(created.status).toBe(201);
+      const [hung] = await receiver.waitFor(1);
+      await first.stop("SIGKILL");
+
+      const second = await spawnServe(tuned);
+      try {
+        const [, delivered] = await receiver.waitFor(2, 20_000);
+        expect(delivered?.headers["webhook-id"]).toBe(hung?.headers["webhook-id"]);
+        expect(JSON.parse(delivered?.body as string).data.id).toBe(created.json.id);
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      await receiver.close();
+      await dispose();
+    }
+  }, 90_000);
+});
+
+describe.runIf(DRIVERS.includes("pg"))("many processes on one PostgreSQL", () => {
+  it("two cairn serve and two cairn worker deliver each of 1,000 events exactly once per subscription", async () => {
+    const db = await createTestHome("pg");
+    const second = await createTestHome("pglite"); // only its CAIRN_HOME is used
+    const third = await createTestHome("pglite");
+    const shared = { DATABASE_URL: db.env.DATABASE_URL as string };
+    const receivers = [await startReceiver(), await startReceiver()];
+    const processes: Array<{ stop(signal?: NodeJS.Signals): Promise<number | null> }> = [];
+    try {
+      const a = await spawnServe(db.env);
+      processes.push(a);
+      const token = tokenOf(db.home);
+      for (const r of receivers) expect((await post(`${a.url}/v1/subscriptions`, token, { url: r.url })).status).toBe(201);
+      const b = await spawnServe({ ...shared, CAIRN_HOME: second.home });
+      processes.push(b);
+      processes.push(await spawnWorker({ ...shared, CAIRN_HOME: third.home }));
+      processes.push(await spawnWorker({ ...shared, CAIRN_HOME: third.home }));
+
+      const TOTAL = 1_000;
+      const servers = [a.url, b.url];
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: 16 }, async () => {
+          while (next < TOTAL) {
+            const i = next++;
+            const res = await post(`${servers[i % 2]}/v1/artifacts`, token, { title: `event ${i}`, body: `body ${i}` });
+            expect(res.status).toBe(201);
+          }
+        }),
+      );
+      for (const r of receivers) await r.waitFor(TOTAL, 60_000);
+      // Let any duplicate that was going to happen arrive.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      for (const r of receivers) {
+        const ids = r.received.map((x) => x.headers["webhook-id"]);
+        expect(ids).toHaveLength(TOTAL);
+        expect(new Set(ids).size).toBe(TOTAL);
+        const titles = new Set(r.received.map((x) => JSON.parse(x.body).data.title));
+        expect(titles.size).toBe(TOTAL);
+      }
+    } finally {
+      for (const p of processes.reverse()) await p.stop();
+      for (const r of receivers) await r.close();
+      await db.dispose();
+      await second.dispose();
+      await third.dispose();
+    }
+  }, 180_000);
+});

@@ -1,0 +1,50 @@
+import { openCairn, scheduleFrom } from "@cairn/core";
+import { resolveSettings } from "@cairn/core/local";
+
+/**
+ * `cairn worker`: webhook delivery and scheduled jobs without the HTTP server, for scaling
+ * out on PostgreSQL. Any number of workers and servers share the work through the
+ * database. The embedded store belongs to the one `cairn serve` process, which runs the
+ * worker itself, so this command needs DATABASE_URL.
+ */
+export async function runWorker(version: string): Promise<void> {
+  const settings = resolveSettings();
+  if (!settings.databaseUrl) {
+    throw new Error("cairn worker needs DATABASE_URL (PostgreSQL). On the embedded store, `cairn serve` delivers webhooks itself.");
+  }
+  console.log(`Starting Cairn worker ${version} (PostgreSQL)…`);
+  const cairn = await openCairn({
+    databaseUrl: settings.databaseUrl,
+    publicUrl: settings.publicUrl,
+    webhookDenyPrivate: settings.webhookDenyPrivate,
+  });
+  const worker = cairn.startWorker({
+    denyPrivate: settings.webhookDenyPrivate,
+    schedule: scheduleFrom(settings),
+  });
+  console.log("Worker running: webhook delivery and scheduled jobs.");
+  let signals = 0;
+  const onSignal = (signal: string) => {
+    if (++signals > 1) {
+      console.error("cairn: second signal, exiting now.");
+      process.exit(1);
+    }
+    console.log(`Received ${signal}; finishing in-flight deliveries.`);
+    worker
+      .stop()
+      .then(() => cairn.close())
+      .then(
+        () => {
+          console.log("Stopped.");
+          process.exit(0);
+        },
+        (err: unknown) => {
+          console.error(`cairn: shutdown failed: ${(err as Error).message}`);
+          process.exit(1);
+        },
+      );
+  };
+  process.on("SIGINT", () => onSignal("SIGINT"));
+  process.on("SIGTERM", () => onSignal("SIGTERM"));
+  await new Promise<never>(() => {});
+}

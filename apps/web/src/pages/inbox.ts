@@ -1,0 +1,46 @@
+import { type InboxItem, receiptCardOf } from "@cairn/core";
+import { html, raw } from "hono/html";
+import { renderInline } from "../markdown.js";
+import { type Chrome, layout, type Markup } from "./layout.js";
+
+export const INBOX_STATES = [
+  { value: "open", label: "Open" },
+  { value: "acknowledged", label: "Acknowledged" },
+  { value: "all", label: "All" },
+] as const;
+
+/** The Acknowledge form: a person saying they saw it, with an optional note. Posts back to `next`. */
+export function acknowledgeForm(id: string, formToken: string, next: string): Markup {
+  const noteId = `note-${id}`;
+  return html`<form class="ack" method="post" action="/a/${encodeURIComponent(id)}/acknowledge">
+<input type="hidden" name="csrf" value="${formToken}"><input type="hidden" name="next" value="${next}">
+<div><label for="${noteId}">Note (optional)</label><input id="${noteId}" name="note" maxlength="1000" placeholder="e.g. approved in #finance"></div>
+<div><button type="submit">Acknowledge</button></div>
+</form>`;
+}
+
+/** What waits on people (SPEC §15): newest first, each with its chip, age, acknowledgements and the Acknowledge button. */
+export function inboxPage(items: InboxItem[], state: string, nextCursor: string | null, chrome: Chrome): Markup {
+  return layout(
+    "Inbox",
+    html`<h1>Inbox</h1>
+<nav aria-label="Inbox states"><ul class="tabs">${INBOX_STATES.map(
+      (s) => html`<li><a href="/inbox?state=${s.value}"${s.value === state ? html` aria-current="page"` : ""}>${s.label}</a></li>`,
+    )}</ul></nav>
+${
+  items.length === 0
+    ? html`<p class="muted">${state === "open" ? "Nothing waits on you. Receipts that ask a person for something appear here." : "Nothing here."}</p>`
+    : html`<ol class="rows" aria-label="Receipts that ask a person, newest first">${items.map((item) => {
+        const card = receiptCardOf(item.receipt);
+        return html`<li>
+<a class="title" href="/a/${encodeURIComponent(item.id)}">${item.receipt.title}</a>
+${card ? html`<span><span class="pill">${card.action.label}: ${raw(renderInline(card.action.text))}</span></span>` : ""}
+<span class="tags"><span>${item.receipt.owner}</span><span>waiting ${item.age.text}</span>${card?.acknowledgements.map((a) => html`<span>${a.text}</span>`) ?? ""}</span>
+${item.state === "open" ? acknowledgeForm(item.id, chrome.formToken, `/inbox?state=${state}`) : ""}
+</li>`;
+      })}</ol>`
+}
+<nav class="pager" aria-label="Pages">${nextCursor ? html`<a href="/inbox?state=${state}&cursor=${encodeURIComponent(nextCursor)}" rel="next">Older</a>` : ""}</nav>`,
+    { ...chrome, current: "inbox" },
+  );
+}

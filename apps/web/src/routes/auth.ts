@@ -1,0 +1,55 @@
+import { type Cairn, CairnError } from "@cairn/core";
+import type { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { failureFor, type WebEnv } from "../adapter.js";
+import { messagePage } from "../pages/layout.js";
+import { signinPage } from "../pages/signin.js";
+import { endSession, formIsGenuine, isCrossSite, sessionOf, signinFormIsGenuine, signinFormToken, startSession } from "../session.js";
+
+/** Forms are a few hundred bytes; anything larger is not ours. */
+export const formLimit = bodyLimit({ maxSize: 16 * 1024, onError: (c) => c.html(messagePage("Too large", "The form sent more than the server accepts."), 413) });
+
+/** Only a path on this site: no scheme, no `//host`, no backslash tricks. */
+export function safeNext(raw: string | undefined): string {
+  return raw && raw.length <= 1000 && /^\/(?![/\\])/.test(raw) ? raw : "/";
+}
+
+export const refusedForm = () =>
+  messagePage("Form refused", "This form was not sent from Cairn's own page (or it is too old). Reload the page and try again.");
+
+/** GET /signin, POST /signin, POST /signout (SPEC §13). */
+export function mountAuth(app: Hono<WebEnv>, cairn: Cairn): void {
+  app.get("/signin", async (c) => {
+    const next = safeNext(c.req.query("next"));
+    if (await sessionOf(cairn, c)) return c.redirect(next, 303);
+    return c.html(signinPage(signinFormToken(c), next, null));
+  });
+
+  app.post("/signin", formLimit, async (c) => {
+    const form = await c.req.parseBody();
+    const field = (name: string) => (typeof form[name] === "string" ? (form[name] as string) : undefined);
+    if (!signinFormIsGenuine(c, field("csrf"))) return c.html(refusedForm(), 403);
+    const next = safeNext(field("next"));
+    try {
+      const opened = await cairn.sessions.open(field("token") ?? "");
+      startSession(c, opened.secret);
+      return c.redirect(next, 303);
+    } catch (err) {
+      if (!(err instanceof CairnError)) throw err;
+      const { failure } = failureFor(cairn, c, err);
+      return c.html(signinPage(signinFormToken(c), next, err.message), failure.status);
+    }
+  });
+
+  app.post("/signout", formLimit, async (c) => {
+    // Refused before anything else: a forged post must not even clear a cookie.
+    if (isCrossSite(c)) return c.html(refusedForm(), 403);
+    const session = await sessionOf(cairn, c);
+    if (!session) return c.redirect("/signin", 303);
+    const form = await c.req.parseBody();
+    if (!formIsGenuine(c, session, typeof form.csrf === "string" ? form.csrf : undefined)) return c.html(refusedForm(), 403);
+    await cairn.sessions.close(session.secret);
+    endSession(c);
+    return c.redirect("/signin", 303);
+  });
+}

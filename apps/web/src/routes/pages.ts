@@ -1,0 +1,97 @@
+import { type Artifact, artifactSummaryOf, type Cairn, receiptCardOf, runTimelineOf, type ServiceContext } from "@cairn/core";
+import type { Context, Hono } from "hono";
+import { type WebEnv, webContext } from "../adapter.js";
+import { artifactPage } from "../pages/artifact.js";
+import { type BinQuery, binPage } from "../pages/bin.js";
+import { doctorPage } from "../pages/doctor.js";
+import { acknowledgeForm } from "../pages/inbox.js";
+import type { Chrome } from "../pages/layout.js";
+import { runPage } from "../pages/run.js";
+import { sessionOf, type WebSession } from "../session.js";
+
+export const BIN_PAGE_SIZE = 25;
+const PRODUCED_LOOKUPS = 50;
+const DOCTOR_DROPS = 20;
+
+type SignedIn = (c: Context, ctx: ServiceContext, chrome: Chrome, session: WebSession) => Promise<Response>;
+
+/** Runs the handler for a signed-in person; anyone else is sent to the sign-in form and back. */
+export function signedIn(cairn: Cairn, handler: SignedIn) {
+  return async (c: Context) => {
+    const session = await sessionOf(cairn, c);
+    if (!session) {
+      const url = new URL(c.req.url);
+      // A form posted after the session ended cannot be replayed: come back to the bin.
+      const next = c.req.method === "GET" ? `${url.pathname}${url.search}` : "/";
+      return c.redirect(next === "/" ? "/signin" : `/signin?next=${encodeURIComponent(next)}`, 303);
+    }
+    const chrome: Chrome = { user: session.principal.user.name, formToken: session.formToken };
+    return handler(c, webContext(cairn, session.principal), chrome, session);
+  };
+}
+
+/** The bin's filters, passed to core's search as they are (it validates them); the rest of the query string is ignored. */
+const BIN_FILTERS = ["q", "tag", "human_action", "outcome"] as const;
+
+export const rawResponse = (c: Context, artifact: Artifact) => {
+  c.header("Content-Type", "text/plain; charset=utf-8");
+  return c.body(artifact.body);
+};
+
+export function mountPages(app: Hono<WebEnv>, cairn: Cairn): void {
+  app.get(
+    "/",
+    signedIn(cairn, async (c, ctx, chrome) => {
+      const query: BinQuery & { cursor?: string } = {};
+      for (const key of BIN_FILTERS) {
+        const v = c.req.query(key)?.trim();
+        if (v) query[key] = v;
+      }
+      const cursor = c.req.query("cursor");
+      if (cursor) query.cursor = cursor;
+      const page = await cairn.invoke("artifact_search", ctx, { ...query, limit: BIN_PAGE_SIZE, fields: "summary" });
+      const now = ctx.now();
+      const rows = page.items.map((a) => artifactSummaryOf(a, now));
+      return c.html(binPage(rows, page.next_cursor, query, chrome));
+    }),
+  );
+
+  app.get(
+    "/a/:id",
+    signedIn(cairn, async (c, ctx, chrome, session) => {
+      const artifact = await cairn.invoke("artifact_read", ctx, { id: c.req.param("id") });
+      const card = receiptCardOf(artifact);
+      const mine = card?.acknowledgements.some((a) => a.user === session.principal.user.name) ?? true;
+      const underChip = card?.action.needed && !mine ? acknowledgeForm(artifact.id, chrome.formToken, `/a/${encodeURIComponent(artifact.id)}`) : "";
+      return c.html(artifactPage(artifact, { rawHref: `/a/${encodeURIComponent(artifact.id)}/raw`, underChip }, chrome));
+    }),
+  );
+
+  app.get(
+    "/a/:id/raw",
+    signedIn(cairn, async (c, ctx) => rawResponse(c, await cairn.invoke("artifact_read", ctx, { id: c.req.param("id") }))),
+  );
+
+  app.get(
+    "/runs/:id",
+    signedIn(cairn, async (c, ctx, chrome) => {
+      const run = await cairn.invoke("run_read", ctx, { run_id: c.req.param("id") });
+      const ids = [...new Set(run.spans.flatMap((s) => (s.produced_artifact_id ? [s.produced_artifact_id] : [])))];
+      const titles = new Map<string, string | null>();
+      for (const id of ids.slice(0, PRODUCED_LOOKUPS)) {
+        const artifact = await cairn.invoke("artifact_read", ctx, { id }).catch(() => null);
+        titles.set(id, artifact?.title ?? null);
+      }
+      return c.html(runPage(runTimelineOf(run, ctx.now()), titles, chrome));
+    }),
+  );
+
+  app.get(
+    "/doctor",
+    signedIn(cairn, async (c, ctx, chrome) => {
+      const doctor = await cairn.invoke("doctor", ctx, {});
+      const drops = await cairn.invoke("drops_list", ctx, { limit: DOCTOR_DROPS });
+      return c.html(doctorPage(doctor.checks, drops.items, chrome));
+    }),
+  );
+}

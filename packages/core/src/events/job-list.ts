@@ -1,0 +1,14 @@
+import type { Job } from "./jobs.js";
+import { measureDueJob } from "../inbox/measure-due.js";
+import { pruneEventsJob } from "./prune.js";
+import { expirySweepJob } from "../lifecycle/sweep-job.js";
+
+/**
+ * The scheduled jobs every worker runs (`cairn serve` and `cairn worker`). Add one line
+ * per job; each job lives in its own area's module.
+ */
+export const JOBS: readonly Job[] = [
+  pruneEventsJob,
+  measureDueJob,
+  expirySweepJob,
+];

@@ -1,0 +1,38 @@
+import { newId } from "../ids.js";
+import type { Sql } from "../store/port.js";
+import { EVENT_DATA, type EventType, type NewEvent } from "./schemas.js";
+import { ringOutbox } from "./wake.js";
+
+/**
+ * The payload bytes, built once: `{"type","id","created_at","data"}` in that order, `data`
+ * in its schema's key order with anything the schema does not name stripped. These bytes
+ * are stored and sent unchanged on every attempt, so the signature, the id and the body
+ * a receiver deduplicates on never change.
+ */
+export function eventPayload(type: EventType, id: string, createdAt: Date, data: unknown): string {
+  const parsed = EVENT_DATA[type].parse(data);
+  return JSON.stringify({ type, id, created_at: createdAt.toISOString(), data: parsed });
+}
+
+/**
+ * Writes an event to the outbox in the caller's transaction and queues one delivery per
+ * enabled subscription of the owner whose filter takes the type — one statement, so it is
+ * atomic even outside a transaction. Nothing is sent unless the caller commits; after the
+ * commit the in-process worker is woken. Returns the event id (the `webhook-id`).
+ */
+export async function recordEvent(tx: Sql, event: NewEvent, now: Date): Promise<string> {
+  const id = newId("evt", now);
+  const payload = eventPayload(event.type, id, now, event.data);
+  await tx.query(
+    `with e as (
+       insert into events (id, type, owner, payload, created_at) values ($1, $2, $3, $4, $5) returning id
+     )
+     insert into deliveries (event_id, subscription_id, state, next_at, created_at)
+     select e.id, s.id, 'pending', $5, $5
+       from e, subscriptions s
+      where s.owner = $3 and s.enabled and (s.events is null or s.events ? $2)`,
+    [id, event.type, event.owner, payload, now.toISOString()],
+  );
+  tx.afterCommit(ringOutbox);
+  return id;
+}

@@ -1,0 +1,70 @@
+import { z } from "zod";
+import { Provenance, ShareType } from "../artifact/schemas.js";
+import { DropReceipt } from "../drops/schemas.js";
+
+/**
+ * The closed set of event types (SPEC §10). A subscription's `events` filter names any of
+ * them; adding a type here makes every table keyed by EventType fail to compile until it
+ * has its payload schema.
+ */
+export const EVENT_TYPES = ["artifact.created", "receipt.dropped", "receipt.measure_due", "receipt.acknowledged"] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+export const EventTypeSchema = z.enum(EVENT_TYPES).describe(`An event type: ${EVENT_TYPES.join(", ")}.`);
+
+/**
+ * `data` of artifact.created. The key order is the wire order and is frozen: the payload
+ * of a non-receipt artifact stays byte-identical to what it was before receipts existed
+ * (a golden test guards it). `metadata` comes last and only when the artifact has some.
+ */
+export const ArtifactCreatedData = z.object({
+  id: z.string().describe("Artifact id."),
+  title: z.string().describe("Title."),
+  url: z.string().describe("Share link (a read capability)."),
+  share_type: ShareType,
+  tags: z.array(z.string()).describe("Routing hints, lowercased."),
+  owner: z.string().describe("`user:NAME` or `team:NAME`."),
+  provenance: Provenance,
+  created_at: z.string().describe("ISO 8601 creation time."),
+  expires_at: z.string().nullable().describe("ISO 8601 expiry time, or null when retained."),
+  metadata: z
+    .object({ schema: z.string() })
+    .catchall(z.unknown())
+    .optional()
+    .describe("The full structured fields (receipts only); absent for every other artifact."),
+});
+
+export const MeasureDueData = z.object({
+  id: z.string().describe("Receipt id."),
+  title: z.string().describe("Title."),
+  url: z.string().describe("Share link."),
+  owner: z.string().describe("`user:NAME` or `team:NAME`."),
+  measure_at: z.string().describe("The receipt's outcome.measure_at, as written."),
+});
+
+export const AcknowledgedData = z.object({
+  id: z.string().describe("Receipt id."),
+  title: z.string().describe("Title."),
+  url: z.string().describe("Share link."),
+  owner: z.string().describe("`user:NAME` or `team:NAME`."),
+  acknowledgement: z
+    .object({
+      by: z.object({ user: z.string(), token_name: z.string() }).describe("Who acknowledged."),
+      at: z.string().describe("ISO 8601 time."),
+      note: z.string().nullable().describe("The note, or null."),
+    })
+    .describe("The acknowledgement record."),
+});
+
+/** Payload schema of each type's `data`. Parsing with it fixes the key order and strips anything else. */
+export const EVENT_DATA = {
+  "artifact.created": ArtifactCreatedData,
+  // The drop receipt object of §13: classification and field paths, never field values.
+  "receipt.dropped": DropReceipt,
+  "receipt.measure_due": MeasureDueData,
+  "receipt.acknowledged": AcknowledgedData,
+} as const satisfies { readonly [T in EventType]: z.ZodType };
+
+export type EventData<T extends EventType> = z.input<(typeof EVENT_DATA)[T]>;
+
+/** What a verb hands to recordEvent. */
+export type NewEvent = { [T in EventType]: { type: T; owner: string; data: EventData<T> } }[EventType];

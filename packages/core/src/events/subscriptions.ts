@@ -1,0 +1,141 @@
+import { randomBytes } from "node:crypto";
+import type { z } from "zod";
+import type { ServiceContext } from "../context.js";
+import { notFound, validationFailed } from "../errors.js";
+import { actsFor, visibleOwners } from "../identity/authorize.js";
+import { resolveOwner } from "../identity/owner.js";
+import { newId } from "../ids.js";
+import { LIMITS } from "../limits.js";
+import { EVENT_TYPES, type EventType } from "./schemas.js";
+import type {
+  CreatedSubscription,
+  Subscription,
+  SubscriptionCreateInput,
+  SubscriptionIdInput,
+  SubscriptionList,
+  SubscriptionListInput,
+} from "./subscription-schemas.js";
+import { resolveTarget, TargetRefused, targetIssue } from "./targets.js";
+import { ringOutbox } from "./wake.js";
+
+interface SubscriptionRow {
+  id: string;
+  owner: string;
+  url: string;
+  events: EventType[] | null;
+  enabled: boolean;
+  disabled_reason: string | null;
+  failing_since: Date | string | null;
+  created_at: Date | string;
+}
+
+const COLUMNS = "id, owner, url, events, enabled, disabled_reason, failing_since, created_at";
+const iso = (v: Date | string) => new Date(v).toISOString();
+
+function toSubscription(row: SubscriptionRow): Subscription {
+  return {
+    id: row.id,
+    url: row.url,
+    events: row.events ?? [...EVENT_TYPES],
+    enabled: row.enabled,
+    disabled_reason: row.disabled_reason,
+    created_at: iso(row.created_at),
+    owner: row.owner,
+    failing_since: row.failing_since === null ? null : iso(row.failing_since),
+  };
+}
+
+/** A subscription the caller may see (its owner user, or a member of its owner team), or not_found. */
+export async function findSubscription(ctx: ServiceContext, id: string): Promise<SubscriptionRow> {
+  const [row] = await ctx.store.query<SubscriptionRow>(`select ${COLUMNS} from subscriptions where id = $1`, [id]);
+  if (!row || !actsFor(ctx.principal, row.owner)) throw notFound("subscription");
+  return row;
+}
+
+/** With the deny switch on, a target that already resolves to a private address is refused at create too. */
+async function checkTarget(ctx: ServiceContext, url: string): Promise<void> {
+  const issue = targetIssue(url);
+  if (issue) throw validationFailed([issue]);
+  if (!ctx.config.webhookDenyPrivate) return;
+  try {
+    await resolveTarget(new URL(url).hostname, true);
+  } catch (err) {
+    // A name that does not resolve yet is checked again at every delivery.
+    if (err instanceof TargetRefused && !err.message.endsWith("did not resolve")) {
+      throw validationFailed([{ field: "url", reason: "resolves to a loopback, private or link-local address, which this server refuses" }]);
+    }
+  }
+}
+
+export async function createSubscription(
+  ctx: ServiceContext,
+  input: z.output<typeof SubscriptionCreateInput>,
+): Promise<z.output<typeof CreatedSubscription>> {
+  const owner = resolveOwner(ctx.principal, input.owner, "subscribe");
+  await checkTarget(ctx, input.url);
+  const events = input.events ? [...new Set(input.events)] : null;
+  // Stored as the parser writes it: percent-encoded ASCII, so no stray character reaches the database.
+  const url = new URL(input.url).href;
+  const secret = `whsec_${randomBytes(24).toString("base64")}`;
+  const now = ctx.now();
+  const [row] = await ctx.store.query<SubscriptionRow>(
+    `insert into subscriptions (id, owner, url, events, secret, created_by, created_at)
+     values ($1, $2, $3, $4::jsonb, $5, $6, $7) returning ${COLUMNS}`,
+    [newId("sub", now), owner, url, events === null ? null : JSON.stringify(events), secret, ctx.principal.user.name, now.toISOString()],
+  );
+  if (!row) throw new Error("insert returned no row");
+  const created = toSubscription(row);
+  return { id: created.id, url: created.url, events: created.events, secret };
+}
+
+const encodeCursor = (id: string) => Buffer.from(id, "utf8").toString("base64url");
+function decodeCursor(cursor: string): string {
+  const id = Buffer.from(cursor, "base64url").toString("utf8");
+  if (!/^sub_[0-9a-z]{26}$/.test(id)) throw validationFailed([{ field: "cursor", reason: "is not a cursor this server issued" }]);
+  return id;
+}
+
+export async function listSubscriptions(
+  ctx: ServiceContext,
+  input: z.output<typeof SubscriptionListInput>,
+): Promise<z.output<typeof SubscriptionList>> {
+  const owners = input.owner ? [resolveOwner(ctx.principal, input.owner, "list subscriptions")] : visibleOwners(ctx.principal);
+  const limit = input.limit ?? LIMITS.pageDefault;
+  const rows = await ctx.store.query<SubscriptionRow>(
+    `select ${COLUMNS} from subscriptions
+      where owner in (select jsonb_array_elements_text($1::jsonb)) and ($2::text is null or id < $2::text)
+      order by id desc limit $3`,
+    [JSON.stringify(owners), input.cursor ? decodeCursor(input.cursor) : null, limit + 1],
+  );
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return { items: page.map(toSubscription), next_cursor: rows.length > limit && last ? encodeCursor(last.id) : null };
+}
+
+export async function readSubscription(ctx: ServiceContext, input: z.output<typeof SubscriptionIdInput>): Promise<Subscription> {
+  return toSubscription(await findSubscription(ctx, input.id));
+}
+
+/** Deletes the subscription with its queue and attempts; answers with what it was. */
+export async function deleteSubscription(ctx: ServiceContext, input: z.output<typeof SubscriptionIdInput>): Promise<Subscription> {
+  const row = await findSubscription(ctx, input.id);
+  await ctx.store.query("delete from subscriptions where id = $1", [row.id]);
+  return toSubscription(row);
+}
+
+/** Re-enables a disabled subscription; its waiting deliveries resume at once. */
+export async function enableSubscription(ctx: ServiceContext, input: z.output<typeof SubscriptionIdInput>): Promise<Subscription> {
+  const found = await findSubscription(ctx, input.id);
+  const now = ctx.now().toISOString();
+  const row = await ctx.store.transaction(async (tx) => {
+    const [updated] = await tx.query<SubscriptionRow>(
+      `update subscriptions set enabled = true, disabled_reason = null, disabled_at = null, failing_since = null
+        where id = $1 returning ${COLUMNS}`,
+      [found.id],
+    );
+    await tx.query("update deliveries set next_at = $2 where subscription_id = $1 and state = 'pending'", [found.id, now]);
+    tx.afterCommit(ringOutbox);
+    return updated ?? found;
+  });
+  return toSubscription(row);
+}

@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+import type { Artifact } from "../../artifact/schemas.js";
+import { renderReceiptV1 } from "../../receipt/render.js";
+import type { ReceiptMetadata } from "../../receipt/schemas.js";
+import type { Run } from "../../run/schemas.js";
+import { ageOf, artifactSummaryOf, isDue, receiptCardOf, runTimelineOf } from "../index.js";
+
+const provenance: Artifact["provenance"] = { actor: { id: "tok_1", name: "claude", kind: "agent" }, on_behalf_of: "sam", model: "opus-5", surface: "mcp" };
+
+function receipt(metadata: Record<string, unknown>): Artifact {
+  return {
+    id: "art_1", title: "T", share_type: "markdown", body: "", checksum: "sha256:x", tags: ["receipt"],
+    metadata: { schema: "cairn.receipt/v1", changed: "Export retries uploads", affected: "Finance", before: "b", after: "a", evidence: [],
+      outcome: { status: "pending", measure_at: "2026-12-07" }, human_action: "Nothing", remaining: [], learned: "nothing new", ...metadata },
+    owner: "user:sam", provenance, follows: null, produced_by: [], acknowledgements: [], url: "http://x/s/t", created_at: "2026-11-01T09:00:00.000Z", expires_at: null, retained: true,
+  };
+}
+
+describe("receipt card view", () => {
+  it("labels every part, warns on no evidence and names each value's field", () => {
+    const card = receiptCardOf(receipt({}));
+    expect(card?.header).toBe("Receipt asserted by claude · opus-5 for sam, via MCP");
+    expect(card?.action).toEqual({ field: "human_action", label: "You need to do", text: "Nothing", needed: false });
+    expect(card?.evidence.empty).toBe("No evidence linked");
+    expect(card?.outcome.status).toEqual({ field: "outcome.status", value: "pending", text: "Pending" });
+    expect(card?.outcome.measure_at?.text).toBe("2026-12-07");
+    expect(card?.remaining.empty).toBe("Nothing remains.");
+    expect(JSON.stringify(card)).not.toMatch(/verified/i);
+  });
+
+  it("lists evidence and remaining items with their paths; a real action is needed", () => {
+    const card = receiptCardOf(receipt({ human_action: "Approve it", evidence: [{ label: "CI", url: "https://ci" }], remaining: [{ item: "x", owner: "sam" }] }));
+    expect(card?.action.needed).toBe(true);
+    expect(card?.evidence).toMatchObject({ empty: null, links: [{ field: "evidence.0", label: "CI", url: "https://ci" }] });
+    expect(card?.remaining.items).toEqual([{ field: "remaining.0", item: "x", owner: "sam" }]);
+  });
+
+  it("finds the caller's details after the rendered fields, exactly as given", () => {
+    const base = receipt({});
+    const metadata = base.metadata as unknown as ReceiptMetadata;
+    const details = "## Notes\n\nRun `make` twice.\n\n## Details\n\nnested heading";
+    const withDetails = { ...base, body: renderReceiptV1({ title: base.title, metadata, details }) };
+    expect(receiptCardOf(withDetails)?.details).toEqual({ field: "details", label: "Details", text: details });
+    expect(receiptCardOf({ ...base, body: renderReceiptV1({ title: base.title, metadata }) })?.details).toBeNull();
+  });
+
+  it("is null for an artifact that is not a receipt", () => {
+    expect(receiptCardOf({ ...receipt({}), metadata: null })).toBeNull();
+  });
+});
+
+describe("summary view", () => {
+  it("says how old, and whether a pending measurement is due (a date from 00:00 UTC)", () => {
+    const now = new Date("2026-12-07T00:00:00Z");
+    expect(ageOf("2026-12-06T23:59:30Z", now)).toBe("just now");
+    expect(ageOf("2026-12-06T22:00:00Z", now)).toBe("2 hours ago");
+    expect(ageOf("2026-12-06T00:00:00Z", now)).toBe("1 day ago");
+    expect(isDue("2026-12-07", now)).toBe(true);
+    expect(isDue("2026-12-07T00:00:01Z", now)).toBe(false);
+    const row = artifactSummaryOf(receipt({}), now);
+    expect(row.outcome).toEqual({ status: "pending", text: "Pending", measure_at: "2026-12-07", due: true, line: "Pending · measure at 2026-12-07 · due" });
+    expect(row.action?.needed).toBe(false);
+    expect(artifactSummaryOf({ ...receipt({}), metadata: null }, now).action).toBeNull();
+  });
+});
+
+describe("run timeline view", () => {
+  it("places spans in time with their depth; a span in progress runs to now", () => {
+    const run: Run = {
+      id: "run_1", name: "nightly", owner: "user:sam", status: "open", provenance, created_at: "2026-11-01T10:00:00.000Z", closed_at: null,
+      spans: [
+        { span_id: "a", parent_span_id: null, name: "root", start_time: "2026-11-01T10:00:00.000Z", end_time: "2026-11-01T10:00:10.000Z", attributes: {}, produced_artifact_id: null },
+        { span_id: "b", parent_span_id: "a", name: "child", start_time: "2026-11-01T10:00:05.000Z", end_time: "2026-11-01T10:00:10.000Z", attributes: {}, produced_artifact_id: "art_1" },
+        { span_id: "c", parent_span_id: "missing", name: "orphan", start_time: "2026-11-01T10:00:08.000Z", end_time: null, attributes: {}, produced_artifact_id: null },
+      ],
+    };
+    const t = runTimelineOf(run, new Date("2026-11-01T10:00:20.000Z"));
+    expect(t.spans.map((s) => [s.depth, s.offset, s.width, s.duration])).toEqual([
+      [0, 0, 0.5, "10.0 s"],
+      [1, 0.25, 0.25, "5.0 s"],
+      [0, 0.4, 0.6, "in progress"],
+    ]);
+    expect(t.summary).toBe("3 spans over 20.0 s");
+    expect(runTimelineOf({ ...run, spans: [] }, new Date()).summary).toBe("No spans yet");
+  });
+});

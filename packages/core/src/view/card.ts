@@ -1,0 +1,147 @@
+import { provenanceLine } from "../artifact/provenance-line.js";
+import type { Artifact } from "../artifact/schemas.js";
+import type { Acknowledgement } from "../inbox/acknowledgement.js";
+import { DETAILS_HEADING, renderReceiptV1 } from "../receipt/render.js";
+import {
+  DEFAULT_HUMAN_ACTION,
+  OUTCOME_LABELS,
+  type OutcomeStatus,
+  RECEIPT_SCHEMA_ID,
+  type ReceiptMetadata,
+} from "../receipt/schemas.js";
+
+/**
+ * The receipt card as a surface shows it (SPEC §11): every label and every value, in
+ * the card's order, so a surface formats and names no receipt field. `field` is the
+ * value's metadata path; the web writes it as `data-field`, which the parity suite reads.
+ */
+export interface TextPart {
+  field: string;
+  label: string;
+  text: string;
+}
+
+export interface ReceiptCardView {
+  /** "Receipt asserted by claude · opus-5 for sam, via MCP": whose claim it is, never "verified". */
+  header: string;
+  tldr: TextPart;
+  action: TextPart & { needed: boolean };
+  /** Shown under the chip (SPEC §15): who said they saw it, oldest first. */
+  acknowledgements: Array<{ user: string; at: string; note: string | null; text: string }>;
+  affected: TextPart;
+  before: TextPart;
+  after: TextPart;
+  evidence: {
+    field: string;
+    label: string;
+    links: Array<{ field: string; label: string; url: string }>;
+    /** Shown as a warning when no link was given. */
+    empty: string | null;
+    note: TextPart | null;
+  };
+  outcome: {
+    label: string;
+    status: { field: string; value: OutcomeStatus; text: string };
+    measure_at: TextPart | null;
+    summary: TextPart | null;
+  };
+  remaining: {
+    field: string;
+    label: string;
+    items: Array<{ field: string; item: string; owner: string }>;
+    empty: string | null;
+  };
+  learned: TextPart;
+  /** The caller's free markdown (`details`), as it sits in the body under its heading; null when none was given. */
+  details: TextPart | null;
+}
+
+export const CARD_LABELS = {
+  tldr: "What changed",
+  action: "You need to do",
+  affected: "Who is affected",
+  before: "Before",
+  after: "After",
+  evidence: "Evidence",
+  noEvidence: "No evidence linked",
+  evidenceNote: "About the evidence",
+  outcome: "Outcome",
+  measureAt: "Measure at",
+  due: "due",
+  summary: "What was measured",
+  remaining: "What remains",
+  nothingRemains: "Nothing remains.",
+  learned: "What the system now knows",
+  details: "Details",
+  acknowledged: "acknowledged",
+} as const;
+
+/** "sam acknowledged 2026-12-01 09:10 UTC": who, and when, from the server's record. */
+export const acknowledgementText = (a: Acknowledgement) =>
+  `${a.by.user} ${CARD_LABELS.acknowledged} ${a.at.slice(0, 16).replace("T", " ")} UTC`;
+
+/** Receipt metadata as stored by receipt_create, or null for any other artifact. */
+export function receiptMetadataOf(artifact: Pick<Artifact, "metadata">): ReceiptMetadata | null {
+  // Only receipt_create writes metadata, and it stores exactly ReceiptMetadata under this schema.
+  return artifact.metadata?.schema === RECEIPT_SCHEMA_ID ? (artifact.metadata as unknown as ReceiptMetadata) : null;
+}
+
+/** A receipt asks a person for something unless its action is the stored default. */
+export const needsHuman = (m: Pick<ReceiptMetadata, "human_action">) => m.human_action !== DEFAULT_HUMAN_ACTION;
+
+function detailsPart(artifact: Artifact): TextPart | null {
+  const details = receiptDetailsOf(artifact);
+  return details === null ? null : part("details", CARD_LABELS.details, details);
+}
+
+const part = (field: string, label: string, text: string): TextPart => ({ field, label, text });
+
+/**
+ * The `details` a receipt was created with. They live only in the body, after the fields
+ * the frozen template rendered, so re-rendering the fields alone finds where they start.
+ */
+export function receiptDetailsOf(artifact: Pick<Artifact, "title" | "body" | "metadata">): string | null {
+  const m = receiptMetadataOf(artifact);
+  if (!m) return null;
+  const fieldsOnly = renderReceiptV1({ title: artifact.title, metadata: m });
+  const prefix = `${fieldsOnly.slice(0, -1)}\n\n## ${DETAILS_HEADING}\n\n`;
+  if (!artifact.body.startsWith(prefix) || !artifact.body.endsWith("\n")) return null;
+  return artifact.body.slice(prefix.length, -1);
+}
+
+/** The card of a receipt, or null when the artifact is not one. */
+export function receiptCardOf(artifact: Artifact): ReceiptCardView | null {
+  const m = receiptMetadataOf(artifact);
+  if (!m) return null;
+  const L = CARD_LABELS;
+  return {
+    header: provenanceLine(artifact.provenance, "Receipt"),
+    tldr: part("changed", L.tldr, m.changed),
+    action: { ...part("human_action", L.action, m.human_action), needed: needsHuman(m) },
+    acknowledgements: artifact.acknowledgements.map((a) => ({ user: a.by.user, at: a.at, note: a.note, text: acknowledgementText(a) })),
+    affected: part("affected", L.affected, m.affected),
+    before: part("before", L.before, m.before),
+    after: part("after", L.after, m.after),
+    evidence: {
+      field: "evidence",
+      label: L.evidence,
+      links: m.evidence.map((e, i) => ({ field: `evidence.${i}`, label: e.label, url: e.url })),
+      empty: m.evidence.length === 0 ? L.noEvidence : null,
+      note: m.evidence_note === undefined ? null : part("evidence_note", L.evidenceNote, m.evidence_note),
+    },
+    outcome: {
+      label: L.outcome,
+      status: { field: "outcome.status", value: m.outcome.status, text: OUTCOME_LABELS[m.outcome.status] },
+      measure_at: m.outcome.measure_at === undefined ? null : part("outcome.measure_at", L.measureAt, m.outcome.measure_at),
+      summary: m.outcome.summary === undefined ? null : part("outcome.summary", L.summary, m.outcome.summary),
+    },
+    remaining: {
+      field: "remaining",
+      label: L.remaining,
+      items: m.remaining.map((r, i) => ({ field: `remaining.${i}`, item: r.item, owner: r.owner })),
+      empty: m.remaining.length === 0 ? L.nothingRemains : null,
+    },
+    learned: part("learned", L.learned, m.learned),
+    details: detailsPart(artifact),
+  };
+}

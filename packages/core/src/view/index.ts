@@ -1,0 +1,4 @@
+export * from "./card.js";
+export * from "./summary.js";
+export * from "./timeline.js";
+export * from "./filters.js";

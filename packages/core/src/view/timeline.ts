@@ -1,0 +1,87 @@
+import type { Run, Span } from "../run/schemas.js";
+
+/** One span placed on its run's timeline: depth under its parent, and where it sits in time. */
+export interface TimelineSpanView {
+  span_id: string;
+  name: string;
+  depth: number;
+  start_time: string;
+  end_time: string | null;
+  /** "1.2 s", "3 min 4 s", or "in progress". */
+  duration: string;
+  /** Start and length as fractions of the run's span of time, 0..1 (a bar on a timeline). */
+  offset: number;
+  width: number;
+  produced_artifact_id: string | null;
+}
+
+export interface RunTimelineView {
+  id: string;
+  name: string;
+  owner: string;
+  status: Run["status"];
+  started_at: string | null;
+  /** "4 spans over 3 min 4 s". */
+  summary: string;
+  spans: TimelineSpanView[];
+}
+
+export function durationOf(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const minutes = Math.floor(ms / 60_000);
+  if (minutes < 60) return `${minutes} min ${Math.round((ms % 60_000) / 1000)} s`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+/** Depth from parent links; a parent that never arrived (or a cycle) leaves the span at the root. */
+function depths(spans: readonly Span[]): Map<string, number> {
+  const parent = new Map(spans.map((s) => [s.span_id, s.parent_span_id]));
+  const out = new Map<string, number>();
+  for (const s of spans) {
+    let depth = 0;
+    let p = s.parent_span_id;
+    const seen = new Set([s.span_id]);
+    while (p !== null && parent.has(p) && !seen.has(p) && depth < 32) {
+      seen.add(p);
+      depth++;
+      p = parent.get(p) ?? null;
+    }
+    out.set(s.span_id, depth);
+  }
+  return out;
+}
+
+/** The run's spans in start order, each with its depth and its place in time. `now` ends spans still in progress. */
+export function runTimelineOf(run: Run, now: Date): RunTimelineView {
+  const start = Math.min(...run.spans.map((s) => Date.parse(s.start_time)));
+  const ends = run.spans.map((s) => (s.end_time ? Date.parse(s.end_time) : Math.max(now.getTime(), Date.parse(s.start_time))));
+  const end = Math.max(...ends);
+  const total = Math.max(end - start, 1);
+  const depth = depths(run.spans);
+  const spans = run.spans.map((s, i) => {
+    const from = Date.parse(s.start_time);
+    const to = ends[i] ?? from;
+    return {
+      span_id: s.span_id,
+      name: s.name,
+      depth: depth.get(s.span_id) ?? 0,
+      start_time: s.start_time,
+      end_time: s.end_time,
+      duration: s.end_time ? durationOf(to - from) : "in progress",
+      offset: (from - start) / total,
+      width: Math.max((to - from) / total, 0),
+      produced_artifact_id: s.produced_artifact_id,
+    };
+  });
+  const count = `${spans.length} span${spans.length === 1 ? "" : "s"}`;
+  return {
+    id: run.id,
+    name: run.name,
+    owner: run.owner,
+    status: run.status,
+    started_at: run.spans.length > 0 ? new Date(start).toISOString() : null,
+    summary: run.spans.length > 0 ? `${count} over ${durationOf(end - start)}` : "No spans yet",
+    spans,
+  };
+}
