@@ -1,4 +1,4 @@
-import { expiryOf, insertArtifact, provenanceOf, shareUrl, toArtifact } from "../artifact/internal.js";
+import { expiryOf, insertArtifact, provenanceOf, shareUrl, toNewArtifact } from "../artifact/internal.js";
 import type { CreatedArtifact } from "../artifact/schemas.js";
 import { recordArtifactCreated } from "../events/artifact-event.js";
 import type { ServiceContext } from "../context.js";
@@ -59,7 +59,7 @@ export async function insertReceipt(
     await recordArtifactCreated(tx, ctx.config, row, now);
     const viewer = { kind: "principal", principal: ctx.principal } as const;
     const value: CreatedArtifact = {
-      ...(await toArtifact(tx, ctx.config, viewer, row)),
+      ...(await toNewArtifact(tx, ctx.config, viewer, row)),
       redactions: gated.redactions,
       warnings: receiptWarnings(prepared.metadata, now),
     };
