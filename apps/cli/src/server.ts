@@ -57,9 +57,10 @@ export async function startServer(settings: Settings, log: ServerLog, version: s
   const release = settings.databaseUrl ? async () => {} : await claimDataDir(settings.dataDir);
   // Bind first so share links carry the real port (PORT=0 picks a free one); until the
   // store is open, requests get a 503.
-  let handler: (req: Request) => Response | Promise<Response> = () =>
+  // env carries node-server's { incoming, outgoing }: REST reads bodies from `incoming` directly (apps/rest/src/body.ts).
+  let handler: (req: Request, env: unknown) => Response | Promise<Response> = () =>
     Response.json({ error: { code: "unavailable", message: "Cairn is starting." } }, { status: 503, headers: { "Retry-After": "1" } });
-  const server = serve({ fetch: (req) => handler(req), port: settings.port, hostname: settings.host });
+  const server = serve({ fetch: (req, env) => handler(req, env), port: settings.port, hostname: settings.host });
   try {
     await new Promise<void>((resolve, reject) => {
       server.once("listening", resolve);

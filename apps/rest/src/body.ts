@@ -13,17 +13,14 @@ export function isJsonContentType(header: string | undefined): boolean {
 }
 
 /**
- * Reads a JSON body without trusting Content-Length: bytes are counted as they arrive.
- * Malformed JSON is the caller's error (422), never a 500; a body of another content
- * type is refused (415) before it is read. An empty body needs no type.
+ * Served by `cairn serve` (node-server passes `{ incoming }` as env). There, Node's HTTP
+ * parser ends a body at its Content-Length, so a declared length within the limit bounds
+ * what `arrayBuffer()` buffers, and that path skips building a web stream per request
+ * (~0.3 ms of CPU). Anything else (chunked bodies, in-process requests) is counted as it arrives.
  */
-export async function readJsonBody(c: Context): Promise<unknown> {
-  const declared = Number(c.req.header("content-length") ?? "0");
-  const type = c.req.header("content-type");
-  const json = isJsonContentType(type);
-  if (type !== undefined && !json) throw unsupportedMediaType(type);
-  if (declared > LIMITS.requestBytes) throw tooLarge();
-  const stream = c.req.raw.body;
+const fromNodeServer = (c: Context): boolean => typeof (c.env as { incoming?: unknown } | undefined)?.incoming === "object";
+
+async function readCounted(stream: ReadableStream<Uint8Array> | null): Promise<Uint8Array | undefined> {
   if (!stream) return undefined;
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -38,8 +35,27 @@ export async function readJsonBody(c: Context): Promise<unknown> {
     }
     chunks.push(value);
   }
-  if (size > 0 && !json) throw unsupportedMediaType(type);
-  const text = new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks));
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Reads a JSON body without trusting Content-Length: bytes are counted as they arrive.
+ * Malformed JSON is the caller's error (422), never a 500; a body of another content
+ * type is refused (415) before it is read. An empty body needs no type.
+ */
+export async function readJsonBody(c: Context): Promise<unknown> {
+  const declared = Number(c.req.header("content-length") ?? "0");
+  const type = c.req.header("content-type");
+  const json = isJsonContentType(type);
+  if (type !== undefined && !json) throw unsupportedMediaType(type);
+  if (declared > LIMITS.requestBytes) throw tooLarge();
+  const bytes = fromNodeServer(c) && declared > 0 && c.req.header("transfer-encoding") === undefined
+    ? new Uint8Array(await c.req.raw.arrayBuffer())
+    : await readCounted(c.req.raw.body);
+  if (bytes === undefined) return undefined;
+  if (bytes.byteLength > LIMITS.requestBytes) throw tooLarge();
+  if (bytes.byteLength > 0 && !json) throw unsupportedMediaType(type);
+  const text = new TextDecoder("utf-8", { fatal: false }).decode(bytes);
   if (text.trim() === "") return undefined;
   try {
     return JSON.parse(text);

@@ -5,7 +5,7 @@ import { newId, newShareToken } from "../ids.js";
 import { acknowledgementsOf } from "../inbox/acknowledgement.js";
 import { dueAtOf } from "../receipt/due.js";
 import type { Sql } from "../store/port.js";
-import { visibleLinks } from "./links.js";
+import { type VisibleLinks, visibleLinks } from "./links.js";
 import type { Artifact, Provenance } from "./schemas.js";
 
 export interface ArtifactRow {
@@ -65,24 +65,42 @@ export async function toArtifacts(sql: Sql, config: CairnConfig, viewer: Viewer,
   // In turn, not together: `sql` may be one transaction's connection.
   const links = await visibleLinks(sql, viewer, rows);
   const acknowledgements = await acknowledgementsOf(sql, rows.filter((r) => r.metadata !== null).map((r) => r.id));
-  return rows.map((row, i) => ({
+  return rows.map((row, i) =>
+    mapRow(config, row, links[i] ?? { follows: null, produced_by: [] }, acknowledgements.get(row.id) ?? []),
+  );
+}
+
+type Acknowledgements = Artifact["acknowledgements"];
+
+function mapRow(config: CairnConfig, row: ArtifactRow, link: VisibleLinks, acknowledgements: Acknowledgements): Artifact {
+  return {
     id: row.id,
     title: row.title,
     share_type: row.share_type,
     body: row.body,
     checksum: row.checksum,
     tags: row.tags,
-    metadata: visibleMetadata(row, links[i]?.follows ?? null),
+    metadata: visibleMetadata(row, link.follows),
     owner: row.owner,
     provenance: row.provenance,
-    follows: links[i]?.follows ?? null,
-    produced_by: links[i]?.produced_by ?? [],
+    follows: link.follows,
+    produced_by: link.produced_by,
     url: shareUrl(config, row.share_token),
     created_at: iso(row.created_at),
     expires_at: row.expires_at === null ? null : iso(row.expires_at),
     retained: row.retained,
-    acknowledgements: acknowledgements.get(row.id) ?? [],
-  }));
+    acknowledgements,
+  };
+}
+
+/**
+ * A row this transaction just inserted: its id was unknown until now, so no run produced
+ * it and nobody acknowledged it; without `follows` there is nothing to look up (two
+ * queries less per write). With `follows`, the link is resolved as on every read.
+ */
+export async function toNewArtifact(sql: Sql, config: CairnConfig, viewer: Viewer, row: ArtifactRow): Promise<Artifact> {
+  if (row.follows !== null) return toArtifact(sql, config, viewer, row);
+  return mapRow(config, row, { follows: null, produced_by: [] }, []);
 }
 
 export async function toArtifact(sql: Sql, config: CairnConfig, viewer: Viewer, row: ArtifactRow): Promise<Artifact> {

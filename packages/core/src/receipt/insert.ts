@@ -1,4 +1,4 @@
-import { expiryOf, insertArtifact, provenanceOf, shareUrl, toArtifact } from "../artifact/internal.js";
+import { expiryOf, insertArtifact, provenanceOf, shareUrl, toNewArtifact } from "../artifact/internal.js";
 import type { CreatedArtifact } from "../artifact/schemas.js";
 import { recordArtifactCreated } from "../events/artifact-event.js";
 import type { ServiceContext } from "../context.js";
@@ -31,13 +31,13 @@ export async function insertReceipt(
 ): Promise<InsertOutcome> {
   const now = ctx.now();
   const { owner } = gated;
+  // The key's lock, then the (owner, checksum) lock, taken with `begin`: always this order, so writers never wait crosswise.
+  const locks = [...(claim ? [`cairn.idempotency ${claim.userId} ${claim.key}`] : []), `${owner} ${prepared.checksum}`];
   return ctx.store.transaction(async (tx): Promise<InsertOutcome> => {
     if (claim) {
-      await tx.query("select pg_advisory_xact_lock(hashtext($1))", [`cairn.idempotency ${claim.userId} ${claim.key}`]);
       const seen = await findOutcome(tx, claim, now);
       if (seen) return seen.fingerprint === claim.fingerprint ? { kind: "replay", outcome: seen.outcome } : { kind: "mismatch" };
     }
-    await tx.query("select pg_advisory_xact_lock(hashtext($1))", [`${owner} ${prepared.checksum}`]);
     // `follows` is not rendered (the body is public to link holders), so it joins the checksum here.
     const follows = prepared.metadata.follows ?? null;
     const [dup] = await tx.query<{ id: string; share_token: string }>(
@@ -59,11 +59,11 @@ export async function insertReceipt(
     await recordArtifactCreated(tx, ctx.config, row, now);
     const viewer = { kind: "principal", principal: ctx.principal } as const;
     const value: CreatedArtifact = {
-      ...(await toArtifact(tx, ctx.config, viewer, row)),
+      ...(await toNewArtifact(tx, ctx.config, viewer, row)),
       redactions: gated.redactions,
       warnings: receiptWarnings(prepared.metadata, now),
     };
     if (claim) await saveOutcome(tx, claim, { kind: "created", value }, now);
     return { kind: "created", value };
-  });
+  }, { locks });
 }

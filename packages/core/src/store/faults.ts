@@ -49,23 +49,30 @@ export function isUnavailable(err: unknown): boolean {
  */
 export class StoreError extends Error {
   readonly code: string | undefined;
-  constructor(code: string | undefined, site: string | undefined) {
+  constructor(code: string | undefined, site: CallSite | undefined) {
     super(`database error${code ? ` ${code}` : ""}`);
     this.name = "StoreError";
     this.code = code;
-    const frames = site?.split("\n").filter((line) => /^\s+at /.test(line)) ?? [];
+    const frames = site?.stack?.split("\n").filter((line) => /^\s+at /.test(line)) ?? [];
     this.stack = [`StoreError: ${this.message}`, ...frames].join("\n");
   }
 }
 
-/** Our call site, taken before a query starts (a driver's own stack ends in its internals or WASM). */
-export const callSite = (): string | undefined => new Error().stack;
+/** Where a query was issued; its stack text is only formatted if the query fails. */
+export type CallSite = { readonly stack?: string | undefined };
+
+/**
+ * Our call site, taken before a query starts (a driver's own stack ends in its internals
+ * or WASM). V8 formats `stack` lazily on first read, so capturing is cheap and a query
+ * that succeeds never pays for the text.
+ */
+export const callSite = (): CallSite => new Error();
 
 /**
  * Every driver fault leaves the store translated: unreachable → `unavailable` (503 on
  * every surface), anything else → StoreError. Our own errors pass through unchanged.
  */
-export function translateFault(err: unknown, site?: string): unknown {
+export function translateFault(err: unknown, site?: CallSite): unknown {
   if (err instanceof CairnError || err instanceof StoreError) return err;
   const code = (err as { code?: unknown } | null)?.code;
   const stored = new StoreError(typeof code === "string" && /^[A-Z0-9_]{1,40}$/.test(code) ? code : undefined, site);

@@ -24,6 +24,7 @@ export async function openPgliteStore(dataDir?: string): Promise<Store> {
   return {
     driver: "pglite",
     ...runner(db),
+    // PGlite runs every query and transaction under one mutex, so a transaction's advisory locks (options.locks) are already held.
     async transaction(fn) {
       const onCommit: Array<() => void> = [];
       const out = await db.transaction((tx) => fn(runner(tx, onCommit)));

@@ -13,10 +13,20 @@ export interface Sql {
 export interface Store extends Sql {
   readonly driver: "pg" | "pglite";
   /** Runs fn in one transaction on one connection; rolls back if it throws. */
-  transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Sql) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** Runs a script of several statements (migrations). */
   exec(script: string): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface TransactionOptions {
+  /**
+   * Advisory transaction locks (`pg_advisory_xact_lock(hashtext(key))`), taken in this
+   * order before fn runs, so fn's first statement already sees every transaction that
+   * held one of them. On PostgreSQL they go in the same round trip as `begin`; the
+   * embedded store runs one transaction at a time, so there is nothing to wait for.
+   */
+  locks?: readonly string[];
 }
 
 export interface StoreOptions {

@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { StoreError } from "../store/faults.js";
+import type { Store } from "../store/port.js";
+import { DRIVERS, openTestStore } from "../testing/index.js";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe.each(DRIVERS)("store transactions (%s)", (driver) => {
+  let store: Store;
+  beforeAll(async () => {
+    store = await openTestStore(driver);
+    await store.query("create table lock_log (seq serial primary key, who text not null)");
+  });
+  afterAll(() => store.close());
+
+  it("a transaction's locks make a second writer of the same key wait for the first to commit", async () => {
+    const key = `o'brien \\ ${driver}`; // quotes and a backslash reach the lock as data
+    let releaseFirst: () => void = () => {};
+    const firstHolds = new Promise<void>((r) => {
+      releaseFirst = r;
+    });
+    let firstStarted: () => void = () => {};
+    const started = new Promise<void>((r) => {
+      firstStarted = r;
+    });
+    const first = store.transaction(
+      async (tx) => {
+        firstStarted();
+        await firstHolds;
+        await tx.query("insert into lock_log (who) values ('first')");
+      },
+      { locks: [key, "second key"] },
+    );
+    await started;
+    const second = store.transaction(
+      async (tx) => {
+        // Its first statement sees the first writer's row: the lock was taken before it ran.
+        const seen = await tx.query<{ who: string }>("select who from lock_log order by seq");
+        await tx.query("insert into lock_log (who) values ('second')");
+        return seen.map((r) => r.who);
+      },
+      { locks: [key] },
+    );
+    await sleep(150);
+    releaseFirst();
+    await first;
+    expect(await second).toEqual(["first"]);
+  });
+
+  it("a failing query names our call site, not only the driver's internals", async () => {
+    const err = await store.query("select * from no_such_table").catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StoreError);
+    expect((err as StoreError).code).toBe("42P01");
+    expect((err as StoreError).stack).toMatch(/store-transactions\.test\.ts/);
+  });
+});

@@ -1,0 +1,53 @@
+// pnpm bench: every row, each figure printed as one JSON line with its baseline from the same
+// run, then a summary table. CAIRN_BENCH_ONLY=create,cli picks rows; CAIRN_BENCH_QUICK=1 shortens them;
+// CAIRN_BENCH_DRIVERS=pg narrows the stores. Never part of `pnpm test`.
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { printFigures } from "./lib.mjs";
+import { benchAb } from "./load/ab.mjs";
+import { benchCreate, benchCreateWebhook, benchScaleOut } from "./load/create.mjs";
+import { benchCli, benchShare, benchSoak } from "./load/reads.mjs";
+
+const drivers = (process.env.CAIRN_BENCH_DRIVERS ?? "pg,pglite").split(",");
+const script = (name) => () => {
+  const path = fileURLToPath(new URL(name, import.meta.url));
+  if (!existsSync(path)) return console.log(`(${name} is not in this tree; row skipped)`);
+  const r = spawnSync(process.execPath, [path], { stdio: "inherit" });
+  if (r.status !== 0) failed.push(name);
+};
+
+const ROWS = {
+  /** In-process figures per operation (core, REST, MCP, gates, webhooks) against raw inserts: run.mjs. */
+  micro: script("./run.mjs"),
+  /** Search p50/p95 at 100k seeded receipts and export: lifecycle.mjs. */
+  search: script("./lifecycle.mjs"),
+  create: () => benchCreate(drivers),
+  webhook: async () => {
+    const testing = await import("@cairn/core/testing");
+    if (!testing.startReceiver) return console.log("(no webhook subscriptions in this tree; row skipped)");
+    await benchCreateWebhook(drivers, testing);
+  },
+  share: () => benchShare(drivers),
+  cli: () => benchCli(),
+  scale: () => benchScaleOut(),
+  /** Only with CAIRN_BENCH_BEFORE=<another checkout's apps/cli/dist/bin.js>: that build against this one. */
+  ab: () =>
+    process.env.CAIRN_BENCH_BEFORE ? benchAb(drivers, process.env.CAIRN_BENCH_BEFORE) : console.log("(set CAIRN_BENCH_BEFORE to compare another build; row skipped)"),
+  soak: () => benchSoak(drivers.filter((d) => d === "pg" || process.env.CAIRN_BENCH_SOAK_PGLITE === "1")),
+};
+
+const only = process.env.CAIRN_BENCH_ONLY?.split(",").map((s) => s.trim()) ?? Object.keys(ROWS).filter((r) => r !== "ab" || process.env.CAIRN_BENCH_BEFORE);
+const unknown = only.filter((r) => !(r in ROWS));
+if (unknown.length) {
+  console.error(`unknown bench rows: ${unknown.join(", ")} (rows: ${Object.keys(ROWS).join(", ")})`);
+  process.exit(2);
+}
+const failed = [];
+for (const row of only) {
+  console.log(`\n## ${row}`);
+  await ROWS[row]();
+}
+const ok = printFigures();
+if (failed.length) console.log(`\nfailed: ${failed.join(", ")}`);
+process.exit(ok && failed.length === 0 ? 0 : 1);
