@@ -1,6 +1,7 @@
 export * from "./artifact/schemas.js";
 export { ArtifactExportPage, EXPORT_PAGE_SIZE } from "./artifact/export.js";
 export * from "./artifact/resource-uri.js";
+export { SHARE_PATH, shareLinkOf } from "./artifact/share-link.js";
 export { readArtifactByShareToken } from "./artifact/read.js";
 export { artifactFacts, artifactListLine } from "./artifact/facts.js";
 export {

@@ -6,22 +6,12 @@ import { printerFor } from "../output.js";
 import { operationCommand } from "./define.js";
 import { type CommandContext, fail } from "./run.js";
 
-/** The share token of a pasted share link (`https://host/s/<token>`), or null for an id. */
-export function shareLinkOf(text: string): URL | null {
-  if (!/^https?:\/\//i.test(text)) return null;
-  try {
-    const url = new URL(text);
-    return /^\/s\/[A-Za-z0-9_-]+\/?$/.test(url.pathname) ? url : null;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * A share link is read the way its holder may read it: from the link's own server,
  * without sending any token (the link is the capability), as the artifact object.
  */
 async function readShareLink(input: Record<string, unknown>, ctx: CommandContext, json: boolean): Promise<boolean> {
+  const { shareLinkOf } = await import("@cairn/core");
   const link = typeof input.id === "string" ? shareLinkOf(input.id) : null;
   if (!link) return false;
   try {

@@ -5,6 +5,7 @@ import { newId, newShareToken } from "../ids.js";
 import { acknowledgementsOf } from "../inbox/acknowledgement.js";
 import { dueAtOf } from "../receipt/due.js";
 import type { Sql } from "../store/port.js";
+import { SHARE_PATH } from "./share-link.js";
 import { type VisibleLinks, visibleLinks } from "./links.js";
 import type { Artifact, Provenance } from "./schemas.js";
 
@@ -34,7 +35,7 @@ const DAY_MS = 86_400_000;
 
 const iso = (v: Date | string) => new Date(v).toISOString();
 
-export const shareUrl = (config: CairnConfig, token: string) => `${config.publicUrl}/s/${token}`;
+export const shareUrl = (config: CairnConfig, token: string) => `${config.publicUrl}${SHARE_PATH}${token}`;
 
 export function isExpired(row: Pick<ArtifactRow, "expires_at" | "retained">, now: Date): boolean {
   return !row.retained && row.expires_at !== null && new Date(row.expires_at).getTime() <= now.getTime();

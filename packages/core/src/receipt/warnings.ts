@@ -1,3 +1,4 @@
+import { measureDueAt } from "./due.js";
 import type { ReceiptMetadata } from "./schemas.js";
 
 /** Something a reader of the receipt will trip over that is still no reason to refuse it. */
@@ -7,12 +8,6 @@ export interface ReceiptWarning {
 }
 
 /**
- * When a pending outcome falls due: a date-only `measure_at` from the start of that day
- * (UTC), a date-time at that instant.
- */
-export const dueAt = (measureAt: string): number => Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(measureAt) ? `${measureAt}T00:00:00Z` : measureAt);
-
-/**
  * Warnings on an accepted receipt. A past `measure_at` is allowed (back-filling a record
  * of work already done must work), but it is due the moment it is stored; no evidence is
  * allowed too, but the card will say "No evidence linked".
@@ -20,7 +15,7 @@ export const dueAt = (measureAt: string): number => Date.parse(/^\d{4}-\d{2}-\d{
 export function receiptWarnings(metadata: ReceiptMetadata, now: Date): ReceiptWarning[] {
   const warnings: ReceiptWarning[] = [];
   const { outcome } = metadata;
-  if (outcome.status === "pending" && outcome.measure_at !== undefined && dueAt(outcome.measure_at) <= now.getTime()) {
+  if (outcome.status === "pending" && outcome.measure_at !== undefined && measureDueAt(outcome.measure_at).getTime() <= now.getTime()) {
     warnings.push({ field: "outcome.measure_at", reason: "is already past: the outcome is due as soon as the receipt is stored" });
   }
   if (metadata.evidence.length === 0) {
