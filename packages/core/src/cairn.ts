@@ -3,6 +3,7 @@ import type { CairnConfig, CairnHooks, Principal, RequestOptions, ServiceContext
 import { type CairnError, notFound, unauthenticated } from "./errors.js";
 import { defaultLogger, type Logger } from "./log.js";
 import type { CreatedToken } from "./identity/schemas.js";
+import { cachedPrincipal, INVALID_TOKEN, newReadCaches } from "./identity/principal-cache.js";
 import { authenticate, bearerOf } from "./identity/tokens.js";
 import { type BootstrapOptions, bootstrapAdmin } from "./identity/users.js";
 import { invokeOperation, refuseUnreadableInput } from "./operations/invoke.js";
@@ -27,8 +28,13 @@ export interface Cairn {
   /** The one logger every surface of this process writes to (see log.ts). */
   readonly log: Logger;
   authenticate(bearer: string): Promise<Principal | null>;
-  /** The caller of an `Authorization` header value; throws 401 `unauthenticated` saying whether the token was missing or wrong. */
-  authenticateHeader(authorization: string | null | undefined): Promise<Principal>;
+  /**
+   * The caller of an `Authorization` header value; throws 401 `unauthenticated` saying
+   * whether the token was missing or wrong. With `cached`, a token this process has seen
+   * is not read again here: its context is marked unchecked and core re-checks it before
+   * the operation relies on it (ADR 0025). Only for callers that run operations.
+   */
+  authenticateHeader(authorization: string | null | undefined, options?: { cached?: boolean }): Promise<Principal>;
   context(principal: Principal, surface: Surface, request?: RequestOptions): ServiceContext;
   invoke<N extends OperationName>(name: N, ctx: ServiceContext, raw: unknown): Promise<OperationOutput<N>>;
   /**
@@ -64,21 +70,35 @@ export interface CairnOptions extends CairnHooks {
 
 export function createCairn(store: Store, config: CairnConfig, options: CairnOptions | (() => Date) = {}): Cairn {
   const { now = () => new Date(), ...hooks } = typeof options === "function" ? { now: options } : options;
+  const caches = newReadCaches();
+  // Principals handed out from the cache, each a copy of its own: context() marks their requests unchecked.
+  const unchecked = new WeakSet<Principal>();
   return {
     store,
     config,
     log: hooks.logger ?? defaultLogger,
     authenticate: (bearer) => authenticate(store, bearer),
-    async authenticateHeader(authorization) {
+    async authenticateHeader(authorization, { cached = false } = {}) {
       const bearer = bearerOf(authorization);
-      const principal = bearer ? await authenticate(store, bearer) : null;
-      if (!principal) throw unauthenticated(bearer ? "The bearer token is not valid." : "A bearer token is required.");
-      return principal;
+      if (!bearer) throw unauthenticated("A bearer token is required.");
+      if (!cached) {
+        const principal = await authenticate(store, bearer);
+        if (!principal) throw unauthenticated(INVALID_TOKEN);
+        return principal;
+      }
+      const found = await cachedPrincipal(caches, bearer, (b) => authenticate(store, b));
+      if (!found) throw unauthenticated(INVALID_TOKEN);
+      if (!found.unchecked) return found.principal;
+      const copy = { ...found.principal };
+      unchecked.add(copy);
+      return copy;
     },
     context: (principal, surface, request = {}) => ({
       store,
       config,
       principal,
+      ...(unchecked.has(principal) && { principalUnchecked: true as const }),
+      caches,
       surface,
       now,
       ...hooks,

@@ -1,5 +1,6 @@
 import type { Logger } from "./log.js";
 import type { ReceiptGate } from "./receipt/custom-gate.js";
+import type { ReadCaches } from "./identity/principal-cache.js";
 import type { Store } from "./store/port.js";
 
 import type { Surface, TokenKind } from "./surfaces.js";
@@ -47,6 +48,10 @@ export interface ServiceContext extends RequestOptions, CairnHooks {
   store: Store;
   config: CairnConfig;
   principal: Principal;
+  /** The principal came from this process's cache, not read for this request (ADR 0025): re-check before relying on it. */
+  principalUnchecked?: true;
+  /** What this process remembers between requests (identity/principal-cache.ts). */
+  caches?: ReadCaches;
   surface: Surface;
   now: () => Date;
 }

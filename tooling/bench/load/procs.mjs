@@ -66,11 +66,11 @@ export async function benchDatabase(driver) {
 }
 
 /** `cairn serve` on the database; resolves with its URL, the admin token and its pid. */
-export async function startCairn(db, extraEnv = {}) {
+export async function startCairn(db, extraEnv = {}, nodeArgs = []) {
   const env = { ...process.env, CAIRN_HOME: db.home, PORT: "0", HOST: "127.0.0.1", ...extraEnv };
   delete env.DATABASE_URL;
   if (db.databaseUrl) env.DATABASE_URL = db.databaseUrl;
-  const server = await startListening([CLI, "serve"], env, "cairn serve");
+  const server = await startListening([...nodeArgs, CLI, "serve"], env, "cairn serve");
   const creds = JSON.parse(await readFile(join(db.home, "credentials"), "utf8"));
   return { ...server, token: creds.token };
 }

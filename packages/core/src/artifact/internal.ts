@@ -133,31 +133,44 @@ export function expiresInIssue(ttlDays: number, expiresIn: number | undefined): 
   return { field: "expires_in", reason: `must be at most the owner's TTL of ${ttlDays} days (${maxSeconds} seconds)`, limit: maxSeconds };
 }
 
+/** The row a write will store: the store assigns nothing, so the caller knows it before the insert. */
+export function newArtifactRow(now: Date, expiresAt: Date, a: NewArtifact): ArtifactRow {
+  return {
+    id: newId("art", now),
+    ...a,
+    metadata: a.metadata as ArtifactRow["metadata"],
+    details: a.details ?? null,
+    share_token: newShareToken(),
+    created_at: now,
+    expires_at: expiresAt,
+    retained: false,
+  };
+}
+
+/** The argument of `cairn_insert_artifact` (migration 0010): json columns as the text Cairn serialised. */
+export function artifactInsertArgument(row: ArtifactRow): Record<string, unknown> {
+  return {
+    id: row.id,
+    owner: row.owner,
+    title: row.title,
+    share_type: row.share_type,
+    body: row.body,
+    checksum: row.checksum,
+    tags: row.tags,
+    metadata: row.metadata === null ? null : JSON.stringify(row.metadata),
+    provenance: JSON.stringify(row.provenance),
+    follows: row.follows,
+    share_token: row.share_token,
+    created_at: iso(row.created_at),
+    expires_at: row.expires_at === null ? null : iso(row.expires_at),
+    details: row.details ?? null,
+    measure_due_at: dueAtOf(row.metadata as Parameters<typeof dueAtOf>[0])?.toISOString() ?? null,
+  };
+}
+
 export async function insertArtifact(sql: Sql, now: Date, expiresAt: Date, a: NewArtifact): Promise<ArtifactRow> {
-  const [row] = await sql.query<ArtifactRow>(
-    `insert into artifacts (id, owner, title, share_type, body, checksum, tags, metadata, provenance, follows,
-                            share_token, created_at, expires_at, details, measure_due_at)
-     values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::json, $9::json, $10, $11, $12, $13, $14, $15)
-     returning ${ARTIFACT_COLUMNS}`,
-    [
-      newId("art", now),
-      a.owner,
-      a.title,
-      a.share_type,
-      a.body,
-      a.checksum,
-      JSON.stringify(a.tags),
-      a.metadata === null ? null : JSON.stringify(a.metadata),
-      JSON.stringify(a.provenance),
-      a.follows,
-      newShareToken(),
-      now.toISOString(),
-      expiresAt.toISOString(),
-      a.details ?? null,
-      dueAtOf(a.metadata as Parameters<typeof dueAtOf>[0])?.toISOString() ?? null,
-    ],
-  );
-  if (!row) throw new Error("insert returned no row");
+  const row = newArtifactRow(now, expiresAt, a);
+  await sql.query("select cairn_insert_artifact($1::jsonb)", [JSON.stringify(artifactInsertArgument(row))]);
   return row;
 }
 

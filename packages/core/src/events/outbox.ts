@@ -14,25 +14,24 @@ export function eventPayload(type: EventType, id: string, createdAt: Date, data:
   return JSON.stringify({ type, id, created_at: createdAt.toISOString(), data: parsed });
 }
 
+/** The argument of `cairn_record_event` (migration 0010). */
+export function eventArgument(event: NewEvent, id: string, payload: string, now: Date): Record<string, string> {
+  return { id, type: event.type, owner: event.owner, payload, created_at: now.toISOString() };
+}
+
 /**
  * Writes an event to the outbox in the caller's transaction and queues one delivery per
  * enabled subscription of the owner whose filter takes the type — one statement, so it is
  * atomic even outside a transaction. Nothing is sent unless the caller commits; after the
- * commit the in-process worker is woken. Returns the event id (the `webhook-id`).
+ * commit the in-process worker is woken if a delivery was queued. Returns the event id (the `webhook-id`).
  */
 export async function recordEvent(tx: Sql, event: NewEvent, now: Date): Promise<string> {
   const id = newId("evt", now);
   const payload = eventPayload(event.type, id, now, event.data);
-  await tx.query(
-    `with e as (
-       insert into events (id, type, owner, payload, created_at) values ($1, $2, $3, $4, $5) returning id
-     )
-     insert into deliveries (event_id, subscription_id, state, next_at, created_at)
-     select e.id, s.id, 'pending', $5, $5
-       from e, subscriptions s
-      where s.owner = $3 and s.enabled and (s.events is null or s.events ? $2)`,
-    [id, event.type, event.owner, payload, now.toISOString()],
-  );
-  tx.afterCommit(ringOutbox);
+  const [row] = await tx.query<{ queued: number }>("select cairn_record_event($1::jsonb) as queued", [
+    JSON.stringify(eventArgument(event, id, payload, now)),
+  ]);
+  // Nothing to send (the owner has no subscription that takes the type): no worker to wake.
+  if ((row?.queued ?? 0) > 0) tx.afterCommit(ringOutbox);
   return id;
 }

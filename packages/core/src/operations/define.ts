@@ -37,6 +37,11 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   refuseUnreadable?(ctx: ServiceContext, error: CairnError): Promise<CairnError>;
   /** For an operation that is public (no token, e.g. the signing keys): runs it with the store alone. */
   runPublic?(store: Store): Promise<z.output<O>>;
+  /**
+   * The verb re-checks a cached caller itself, in the statement that writes (ADR 0025):
+   * `invokeOperation` does not re-read the principal first. Only receipt_create.
+   */
+  checksCallerInWrite: boolean;
 }
 
 /** Codes any operation can answer with: bad input, no valid token, our own faults, the database away. */
@@ -57,6 +62,8 @@ interface SpecBase<I extends z.ZodType, O extends z.ZodType> {
   headers?: readonly OperationHeader[];
   refuseUnreadable?(ctx: ServiceContext, error: CairnError): Promise<CairnError>;
   runPublic?(store: Store): Promise<z.output<O>>;
+  /** Default: false (see Operation.checksCallerInWrite). */
+  checksCallerInWrite?: boolean;
 }
 
 /** A read defaults to the `read` permission; a write must say what it needs. */
@@ -85,6 +92,7 @@ export function defineOperation<I extends z.ZodType, O extends z.ZodType>(spec: 
     permission,
     errors: ERROR_CODES.filter((code) => codes.has(code)),
     headers: spec.headers ?? [],
+    checksCallerInWrite: spec.checksCallerInWrite ?? false,
     invoke: runRaw
       ? (ctx, raw) => runRaw(ctx, raw)
       : async (ctx, raw) => {

@@ -2,7 +2,9 @@ import { defaultLogger } from "../log.js";
 import type { CreatedArtifact } from "../artifact/schemas.js";
 import type { ServiceContext } from "../context.js";
 import { recordDrop } from "../drops/record.js";
-import { CairnError, describeIssues, type ExistingArtifactRef } from "../errors.js";
+import { CairnError, describeIssues, type ExistingArtifactRef, unavailable } from "../errors.js";
+import { checkedContext } from "../identity/principal-cache.js";
+import { forgetPolicy } from "../policy/cache.js";
 import { runReceiptGates } from "./gates.js";
 import {
   fingerprintOf,
@@ -13,8 +15,9 @@ import {
   keyMismatch,
   replayOutcome,
   saveOutcome,
+  type StoredOutcome,
 } from "./idempotency.js";
-import { insertReceipt } from "./insert.js";
+import { type InsertOptions, insertReceipt } from "./insert.js";
 import { renderValidReceipt } from "./prepare.js";
 import type { Rejection } from "./validate.js";
 import { issuesFromZod, ROOT_FIELD } from "../validation.js";
@@ -58,35 +61,65 @@ async function refuse(
   return error;
 }
 
+/** What one attempt decided; only `created` is final for a caller taken from the cache. */
+type Attempt =
+  | { kind: "created"; value: CreatedArtifact }
+  | { kind: "replay"; outcome: StoredOutcome }
+  | { kind: "refused"; rejection: Rejection; claim: IdempotencyClaim | null; existing?: ExistingArtifactRef }
+  | { kind: "stale" };
+
+/** Tries when the write keeps finding the caller's facts changed; the last one does not re-check the policy. */
+const ATTEMPTS = 3;
+
 /**
- * receipt_create: idempotency → gates (gates.ts, in order) → render → duplicate check and
- * insert in one transaction. Every refusal leaves a drop receipt; a replay does not.
+ * receipt_create: idempotency → gates (gates.ts, in order) → render → one write that
+ * re-checks the caller, takes the locks, checks duplicates and inserts (insert.ts). Every
+ * refusal leaves a drop receipt; a replay does not. A refusal or a replay is only given
+ * to a caller read for this request: one from the cache is re-read and the receipt tried
+ * again, so a revoked token gets 401 and leaves nothing (ADR 0025).
  */
 export async function createReceipt(ctx: ServiceContext, raw: unknown): Promise<CreatedArtifact> {
+  let current = ctx;
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    const outcome = await attemptReceipt(current, raw, { checkPolicy: attempt < ATTEMPTS });
+    if (outcome.kind === "created") return outcome.value;
+    if (outcome.kind === "stale" || current.principalUnchecked) {
+      current = await checkedContext(current, { force: true });
+      continue;
+    }
+    if (outcome.kind === "replay") return replayOutcome(outcome.outcome);
+    throw await refuse(current, raw, outcome.rejection, outcome.claim, outcome.existing);
+  }
+  throw unavailable();
+}
+
+async function attemptReceipt(ctx: ServiceContext, raw: unknown, options: InsertOptions): Promise<Attempt> {
   let claim: IdempotencyClaim | null = null;
   if (ctx.idempotencyKey !== undefined) {
     const key = IdempotencyKey.safeParse(ctx.idempotencyKey);
-    if (!key.success) throw await refuse(ctx, raw, invalidKey(issuesFromZod(key.error, ctx.idempotencyKey)), null);
+    if (!key.success) return { kind: "refused", rejection: invalidKey(issuesFromZod(key.error, ctx.idempotencyKey)), claim: null };
     claim = { userId: ctx.principal.user.id, key: key.data, fingerprint: fingerprintOf(raw) };
     const seen = await findOutcome(ctx.store, claim, ctx.now());
-    if (seen?.fingerprint === claim.fingerprint) return replayOutcome(seen.outcome);
-    if (seen) throw await refuse(ctx, raw, keyMismatch(), null);
+    if (seen?.fingerprint === claim.fingerprint) return { kind: "replay", outcome: seen.outcome };
+    if (seen) return { kind: "refused", rejection: keyMismatch(), claim: null };
   }
 
   const gated = await runReceiptGates(ctx, raw);
-  if (!gated.ok) throw await refuse(ctx, raw, gated.rejection, claim);
+  if (!gated.ok) return { kind: "refused", rejection: gated.rejection, claim };
 
   const prepared = renderValidReceipt(gated.value.receipt);
-  const outcome = await insertReceipt(ctx, gated.value, prepared, claim);
+  const outcome = await insertReceipt(ctx, gated.value, prepared, claim, options);
   switch (outcome.kind) {
     case "created":
-      return outcome.value;
     case "replay":
-      return replayOutcome(outcome.outcome);
+      return outcome;
+    case "stale":
+      if (outcome.why === "policy") forgetPolicy(ctx, gated.value.owner);
+      return { kind: "stale" };
     case "mismatch":
-      throw await refuse(ctx, raw, keyMismatch(), null);
+      return { kind: "refused", rejection: keyMismatch(), claim: null };
     case "duplicate":
-      throw await refuse(ctx, raw, { category: "duplicate", issues: [] }, claim, outcome.existing);
+      return { kind: "refused", rejection: { category: "duplicate", issues: [] }, claim, existing: outcome.existing };
   }
 }
 

@@ -4,7 +4,7 @@ import { expiresInIssue, findArtifact } from "../artifact/internal.js";
 import { CairnError } from "../errors.js";
 import { ownerIssue } from "../identity/owner.js";
 import type { Policy } from "../policy/schemas.js";
-import { loadPolicy } from "../policy/store.js";
+import { gatingPolicy } from "../policy/cache.js";
 import { ROOT_FIELD } from "../validation.js";
 import type { GateContext, GateReceipt } from "./custom-gate.js";
 import { type Redaction, redactReceipt } from "./redact.js";
@@ -114,7 +114,7 @@ export async function runReceiptGates(ctx: ServiceContext, raw: unknown): Promis
   const foreign = await followsGate(ctx, owner, validation.value.metadata.follows);
   if (foreign) return refuse(foreign);
 
-  const policy = await loadPolicy(ctx.store, owner);
+  const policy = await gatingPolicy(ctx, owner);
   // expires_in is checked against the owner's TTL once the owner is known: still `invalid`, still a drop.
   const lifetime = expiresInIssue(policy.default_ttl_days, validation.value.expiresIn);
   if (lifetime) return refuse({ category: "invalid", issues: [lifetime] });

@@ -51,15 +51,21 @@ export async function findOutcome(
   return row;
 }
 
-/** Remembers the first outcome for a key; a live key is never overwritten, an expired one is. */
+/** The argument of `cairn_save_outcome` (migration 0010): the outcome as the text Cairn serialised. */
+export function outcomeArgument(claim: IdempotencyClaim, outcome: StoredOutcome, now: Date): Record<string, string> {
+  return {
+    user_id: claim.userId,
+    key: claim.key,
+    fingerprint: claim.fingerprint,
+    outcome: JSON.stringify(outcome),
+    created_at: now.toISOString(),
+    since: new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS).toISOString(),
+  };
+}
+
+/** Remembers the first outcome for a key; a live key is never overwritten, an expired one is (and the user's expired keys go). */
 export async function saveOutcome(sql: Sql, claim: IdempotencyClaim, outcome: StoredOutcome, now: Date): Promise<void> {
-  const cutoff = new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS).toISOString();
-  await sql.query("delete from idempotency_keys where user_id = $1 and created_at <= $2", [claim.userId, cutoff]);
-  await sql.query(
-    `insert into idempotency_keys (user_id, key, fingerprint, outcome, created_at) values ($1, $2, $3, $4::json, $5)
-     on conflict (user_id, key) do nothing`,
-    [claim.userId, claim.key, claim.fingerprint, JSON.stringify(outcome), now.toISOString()],
-  );
+  await sql.query("select cairn_save_outcome($1::jsonb)", [JSON.stringify(outcomeArgument(claim, outcome, now))]);
 }
 
 /** Answers again exactly as the first time: the stored artifact, or the stored error (same code, issues and drop). */

@@ -1,69 +1,113 @@
-import { expiryOf, insertArtifact, provenanceOf, shareUrl, toNewArtifact } from "../artifact/internal.js";
+import { artifactInsertArgument, expiryOf, newArtifactRow, provenanceOf, shareUrl, toNewArtifact } from "../artifact/internal.js";
 import type { CreatedArtifact } from "../artifact/schemas.js";
-import { recordArtifactCreated } from "../events/artifact-event.js";
+import { artifactCreatedData } from "../events/artifact-event.js";
+import { eventArgument, eventPayload } from "../events/outbox.js";
+import { ringOutbox } from "../events/wake.js";
 import type { ServiceContext } from "../context.js";
 import type { ExistingArtifactRef } from "../errors.js";
+import { newId } from "../ids.js";
+import { parseOwner } from "../identity/names.js";
+import { DEFAULT_POLICY, type PolicySettings } from "../policy/schemas.js";
 import type { GatedReceipt } from "./gates.js";
-import { findOutcome, type IdempotencyClaim, type StoredOutcome, saveOutcome } from "./idempotency.js";
+import { type IdempotencyClaim, outcomeArgument, type StoredOutcome } from "./idempotency.js";
 import type { PreparedReceipt } from "./prepare.js";
 import { storedReceiptFields } from "./prepare.js";
 import { receiptWarnings } from "./warnings.js";
 
 const DUPLICATE_WINDOW_MS = 24 * 3_600_000;
 
+/** Why a write found the caller's facts changed since they were read: retried with fresh ones. */
+export type StaleFact = "token" | "team" | "policy";
+
 export type InsertOutcome =
   | { kind: "created"; value: CreatedArtifact }
   | { kind: "duplicate"; existing: ExistingArtifactRef }
   | { kind: "replay"; outcome: StoredOutcome }
-  | { kind: "mismatch" };
+  | { kind: "mismatch" }
+  | { kind: "stale"; why: StaleFact };
+
+type WriteResult =
+  | { status: "created"; deliveries: number }
+  | { status: "stale"; why: StaleFact }
+  | { status: "replay"; fingerprint: string; outcome: string }
+  | { status: "duplicate"; id: string; share_token: string };
+
+const policySettings = (p: PolicySettings): PolicySettings => ({
+  secrets: p.secrets,
+  entropy_detection: p.entropy_detection,
+  require_evidence: p.require_evidence,
+  default_ttl_days: p.default_ttl_days,
+});
+
+export interface InsertOptions {
+  /** Whether the write re-checks that the owner's policy is the one the gates used (off only for a last attempt). */
+  checkPolicy: boolean;
+}
 
 /**
- * The last gate and the write, in one transaction. A retry racing its own first attempt
- * waits on the key's lock and then replays; identical concurrent submissions wait on the
- * (owner, checksum) lock, so one is stored and the other refused as a duplicate. The key
- * is remembered in the same transaction as the artifact, so a replay never misses it.
+ * The last gate and the write: one call of `cairn_write_receipt` (migration 0010, ADR
+ * 0025), one round trip. Under the key's lock and then the (owner, checksum) lock it
+ * re-checks what the gates relied on — the token is live, the caller is still in the owner
+ * team, the owner's policy is unchanged — and answers `stale` if not, so a cached
+ * principal or policy never decides a write. Then: a retry racing its own first attempt
+ * replays; identical concurrent submissions store one and refuse the other as a
+ * duplicate; the artifact, its outbox row and the key's outcome commit together.
  */
 export async function insertReceipt(
   ctx: ServiceContext,
   gated: GatedReceipt,
   prepared: PreparedReceipt,
   claim: IdempotencyClaim | null,
+  options: InsertOptions,
 ): Promise<InsertOutcome> {
   const now = ctx.now();
-  const { owner } = gated;
-  // The key's lock, then the (owner, checksum) lock, taken with `begin`: always this order, so writers never wait crosswise.
-  const locks = [...(claim ? [`cairn.idempotency ${claim.userId} ${claim.key}`] : []), `${owner} ${prepared.checksum}`];
-  return ctx.store.transaction(async (tx): Promise<InsertOutcome> => {
-    if (claim) {
-      const seen = await findOutcome(tx, claim, now);
-      if (seen) return seen.fingerprint === claim.fingerprint ? { kind: "replay", outcome: seen.outcome } : { kind: "mismatch" };
-    }
-    // `follows` is not rendered (the body is public to link holders), so it joins the checksum here.
-    const follows = prepared.metadata.follows ?? null;
-    const [dup] = await tx.query<{ id: string; share_token: string }>(
-      `select id, share_token from artifacts
-        where owner = $1 and checksum = $2 and metadata is not null and created_at > $3
-          and follows is not distinct from $4
-        order by created_at desc limit 1`,
-      [owner, prepared.checksum, new Date(now.getTime() - DUPLICATE_WINDOW_MS).toISOString(), follows],
-    );
-    if (dup) return { kind: "duplicate", existing: { id: dup.id, url: shareUrl(ctx.config, dup.share_token) } };
-    const expiresAt = expiryOf(now, gated.policy.default_ttl_days, prepared.expiresIn);
-    const row = await insertArtifact(tx, now, expiresAt, {
-      owner,
-      ...storedReceiptFields(prepared),
-      provenance: provenanceOf(ctx, prepared.model),
-      follows,
-      details: prepared.details ?? null,
-    });
-    await recordArtifactCreated(tx, ctx.config, row, now);
-    const viewer = { kind: "principal", principal: ctx.principal } as const;
-    const value: CreatedArtifact = {
-      ...(await toNewArtifact(tx, ctx.config, viewer, row)),
-      redactions: gated.redactions,
-      warnings: receiptWarnings(prepared.metadata, now),
-    };
-    if (claim) await saveOutcome(tx, claim, { kind: "created", value }, now);
-    return { kind: "created", value };
-  }, { locks });
+  const { owner, policy } = gated;
+  // `follows` is not rendered (the body is public to link holders), so it joins the checksum here.
+  const follows = prepared.metadata.follows ?? null;
+  const row = newArtifactRow(now, expiryOf(now, policy.default_ttl_days, prepared.expiresIn), {
+    owner,
+    ...storedReceiptFields(prepared),
+    provenance: provenanceOf(ctx, prepared.model),
+    follows,
+    details: prepared.details ?? null,
+  });
+  const value: CreatedArtifact = {
+    ...(await toNewArtifact(ctx.store, ctx.config, { kind: "principal", principal: ctx.principal }, row)),
+    redactions: gated.redactions,
+    warnings: receiptWarnings(prepared.metadata, now),
+  };
+  const eventId = newId("evt", now);
+  const event = { type: "artifact.created" as const, owner, data: artifactCreatedData(ctx.config, row) };
+  const team = parseOwner(owner);
+  const argument = {
+    // The key's lock, then the (owner, checksum) lock: always this order, so writers never wait crosswise.
+    locks: [...(claim ? [`cairn.idempotency ${claim.userId} ${claim.key}`] : []), `${owner} ${prepared.checksum}`],
+    token_id: ctx.principal.token.id,
+    user_id: ctx.principal.user.id,
+    team: team.kind === "team" ? team.name : null,
+    ...(options.checkPolicy && { policy: policySettings(policy), policy_default: policySettings(DEFAULT_POLICY) }),
+    duplicate_since: new Date(now.getTime() - DUPLICATE_WINDOW_MS).toISOString(),
+    artifact: artifactInsertArgument(row),
+    event: eventArgument(event, eventId, eventPayload(event.type, eventId, now, event.data), now),
+    claim: claim ? outcomeArgument(claim, { kind: "created", value }, now) : null,
+  };
+  const [answer] = await ctx.store.query<{ result: WriteResult }>("select cairn_write_receipt($1::jsonb) as result", [
+    JSON.stringify(argument),
+  ]);
+  const result = answer?.result;
+  switch (result?.status) {
+    case "created":
+      if (result.deliveries > 0) ringOutbox();
+      return { kind: "created", value };
+    case "stale":
+      return { kind: "stale", why: result.why };
+    case "replay":
+      return result.fingerprint === claim?.fingerprint
+        ? { kind: "replay", outcome: JSON.parse(result.outcome) as StoredOutcome }
+        : { kind: "mismatch" };
+    case "duplicate":
+      return { kind: "duplicate", existing: { id: result.id, url: shareUrl(ctx.config, result.share_token) } };
+    default:
+      throw new Error("cairn_write_receipt returned no status");
+  }
 }

@@ -17,6 +17,8 @@ export const RECEIPT_OPERATIONS = {
     headers: ["Idempotency-Key"],
     // The receipt gates validate the raw input themselves, so a rejection is classified and leaves a drop.
     runRaw: createReceipt,
+    // One statement writes the receipt and re-checks a cached caller (insert.ts).
+    checksCallerInWrite: true,
     refuseUnreadable: refuseUnreadableReceipt,
   }),
 } as const;

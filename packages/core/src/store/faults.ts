@@ -62,9 +62,9 @@ export class StoreError extends Error {
 export type CallSite = { readonly stack?: string | undefined };
 
 /**
- * Our call site, taken before a query starts (a driver's own stack ends in its internals
- * or WASM). V8 formats `stack` lazily on first read, so capturing is cheap and a query
- * that succeeds never pays for the text.
+ * Our call site, taken where a failed query is caught, after its `await`: V8's async
+ * stack trace then names the awaiting functions of our code (and nothing of the driver's
+ * internals or WASM). Taken only on failure, so a query that succeeds costs nothing.
  */
 export const callSite = (): CallSite => new Error();
 

@@ -22,10 +22,27 @@ export async function migrate(store: Store): Promise<string[]> {
   });
 }
 
-/** Migrations hold no semicolons inside literals or bodies, so splitting on `;` is exact. */
-function splitStatements(sql: string): string[] {
-  return sql
-    .split(";")
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
+/**
+ * Splits on `;` outside `$$`-quoted function bodies (migration 0010's functions have
+ * statements of their own). Migrations hold no semicolons inside string literals.
+ */
+export function splitStatements(sql: string): string[] {
+  const statements: string[] = [];
+  // Even-numbered pieces are outside $$ … $$; only there does `;` end a statement.
+  const pieces = sql.split("$$");
+  let current = "";
+  pieces.forEach((piece, i) => {
+    if (i % 2 === 1) {
+      current += `$$${piece}$$`;
+      return;
+    }
+    const parts = piece.split(";");
+    current += parts[0];
+    for (const part of parts.slice(1)) {
+      statements.push(current);
+      current = part;
+    }
+  });
+  statements.push(current);
+  return statements.map((s) => s.trim()).filter((s) => s.length > 0);
 }

@@ -36,11 +36,10 @@ export async function openPgStore(connectionString: string, options: PgStoreOpti
   // An idle client's error (server restart) must not crash the process.
   pool.on("error", (err) => logger.warn({ code: "database_idle_client_error" }, err));
   const guarded = async <T>(work: () => Promise<T>): Promise<T> => {
-    const site = callSite();
     try {
       return await work();
     } catch (err) {
-      throw translateFault(err, site);
+      throw translateFault(err, callSite());
     }
   };
   await guarded(() => pool.query("select 1"));

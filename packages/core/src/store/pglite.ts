@@ -10,11 +10,10 @@ export async function openPgliteStore(dataDir?: string): Promise<Store> {
   const runner = (conn: Pick<PGlite, "query">, onCommit?: Array<() => void>): Sql => ({
     // In process, the embedded store cannot be down or stuck; once closed it is unavailable, like a dead server.
     async query<T>(text: string, params: unknown[] = []) {
-      const site = callSite();
       try {
         return (await conn.query<T>(text, params)).rows;
       } catch (err) {
-        throw translateFault(err, site);
+        throw translateFault(err, callSite());
       }
     },
     afterCommit: (fn) => (onCommit ? onCommit.push(fn) : fn()),
