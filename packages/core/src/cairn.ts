@@ -32,7 +32,7 @@ export interface Cairn {
    * The caller of an `Authorization` header value; throws 401 `unauthenticated` saying
    * whether the token was missing or wrong. With `cached`, a token this process has seen
    * is not read again here: its context is marked unchecked and core re-checks it before
-   * the operation relies on it (ADR 0025). Only for callers that run operations.
+   * the operation relies on it (ADR 0027). Only for callers that run operations.
    */
   authenticateHeader(authorization: string | null | undefined, options?: { cached?: boolean }): Promise<Principal>;
   context(principal: Principal, surface: Surface, request?: RequestOptions): ServiceContext;

@@ -1,6 +1,7 @@
 import type { Logger } from "./log.js";
 import type { ReceiptGate } from "./receipt/custom-gate.js";
-import type { ReadCaches } from "./identity/principal-cache.js";
+import type { LruMap } from "./lru.js";
+import type { Policy } from "./policy/schemas.js";
 import type { Store } from "./store/port.js";
 
 import type { Surface, TokenKind } from "./surfaces.js";
@@ -20,6 +21,15 @@ export interface CairnConfig {
   publicUrl: string;
   /** Refuse loopback, private and link-local webhook targets (CAIRN_WEBHOOK_DENY_PRIVATE=1). */
   webhookDenyPrivate?: boolean;
+}
+
+/**
+ * What one process remembers between requests (ADR 0027): principals by token hash and
+ * owners' policies. Neither decides anything alone (identity/principal-cache.ts).
+ */
+export interface ReadCaches {
+  principals: LruMap<string, Principal>;
+  policies: LruMap<string, Policy>;
 }
 
 /** Per-request options a surface passes along with the principal. */
@@ -48,7 +58,7 @@ export interface ServiceContext extends RequestOptions, CairnHooks {
   store: Store;
   config: CairnConfig;
   principal: Principal;
-  /** The principal came from this process's cache, not read for this request (ADR 0025): re-check before relying on it. */
+  /** The principal came from this process's cache, not read for this request (ADR 0027): re-check before relying on it. */
   principalUnchecked?: true;
   /** What this process remembers between requests (identity/principal-cache.ts). */
   caches?: ReadCaches;

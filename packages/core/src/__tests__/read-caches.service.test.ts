@@ -5,7 +5,7 @@ import { DRIVERS, fullReceipt, minimalReceipt, TEST_PUBLIC_URL } from "../testin
 import { rejectionOf, useTestWorld } from "./helpers.js";
 
 /**
- * ADR 0025: a `cairn serve` process remembers principals and policies, and a receipt's one
+ * ADR 0027: a `cairn serve` process remembers principals and policies, and a receipt's one
  * write statement re-checks them. Another process (here: a second core on the same store,
  * with caches of its own) changing a token, a team or a policy must take effect on the
  * very next request of the first.

@@ -1,24 +1,19 @@
-import type { Principal, ServiceContext } from "../context.js";
+import type { Principal, ReadCaches, ServiceContext } from "../context.js";
 import { unauthenticated } from "../errors.js";
 import { hashToken } from "../ids.js";
 import { LruMap } from "../lru.js";
-import type { Policy } from "../policy/schemas.js";
 import type { Sql } from "../store/port.js";
 import { PRINCIPAL_COLUMNS, type PrincipalRow, toPrincipal } from "./tokens.js";
 
-/**
- * What one process remembers between requests (ADR 0025): principals by token hash and
- * owners' policies. Neither decides anything alone. A principal from the cache is marked
- * unchecked on the request's context: every operation re-reads it first
+/*
+ * What one process remembers between requests (ADR 0027, `ReadCaches`): principals by
+ * token hash and owners' policies. Neither decides anything alone. A principal from the
+ * cache is marked unchecked on the request's context: every operation re-reads it first
  * (`checkedContext`), except receipt_create, whose one write statement re-checks the
  * token, the owner team and the policy it was gated with, and answers `stale` if any
  * changed. So revocation and policy changes take effect on the next request, on every
  * process, while an accepted receipt costs one query.
  */
-export interface ReadCaches {
-  principals: LruMap<string, Principal>;
-  policies: LruMap<string, Policy>;
-}
 
 const CAPACITY = 1_000;
 

@@ -38,7 +38,7 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   /** For an operation that is public (no token, e.g. the signing keys): runs it with the store alone. */
   runPublic?(store: Store): Promise<z.output<O>>;
   /**
-   * The verb re-checks a cached caller itself, in the statement that writes (ADR 0025):
+   * The verb re-checks a cached caller itself, in the statement that writes (ADR 0027):
    * `invokeOperation` does not re-read the principal first. Only receipt_create.
    */
   checksCallerInWrite: boolean;

@@ -5,7 +5,7 @@ import { loadPolicy } from "./store.js";
 /**
  * The owner's policy as the receipt gates use it: remembered by this process, because the
  * receipt's write re-checks it in the same statement and answers `stale` when it changed
- * (ADR 0025). Anything that shows or decides on a policy otherwise reads it (loadPolicy).
+ * (ADR 0027). Anything that shows or decides on a policy otherwise reads it (loadPolicy).
  */
 export async function gatingPolicy(ctx: ServiceContext, owner: string): Promise<Policy> {
   const cached = ctx.caches?.policies.get(owner);

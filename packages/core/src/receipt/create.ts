@@ -76,7 +76,7 @@ const ATTEMPTS = 3;
  * re-checks the caller, takes the locks, checks duplicates and inserts (insert.ts). Every
  * refusal leaves a drop receipt; a replay does not. A refusal or a replay is only given
  * to a caller read for this request: one from the cache is re-read and the receipt tried
- * again, so a revoked token gets 401 and leaves nothing (ADR 0025).
+ * again, so a revoked token gets 401 and leaves nothing (ADR 0027).
  */
 export async function createReceipt(ctx: ServiceContext, raw: unknown): Promise<CreatedArtifact> {
   let current = ctx;

@@ -1,7 +1,7 @@
 import type { Migration } from "./types.js";
 
 /**
- * A receipt's write as one call (ADR 0025): the locks, the re-check of what the gates
+ * A receipt's write as one call (ADR 0027): the locks, the re-check of what the gates
  * relied on (the token is live, the owner team still has the caller, the owner's policy
  * is the one gated against), the idempotency replay, the duplicate check, the insert,
  * the outbox row and the key's outcome — one round trip, one transaction.
