@@ -1,22 +1,7 @@
 import type { FieldInfo, OperationName } from "@cairn/core";
-import { TABLE } from "./table.js";
+import { type CliTable, type OperationMeta, TABLE } from "./table.js";
 
-/** What a command needs to know of an operation: its one-line description, whether it writes, and its input's fields. */
-export interface OperationMeta {
-  description: string;
-  mutates: boolean;
-  fields: FieldInfo[];
-}
-
-/** Everything the commands read from core's registry and schemas to build their flags and help. */
-export interface CliTable {
-  /** Every operation, in the registry's order. */
-  operations: { [name: string]: OperationMeta };
-  /** cairn.receipt/v1's description in the schema registry (`cairn receipt --help`). */
-  receiptDescription: string;
-  /** The MCP revisions the pinned SDK speaks, newest first (`cairn mcp` negotiates with them as the SDK's Server does). */
-  mcpProtocol: { latest: string; supported: string[] };
-}
+export type { CliTable, OperationMeta };
 
 /**
  * Reads the table from core (its schemas through zod's JSON Schema): what the build writes
@@ -41,7 +26,7 @@ export async function liveTable(): Promise<CliTable> {
 
 /** The built table, or the registry as this process has it (from source, or an operation added after the build). */
 async function tableFor(name?: string): Promise<CliTable> {
-  if (TABLE && (name === undefined || name in TABLE.operations)) return TABLE;
+  if (TABLE && (name === undefined || Object.hasOwn(TABLE.operations, name))) return TABLE;
   return liveTable();
 }
 

@@ -1,4 +1,21 @@
-import type { CliTable } from "./metadata.js";
+import type { FieldInfo } from "@cairn/core";
+
+/** What a command needs to know of an operation: its one-line description, whether it writes, and its input's fields. */
+export interface OperationMeta {
+  description: string;
+  mutates: boolean;
+  fields: FieldInfo[];
+}
+
+/** Everything the commands read from core's registry and schemas to build their flags and help. */
+export interface CliTable {
+  /** Every operation, in the registry's order. */
+  operations: { [name: string]: OperationMeta };
+  /** cairn.receipt/v1's description in the schema registry (`cairn receipt --help`). */
+  receiptDescription: string;
+  /** The MCP revisions the pinned SDK speaks, and its newest (`cairn mcp` negotiates with them as the SDK's Server does). */
+  mcpProtocol: { latest: string; supported: string[] };
+}
 
 /**
  * Core's metadata the commands are spelled from, written here by the build
