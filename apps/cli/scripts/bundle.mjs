@@ -23,8 +23,8 @@ async function writeTable() {
   );
 }
 
-/** Our own packages' compiled modules. */
-const OURS = /\/(packages|apps)\/[^/]+\/dist\//;
+/** Our own packages' compiled modules (a path in either separator). */
+const OURS = /[\\/](packages|apps)[\\/][^\\/]+[\\/]dist[\\/]/;
 const IMPORTS_ZOD = /\bfrom\s*["']zod(\/[^"']*)?["']/;
 const SCHEMA_ONLY = "cairn-light:schema-only";
 
@@ -130,7 +130,7 @@ async function writeBin() {
         name: "carried-packages",
         setup(b) {
           b.onResolve({ filter: /^[^./]/ }, (args) => {
-            if (args.path.startsWith("node:") || CARRIED.has(args.path) || args.importer.includes("/node_modules/")) return undefined;
+            if (args.path.startsWith("node:") || CARRIED.has(args.path) || /[\\/]node_modules[\\/]/.test(args.importer)) return undefined;
             return { path: args.path, external: true };
           });
         },
