@@ -4,7 +4,7 @@ import { EXIT, exitCodeOf } from "../exit-codes.js";
 import { CliFailure } from "../failure.js";
 import { operationMeta } from "../metadata.js";
 import type { Connection } from "./connection.js";
-import type { HttpAnswer, HttpFetch } from "./transport.js";
+import type { HttpAnswer, HttpFetch, HttpInit } from "./transport.js";
 
 export interface Answer<T> {
   data: T;
@@ -82,7 +82,7 @@ export class CairnClient {
     private readonly fetch: HttpFetch,
   ) {}
 
-  private request(name: OperationName, route: RouteSpec, input: unknown): { url: string; init: { method: string; headers: Record<string, string>; body?: string } } {
+  private request(name: OperationName, route: RouteSpec, input: unknown): { url: string; init: HttpInit } {
     const request = requestOf(route, input);
     if (!request) throw new CliFailure(EXIT.usage, `${name} takes named fields.`);
     const headers: Record<string, string> = {

@@ -2,9 +2,9 @@ import type { OperationName, OperationOutput } from "@cairn/core";
 import { isPlainObject } from "@cairn/core/json";
 import type { Command } from "commander";
 import { fieldLines } from "../format.js";
+import { fieldOf, operationMeta } from "../metadata.js";
 import type { Printer } from "../output.js";
 import { flagsOf, optionFor } from "./fields.js";
-import { fieldOf, operationMeta } from "../metadata.js";
 import { type CommandContext, JSON_HELP, runWithClient } from "./run.js";
 
 /** A command line that sends one input: the words after `cairn`, and standard input if any. */

@@ -3,10 +3,10 @@ import type { Command } from "commander";
 import { EXIT } from "../exit-codes.js";
 import { CliFailure } from "../failure.js";
 import type { CliIo } from "../io.js";
+import { fieldOf, operationMeta } from "../metadata.js";
 import type { CliCommand } from "./define.js";
 import { examplesHelp } from "./define.js";
 import { optionFor } from "./fields.js";
-import { fieldOf, operationMeta } from "../metadata.js";
 import { runWithClient } from "./run.js";
 
 const EXAMPLES = [

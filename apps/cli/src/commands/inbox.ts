@@ -2,10 +2,10 @@ import type { Acknowledgement, OperationOutput } from "@cairn/core";
 import { isPlainObject } from "@cairn/core/json";
 import type { Command } from "commander";
 import { CliFailure } from "../failure.js";
+import { fieldOf, operationMeta } from "../metadata.js";
 import type { Printer } from "../output.js";
 import { type CliCommand, examplesHelp, operationCommand } from "./define.js";
 import { optionFor } from "./fields.js";
-import { fieldOf, operationMeta } from "../metadata.js";
 import { fail, JSON_HELP, runWithClient } from "./run.js";
 
 function ackLine(k: Acknowledgement): string {

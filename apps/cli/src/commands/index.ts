@@ -1,8 +1,8 @@
 import type { OperationName } from "@cairn/core";
 import type { Command } from "commander";
+import { operationNamesOf } from "../metadata.js";
 import { CLI_COMMANDS, GROUPS } from "./catalog.js";
 import { type CliCommand, genericCommand } from "./define.js";
-import { operationNamesOf } from "../metadata.js";
 import type { CommandContext } from "./run.js";
 
 function parentFor(program: Command, words: readonly string[]): Command {

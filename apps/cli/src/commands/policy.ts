@@ -3,10 +3,10 @@ import { isPlainObject } from "@cairn/core/json";
 import type { Command } from "commander";
 import { CliFailure } from "../failure.js";
 import { fieldLines } from "../format.js";
+import { fieldOf, type OperationMeta, operationMeta } from "../metadata.js";
 import type { Printer } from "../output.js";
 import { type CliCommand, examplesHelp, operationCommand } from "./define.js";
 import { optionFor } from "./fields.js";
-import { fieldOf, type OperationMeta, operationMeta } from "../metadata.js";
 import { fail, JSON_HELP, runWithClient } from "./run.js";
 
 function printPolicy(policy: Policy, printer: Printer): void {

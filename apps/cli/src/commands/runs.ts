@@ -4,10 +4,10 @@ import type { Command } from "commander";
 import { CliFailure } from "../failure.js";
 import { parseDocument } from "../input/parse-document.js";
 import { readSource } from "../input/read-source.js";
-import type { Printer } from "../output.js";
 import { LIMITS } from "../light.js";
-import { type CliCommand, examplesHelp, operationCommand } from "./define.js";
 import { operationMeta } from "../metadata.js";
+import type { Printer } from "../output.js";
+import { type CliCommand, examplesHelp, operationCommand } from "./define.js";
 import { fail, JSON_HELP, runWithClient } from "./run.js";
 
 function printRun(run: Run, printer: Printer): void {

@@ -123,7 +123,10 @@ export async function ask(
   try {
     let res = await (upstream.fetch ?? nodeFetch)(url, { ...init, redirect: "manual" });
     let unfollowed = () => undefined as string | undefined;
-    if (res.status >= 300 && res.status < 400 && res.headers.get("location") !== null) ({ res, unfollowed } = await throughSdkRedirectRule(url, init));
+    if (res.status >= 300 && res.status < 400 && res.headers.get("location") !== null) {
+      await res.text().catch(() => "");
+      ({ res, unfollowed } = await throughSdkRedirectRule(url, init));
+    }
     if (!res.ok) {
       const text = await res.text().catch(() => null);
       throw UpstreamFailure.explained(explainStatus(res.status, `Error POSTing to endpoint: ${unfollowed() ?? text}`, upstream.serverUrl));
