@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 import { createRequire } from "node:module";
+import { nodeFetch } from "./client/transport.js";
 import { processIo } from "./io.js";
 import { main } from "./main.js";
 
-// Keep this file light: every command imports what it needs when it runs.
+// The client commands are imported here; serve, worker and mcp import what they need when they run.
 const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
 
 // A reader that goes away (`cairn export | head`) is not an error.
@@ -26,9 +27,9 @@ try {
     const { runMcp } = await import("./commands/mcp.js");
     await runMcp(version);
   } else {
-    const code = await main(argv, processIo(), fetch, version);
-    // A client command is done here; fetch's connection pool would hold the process open
-    // for a few hundred milliseconds more, which scripts calling cairn in a loop feel.
+    const code = await main(argv, processIo(), nodeFetch, version);
+    // A client command is done here; a kept-alive connection would hold the process open
+    // a while longer, which scripts calling cairn in a loop feel.
     await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
     process.exit(code);
   }

@@ -1,5 +1,5 @@
 import type { Artifact } from "@cairn/core";
-import { artifactFacts, artifactListLine } from "@cairn/core/receipt";
+import { artifactFacts, artifactListLine } from "./light.js";
 import type { Printer } from "./output.js";
 
 const DAY_MS = 86_400_000;

@@ -1,4 +1,6 @@
 import { Command, CommanderError } from "commander";
+import { type HttpFetch, nodeFetch } from "./client/transport.js";
+import { registerClientCommands } from "./commands/index.js";
 import type { CommandContext } from "./commands/run.js";
 import { EXIT, EXIT_CODES_HELP } from "./exit-codes.js";
 import type { CliIo } from "./io.js";
@@ -47,15 +49,11 @@ export function cairnProgram(version: string, io: Pick<CliIo, "out" | "err">): C
  * code. The process's streams, environment and fetch are parameters, so tests drive the
  * CLI in-process exactly as `bin.ts` does.
  */
-export async function main(argv: readonly string[], io: CliIo, fetchImpl: typeof fetch = fetch, version = "0.0.0"): Promise<number> {
+export async function main(argv: readonly string[], io: CliIo, fetchImpl: HttpFetch = nodeFetch, version = "0.0.0"): Promise<number> {
   const ctx: CommandContext = { version, io, fetch: fetchImpl, exitCode: EXIT.ok };
   const program = cairnProgram(version, io);
   const onlyVersion = argv.length === 1 && (argv[0] === "-v" || argv[0] === "--version");
-  // The client commands (commands/catalog.ts) load schemas, so `--version` skips them.
-  if (!onlyVersion) {
-    const { registerClientCommands } = await import("./commands/index.js");
-    await registerClientCommands(program, argv, ctx);
-  }
+  if (!onlyVersion) await registerClientCommands(program, argv, ctx);
   try {
     await program.parseAsync([...argv], { from: "user" });
     return ctx.exitCode;

@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { figure, medianSpawnMs, QUICK } from "../lib.mjs";
+import { figure, QUICK } from "../lib.mjs";
 import { exampleBody, loadCreate, loadGet } from "./http.mjs";
 import { benchDatabase, CLI, rssMb, startCairn, startListening } from "./procs.mjs";
 
@@ -57,11 +57,11 @@ export async function benchShare(drivers) {
   }
 }
 
-/** Wall time from spawning `cairn mcp` (stdio) to the answer of its first tools/list. */
-function mcpFirstListMs(env) {
+/** Wall time from spawning `cairn mcp` (stdio) of the build `bin` to the answer of its first tools/list. */
+function mcpFirstListMs(bin, env) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [CLI, "mcp"], { env, stdio: ["pipe", "pipe", "ignore"] });
+    const child = spawn(process.execPath, [bin, "mcp"], { env, stdio: ["pipe", "pipe", "ignore"] });
     let out = "";
     const send = (m) => child.stdin.write(`${JSON.stringify(m)}\n`);
     send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "0" } } });
@@ -85,34 +85,66 @@ function mcpFirstListMs(env) {
   });
 }
 
+function spawnMs(args, env) {
+  const t = performance.now();
+  const r = spawnSync(process.execPath, args, { env, stdio: "ignore" });
+  if (r.status !== 0) throw new Error(`${args.join(" ")} exited ${r.status}`);
+  return performance.now() - t;
+}
+
+const median = (times) => [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)];
+
+/**
+ * Median ms of each of `runs` (functions of the call's number), taking turns each round
+ * so that a busy moment of the machine costs every one alike, after two unmeasured rounds.
+ */
+async function alternating(runs, rounds) {
+  const times = runs.map(() => []);
+  let i = 0;
+  for (let round = 0; round < rounds + 2; round++) {
+    const order = round % 2 ? [...runs.keys()].reverse() : [...runs.keys()];
+    for (const r of order) {
+      const ms = await runs[r](i++);
+      if (round >= 2) times[r].push(ms);
+    }
+  }
+  return times.map(median);
+}
+
+/**
+ * The CLI against `node -e ''`, timed in the same rounds. With
+ * CAIRN_BENCH_BEFORE=<another checkout's apps/cli/dist/bin.js>, that build takes its turn
+ * in every round too, and each figure is also given against it.
+ */
 export async function benchCli() {
-  const nodeMs = medianSpawnMs(["-e", ""]);
+  const before = process.env.CAIRN_BENCH_BEFORE;
+  const bins = before ? [CLI, before] : [CLI];
   await withCairn("pg", async (cairn) => {
     const env = { ...process.env, CAIRN_URL: cairn.url, CAIRN_TOKEN: cairn.token, CAIRN_HOME: join(tmpdir(), "cairn-bench-nohome") };
     const { id } = await createOne(cairn);
-    const readMs = medianSpawnMs([CLI, "read", id], { env });
-    figure({ name: "cairn read ID", value: readMs, unit: "ms", baselineName: "node -e ''", baseline: nodeMs, target: 2 });
-    figure({ name: "cairn --version", value: medianSpawnMs([CLI, "--version"], { env }), unit: "ms", baselineName: "node -e ''", baseline: nodeMs });
-
     const dir = await mkdtemp(join(tmpdir(), "cairn-bench-cli-"));
-    const times = [];
-    for (let i = 0; i < 12; i++) {
-      const file = join(dir, `r${i}.json`);
-      await writeFile(file, exampleBody());
-      const t = performance.now();
-      const r = spawnSync(process.execPath, [CLI, "receipt", "--from", file], { env, stdio: "ignore" });
-      if (r.status !== 0) throw new Error(`cairn receipt --from exited ${r.status}`);
-      if (i >= 2) times.push(performance.now() - t);
-    }
+    // `node -e ''` takes its turn in every figure's rounds: each figure's baseline is its own.
+    const timed = (rounds, measure) => alternating([() => spawnMs(["-e", ""], process.env), ...bins.map((bin) => (i) => measure(bin, i))], rounds);
+    const results = [
+      { name: "cairn read ID", ms: await timed(15, (bin) => spawnMs([bin, "read", id], env)), target: 2 },
+      { name: "cairn --version", ms: await timed(15, (bin) => spawnMs([bin, "--version"], env)) },
+      {
+        name: "cairn receipt --from FILE",
+        ms: await timed(10, async (bin, i) => {
+          const file = join(dir, `r${i}.json`);
+          await writeFile(file, exampleBody());
+          return spawnMs([bin, "receipt", "--from", file], env);
+        }),
+      },
+      { name: "cairn mcp: spawn to first tools/list", ms: await timed(9, (bin) => mcpFirstListMs(bin, env)), targetMs: 350 },
+    ];
     await rm(dir, { recursive: true, force: true });
-    times.sort((a, b) => a - b);
-    figure({ name: "cairn receipt --from FILE", value: times[Math.floor(times.length / 2)], unit: "ms", baselineName: "node -e ''", baseline: nodeMs });
-
-    const mcp = [];
-    for (let i = 0; i < 9; i++) mcp.push(await mcpFirstListMs(env));
-    mcp.sort((a, b) => a - b);
-    const mcpMs = mcp[Math.floor(mcp.length / 2)];
-    figure({ name: "cairn mcp: spawn to first tools/list", value: mcpMs, unit: "ms", baselineName: "node -e ''", baseline: nodeMs, extra: { target_ms: 350, ok_ms: mcpMs <= 350 } });
+    for (const r of results) {
+      const [nodeMs, now, then] = r.ms;
+      const extra = r.targetMs ? { target_ms: r.targetMs, ok_ms: now <= r.targetMs } : undefined;
+      figure({ name: r.name, value: now, unit: "ms", baselineName: "node -e '', same rounds", baseline: nodeMs, ...(r.target && { target: r.target }), ...(extra && { extra }) });
+      if (then !== undefined) figure({ name: `${r.name} vs before`, value: now, unit: "ms", baselineName: "CAIRN_BENCH_BEFORE, same rounds", baseline: then });
+    }
   });
 }
 

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { resolveSettings } from "@cairn/core/local";
 import { type Driver, runNode } from "@cairn/core/testing";
+import { nodeFetch } from "../client/transport.js";
 import type { CliIo } from "../io.js";
 import { main } from "../main.js";
 import { startServer } from "../server.js";
@@ -40,7 +41,8 @@ function environment(env: Record<string, string> | undefined): Record<string, st
 
 /**
  * Runs a `cairn` command line in this process through `main`, the entry the binary
- * uses, with its own streams: what it prints and the exit code it returns.
+ * uses, with its own streams and the binary's HTTP client: what it prints and the exit
+ * code it returns.
  */
 export async function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult> {
   const stdout: string[] = [];
@@ -58,7 +60,7 @@ export async function runCli(args: string[], opts: CliOptions = {}): Promise<Cli
     stderrIsTty: false,
     env: environment(opts.env),
   };
-  const code = await main(args, io, fetch, "test");
+  const code = await main(args, io, nodeFetch, "test");
   return withJson({ code, stdout: stdout.join(""), stderr: stderr.join("") });
 }
 

@@ -81,6 +81,18 @@ describe("cairn without a server", () => {
     expect(yamlTrace.loaded().some((m) => /\/yaml[@/]/.test(m))).toBe(true);
   });
 
+  it("read, receipt --from, --help and mcp start from the binary alone: no core, zod, SDK or commander module loads", async () => {
+    const env = { ...noHome(), CAIRN_URL: "http://127.0.0.1:9", CAIRN_TOKEN: "cairn_x" };
+    for (const args of [["read", "art_06h2k3m4n5p6q7r8s9t0v1w2x3"], ["receipt", "--from", EXAMPLE_JSON], ["--help"], ["mcp"]]) {
+      const trace = traced();
+      const ran = await spawnCli(args, { env, nodeArgs: trace.nodeArgs });
+      expect(ran.code, `${args[0]}: ${ran.stderr}`).toBe(args[0] === "--help" ? 0 : args[0] === "mcp" ? 1 : 3);
+      const loaded = trace.loaded();
+      expect(loaded.some((m) => m.endsWith("/apps/cli/dist/bin.js")), args[0]).toBe(true);
+      expect(loaded.filter((m) => !m.startsWith("node:") && !m.includes("/apps/cli/dist/")), args[0]).toEqual([]);
+    }
+  });
+
   it("reads standard input, with or without a byte-order mark, to the same checksum as the file", async () => {
     const file = await runCli(["receipt", "--dry-run", "--json", "--from", EXAMPLE_JSON], { env: noHome() });
     const bom = await runCli(["receipt", "--dry-run", "--json", "--from", "-"], { env: noHome(), input: `\uFEFF${readFileSync(EXAMPLE_JSON, "utf8")}` });

@@ -113,13 +113,12 @@ describe.each(Object.keys(TRANSPORTS) as Array<keyof typeof TRANSPORTS>)("the of
  * One JSON-RPC exchange with the built `cairn mcp`, by hand (the SDK's client always asks
  * for the newest revision): all messages in at once, in order; the answers by id.
  */
-async function rawStdio(token: string, messages: Json[]): Promise<Map<number, Json>> {
+async function rawStdio(token: string, messages: Json[], expected = messages.filter((m) => m.id !== undefined).length): Promise<Map<number, Json>> {
   const child = spawn(process.execPath, [CLI_BIN, "mcp"], {
     env: { PATH: process.env.PATH ?? "", CAIRN_URL: serve.url, CAIRN_TOKEN: token, CAIRN_HOME: "/nonexistent/cairn-home" },
     stdio: ["pipe", "pipe", "pipe"],
   });
   const answers = new Map<number, Json>();
-  const expected = messages.filter((m) => m.id !== undefined).length;
   let buffer = "";
   await new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, 20_000);
@@ -183,6 +182,38 @@ describe("a client of an older revision", () => {
     const current = await rawStdio(ada, [initialize(1, "2026-07-28"), initialized, { ...receiptCall("new stdio client"), id: 2 }]);
     expect(current.get(1)?.result.protocolVersion).toBe("2025-11-25");
     expect(types(current.get(2))).toEqual(["text", "resource_link"]);
+  });
+});
+
+describe("cairn mcp on stdio, message by message", () => {
+  const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } };
+
+  it("answers ping and unknown methods itself, skips lines that are not JSON-RPC, and relays the rest as the server answers", async () => {
+    const answers = await rawStdio(ada, [
+      initialize,
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "2.0", id: 2, method: "ping" },
+      { jsonrpc: "2.0", id: 3, method: "completion/complete", params: {} },
+      { not: "json-rpc" },
+      { jsonrpc: "2.0", id: "four", method: "tools/call", params: { name: "artifact_read", arguments: { id: theirs } } },
+    ]);
+    expect(answers.get(1)?.result).toMatchObject({ protocolVersion: "2025-06-18", capabilities: { tools: {}, resources: {}, prompts: {} }, serverInfo: { name: "cairn" } });
+    expect(answers.get(2)).toEqual({ jsonrpc: "2.0", id: 2, result: {} });
+    expect(answers.get(3)).toEqual({ jsonrpc: "2.0", id: 3, error: { code: -32601, message: "Method not found" } });
+    const viaHttp = await fetch(`${serve.url}/mcp`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${ada}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: "four", method: "tools/call", params: { name: "artifact_read", arguments: { id: theirs } } }),
+    });
+    expect(answers.get("four" as never)).toEqual(await viaHttp.json());
+    expect(answers.size).toBe(4);
+  });
+
+  it("sends no answer to a call the client cancelled, and still answers the next", async () => {
+    const call = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "artifact_search", arguments: {} } });
+    const answers = await rawStdio(ada, [initialize, call(2), { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 2, reason: "changed my mind" } }, call(3)], 2);
+    expect([...answers.keys()].sort()).toEqual([1, 3]);
+    expect(answers.get(3)?.result.isError).toBeFalsy();
   });
 });
 

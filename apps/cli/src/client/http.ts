@@ -2,7 +2,9 @@ import type { CairnErrorBody, OperationName, OperationOutput } from "@cairn/core
 import { defaultRoute, requestOf, ROUTES, type RouteSpec } from "@cairn/rest/routes";
 import { EXIT, exitCodeOf } from "../exit-codes.js";
 import { CliFailure } from "../failure.js";
+import { operationMeta } from "../metadata.js";
 import type { Connection } from "./connection.js";
+import type { HttpAnswer, HttpFetch, HttpInit } from "./transport.js";
 
 export interface Answer<T> {
   data: T;
@@ -38,7 +40,7 @@ function isErrorBody(value: unknown): value is { error: CairnErrorBody } {
 }
 
 /** Turns a non-success answer into a failure: Cairn's error envelope when there is one. */
-export async function failureOf(res: Response, connection: Connection): Promise<CliFailure> {
+export async function failureOf(res: HttpAnswer, connection: Connection): Promise<CliFailure> {
   const base = connection.url;
   const text = await res.text().catch(() => "");
   let parsed: unknown;
@@ -77,10 +79,10 @@ export class CairnClient {
   constructor(
     readonly connection: Connection,
     private readonly version: string,
-    private readonly fetch: typeof globalThis.fetch = globalThis.fetch,
+    private readonly fetch: HttpFetch,
   ) {}
 
-  private request(name: OperationName, route: RouteSpec, input: unknown): { url: string; init: RequestInit } {
+  private request(name: OperationName, route: RouteSpec, input: unknown): { url: string; init: HttpInit } {
     const request = requestOf(route, input);
     if (!request) throw new CliFailure(EXIT.usage, `${name} takes named fields.`);
     const headers: Record<string, string> = {
@@ -113,13 +115,13 @@ export class CairnClient {
    * consumed as it arrives. The timeout covers waiting for the answer to start, never
    * the length of a long export.
    */
-  async open(name: OperationName, input: unknown): Promise<Response> {
-    // Only an operation without a named route needs core loaded, to know whether it writes.
-    const route = ROUTES[name] ?? defaultRoute(name, (await import("@cairn/core")).OPERATIONS[name].mutates);
+  async open(name: OperationName, input: unknown): Promise<HttpAnswer> {
+    // An operation without a named route takes its method from whether it writes.
+    const route = ROUTES[name] ?? defaultRoute(name, (await operationMeta(name)).mutates);
     const { url, init } = this.request(name, route, input);
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new DOMException("no answer", "TimeoutError")), TIMEOUT_MS);
-    let res: Response;
+    let res: HttpAnswer;
     try {
       res = await this.fetch(url, { ...init, signal: controller.signal });
     } catch (err) {

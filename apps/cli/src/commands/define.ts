@@ -2,8 +2,9 @@ import type { OperationName, OperationOutput } from "@cairn/core";
 import { isPlainObject } from "@cairn/core/json";
 import type { Command } from "commander";
 import { fieldLines } from "../format.js";
+import { fieldOf, operationMeta } from "../metadata.js";
 import type { Printer } from "../output.js";
-import { describeField, flagsOf, optionFor } from "./fields.js";
+import { flagsOf, optionFor } from "./fields.js";
 import { type CommandContext, JSON_HELP, runWithClient } from "./run.js";
 
 /** A command line that sends one input: the words after `cairn`, and standard input if any. */
@@ -76,8 +77,7 @@ export function operationCommand<N extends OperationName>(operation: N, spec: Op
     words: spec.words,
     async commandLine(input) {
       if (!isPlainObject(input)) return null;
-      const { OPERATIONS } = await import("@cairn/core");
-      const op = OPERATIONS[operation];
+      const op = await operationMeta(operation);
       const rest = new Map(Object.entries(input).filter(([, v]) => v !== undefined));
       const args: string[] = [...spec.words];
       for (const arg of spec.args ?? []) {
@@ -91,7 +91,7 @@ export function operationCommand<N extends OperationName>(operation: N, spec: Op
         const value = rest.get(o.field);
         rest.delete(o.field);
         if (value === undefined) continue;
-        const info = describeField(op.input, o.field);
+        const info = fieldOf(op, o.field);
         const flag = (o.flags ?? flagsOf(info)).split(/[ ,]/)[0] as string;
         if (info.kind === "boolean") {
           if (value === true) args.push(flag);
@@ -108,15 +108,14 @@ export function operationCommand<N extends OperationName>(operation: N, spec: Op
       return { args: [...args, "--json"], ...(exitCode && { successExit: (data: unknown) => exitCode(data as OperationOutput<N>) }) };
     },
     async register(parent, ctx) {
-      const { OPERATIONS } = await import("@cairn/core");
-      const op = OPERATIONS[operation];
+      const op = await operationMeta(operation);
       const cmd = parent.command(spec.words.at(-1) as string).description(spec.summary ?? op.description);
       for (const arg of spec.args ?? []) {
-        const { description } = describeField(op.input, arg.field);
+        const { description } = fieldOf(op, arg.field);
         const syntax = `${arg.name}${arg.variadic ? "..." : ""}`;
         cmd.argument(arg.optional || arg.variadic ? `[${syntax}]` : `<${syntax}>`, description);
       }
-      const options = (spec.options ?? []).map((o) => ({ field: o.field, option: optionFor(op.input, o.field, o.flags) }));
+      const options = (spec.options ?? []).map((o) => ({ field: o.field, option: optionFor(fieldOf(op, o.field), o.flags) }));
       for (const { option } of options) cmd.addOption(option);
       cmd.option("--json", JSON_HELP);
       cmd.addHelpText("after", examplesHelp(spec.examples));
@@ -155,8 +154,7 @@ const shown = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
  * spelling matters.
  */
 export async function genericCommand<N extends OperationName>(operation: N): Promise<CliCommand<N>> {
-  const { OPERATIONS, fieldsOf } = await import("@cairn/core");
-  const fields = fieldsOf(OPERATIONS[operation].input);
+  const { fields } = await operationMeta(operation);
   return operationCommand(operation, {
     words: operation.split("_"),
     options: fields.map((f) => ({ field: f.name })),

@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { EXIT } from "../exit-codes.js";
 import { CliFailure } from "../failure.js";
 import type { CliIo } from "../io.js";
+import { fieldOf, operationMeta } from "../metadata.js";
 import type { CliCommand } from "./define.js";
 import { examplesHelp } from "./define.js";
 import { optionFor } from "./fields.js";
@@ -38,7 +39,7 @@ function progressReporter(io: CliIo): { tick(count: number): void; done(count: n
  * Copies the NDJSON stream to stdout line by line, each line exactly as the server sent
  * it. A transfer that breaks off is a failure: the output is incomplete, and says so.
  */
-async function copyLines(io: CliIo, body: ReadableStream<Uint8Array>, progress: ReturnType<typeof progressReporter>): Promise<number> {
+async function copyLines(io: CliIo, body: AsyncIterable<Uint8Array>, progress: ReturnType<typeof progressReporter>): Promise<number> {
   const decoder = new TextDecoder();
   let pending = "";
   let count = 0;
@@ -75,15 +76,14 @@ export const exportCommand: CliCommand<"artifact_export"> = {
     return { args: ["export", ...(typeof input.tag === "string" ? ["--tag", input.tag] : []), "--json"], ndjson: true };
   },
   async register(parent: Command, ctx) {
-    const { OPERATIONS } = await import("@cairn/core");
-    const op = OPERATIONS.artifact_export;
+    const op = await operationMeta("artifact_export");
     parent
       .command("export")
       .description(
         "Write every artifact you can read (optionally one tag), newest first, to stdout as NDJSON: one REST artifact object per line, or with --format in-toto one signed DSSE envelope per receipt (check with `cairn verify`). Progress goes to stderr.",
       )
-      .addOption(optionFor(op.input, "tag", "--tag <tag>"))
-      .addOption(optionFor(op.input, "format", "--format <format>"))
+      .addOption(optionFor(fieldOf(op, "tag"), "--tag <tag>"))
+      .addOption(optionFor(fieldOf(op, "format"), "--format <format>"))
       .option("--json", "Accepted for symmetry (the output is always NDJSON); on failure, the REST error object on stdout.")
       .addHelpText("after", examplesHelp(EXAMPLES))
       .action(async (opts: { tag?: string; format?: string; json?: boolean }) => {

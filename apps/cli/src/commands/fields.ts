@@ -1,12 +1,5 @@
-import { type FieldInfo, fieldsOf } from "@cairn/core/fields";
+import type { FieldInfo } from "@cairn/core";
 import { InvalidArgumentError, Option } from "commander";
-
-/** A field of an operation's input, from its public JSON Schema (see core's `fieldsOf`). */
-export function describeField(input: unknown, field: string): FieldInfo {
-  const info = fieldsOf(input as Parameters<typeof fieldsOf>[0]).find((f) => f.name === field);
-  if (!info) throw new Error(`the operation's input has no field ${field}`);
-  return info;
-}
 
 function parseInteger(value: string): number {
   if (!/^-?\d+$/.test(value)) throw new InvalidArgumentError("must be a whole number.");
@@ -28,12 +21,11 @@ export const flagsOf = (info: FieldInfo) =>
   info.kind === "boolean" ? `--${info.name.replaceAll("_", "-")}` : `--${info.name.replaceAll("_", "-")} <${info.name}>`;
 
 /**
- * A commander option for an input field, with the schema's own description (so `--help`
- * and the OpenAPI document say the same thing) and its choices for enums. Lists repeat
- * the flag; objects and unions take JSON.
+ * A commander option for an input field (see core's `fieldsOf`), with the schema's own
+ * description (so `--help` and the OpenAPI document say the same thing) and its choices
+ * for enums. Lists repeat the flag; objects and unions take JSON.
  */
-export function optionFor(input: unknown, field: string, flags?: string, extra = ""): Option {
-  const info = describeField(input, field);
+export function optionFor(info: FieldInfo, flags?: string, extra = ""): Option {
   const option = new Option(flags ?? flagsOf(info), `${info.description}${extra}${info.kind === "json" ? " (JSON)" : ""}`);
   if (info.choices) option.choices(info.choices);
   if (info.kind === "number") option.argParser(parseInteger);

@@ -2,6 +2,7 @@ import type { Acknowledgement, OperationOutput } from "@cairn/core";
 import { isPlainObject } from "@cairn/core/json";
 import type { Command } from "commander";
 import { CliFailure } from "../failure.js";
+import { fieldOf, operationMeta } from "../metadata.js";
 import type { Printer } from "../output.js";
 import { type CliCommand, examplesHelp, operationCommand } from "./define.js";
 import { optionFor } from "./fields.js";
@@ -43,10 +44,9 @@ export const inboxCommand: CliCommand<"inbox_list"> = {
     return { args: [...args, "--json"] };
   },
   async register(parent: Command, ctx) {
-    const { OPERATIONS } = await import("@cairn/core");
-    const input = OPERATIONS.inbox_list.input;
-    const cmd = parent.command("inbox").description(OPERATIONS.inbox_list.description);
-    for (const [field, flags] of PAGE_OPTIONS) cmd.addOption(optionFor(input, field, flags));
+    const op = await operationMeta("inbox_list");
+    const cmd = parent.command("inbox").description(op.description);
+    for (const [field, flags] of PAGE_OPTIONS) cmd.addOption(optionFor(fieldOf(op, field), flags));
     cmd
       .option("--all", "Open and acknowledged actions (the same as --state all).")
       .option("--json", JSON_HELP)

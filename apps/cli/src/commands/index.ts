@@ -1,5 +1,6 @@
 import type { OperationName } from "@cairn/core";
 import type { Command } from "commander";
+import { operationNamesOf } from "../metadata.js";
 import { CLI_COMMANDS, GROUPS } from "./catalog.js";
 import { type CliCommand, genericCommand } from "./define.js";
 import type { CommandContext } from "./run.js";
@@ -19,18 +20,16 @@ export async function cliCommandOf<N extends OperationName>(operation: N): Promi
   return named === undefined ? genericCommand(operation) : named;
 }
 
-/** Every command: the catalog's, then generated ones for operations it does not name (loads core). */
+/** Every command: the catalog's, then generated ones for operations it does not name. */
 async function allCommands(): Promise<CliCommand<OperationName>[]> {
-  const { operationNames } = await import("@cairn/core");
-  const commands = await Promise.all(operationNames().map((name) => cliCommandOf(name)));
+  const commands = await Promise.all((await operationNamesOf()).map((name) => cliCommandOf(name)));
   return commands.filter((c): c is CliCommand<OperationName> => c !== null);
 }
 
 /**
- * Adds the client commands. Building a command loads its operation's schema (zod), so
- * only the command named on the command line is built when the catalog names it (a
- * receipt's `--dry-run` stays light); help, an unknown word or a generated command
- * builds them all.
+ * Adds the client commands: only the command named on the command line when the catalog
+ * names it; help, an unknown word or a generated command builds them all. Built, they read
+ * core's metadata from the table the build wrote (metadata.ts), so neither loads core.
  */
 export async function registerClientCommands(program: Command, argv: readonly string[], ctx: CommandContext): Promise<void> {
   const first = argv.find((a) => !a.startsWith("-"));

@@ -1,5 +1,7 @@
 import { resolveConnection } from "../client/connection.js";
 import { processIo } from "../io.js";
+import { runRelay } from "../mcp/relay.js";
+import { mcpProtocol } from "../metadata.js";
 import { reportFailure } from "../output.js";
 
 const flushed = (stream: NodeJS.WriteStream) => new Promise<void>((resolve) => stream.write("", () => resolve()));
@@ -16,20 +18,22 @@ export async function runMcp(version: string): Promise<void> {
   } catch (err) {
     process.exit(reportFailure(err, false, processIo()));
   }
-  const { runStdioProxy } = await import("@cairn/mcp/stdio");
-  const proxy = await runStdioProxy({
+  const relay = await runRelay({
     serverUrl: connection.url,
     token: connection.token,
     version,
+    protocol: await mcpProtocol(),
     warn: (line) => console.error(line),
+    stdin: process.stdin,
+    stdout: process.stdout,
   }).catch((err: Error) => {
     throw new Error(`mcp: ${err.message}`);
   });
   console.error(`cairn mcp: serving MCP on stdio for ${connection.url}/mcp`);
-  const stop = () => void proxy.close();
+  const stop = () => void relay.close();
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
-  await proxy.done;
+  await relay.done;
   await flushed(process.stdout);
   process.exit(0);
 }

@@ -1,8 +1,9 @@
-import type { Policy } from "@cairn/core";
+import type { FieldInfo, Policy } from "@cairn/core";
 import { isPlainObject } from "@cairn/core/json";
 import type { Command } from "commander";
 import { CliFailure } from "../failure.js";
 import { fieldLines } from "../format.js";
+import { fieldOf, type OperationMeta, operationMeta } from "../metadata.js";
 import type { Printer } from "../output.js";
 import { type CliCommand, examplesHelp, operationCommand } from "./define.js";
 import { optionFor } from "./fields.js";
@@ -21,16 +22,11 @@ export const policyGetCommand = operationCommand("policy_get", {
   human: printPolicy,
 });
 
-type PolicyField = ReturnType<typeof import("@cairn/core").fieldsOf>[number];
-
 /** The policy's settable fields, from core's schema: every key, its kind and its rule. */
-async function policyFields(): Promise<PolicyField[]> {
-  const { fieldsOf, PolicySetInput } = await import("@cairn/core");
-  return fieldsOf(PolicySetInput).filter((f) => f.name !== "owner");
-}
+const policyFields = (op: OperationMeta): FieldInfo[] => op.fields.filter((f) => f.name !== "owner");
 
 /** The CLI's words for a value, by the field's kind: booleans and whole numbers as typed; the server validates the rest. */
-function parseValue(field: PolicyField, value: string): unknown {
+function parseValue(field: FieldInfo, value: string): unknown {
   if (field.kind === "boolean") {
     if (value === "true" || value === "on") return true;
     if (value === "false" || value === "off") return false;
@@ -56,16 +52,16 @@ export const policySetCommand: CliCommand<"policy_set"> = {
     return { args: ["policy", "set", entry[0], String(entry[1]), ...(owner ? ["--owner", owner] : []), "--json"] };
   },
   async register(parent: Command, ctx) {
-    const { OPERATIONS } = await import("@cairn/core");
-    const fields = await policyFields();
+    const op = await operationMeta("policy_set");
+    const fields = policyFields(op);
     const keys = fields.map((f) => f.name);
     const valueHelp = fields.map((f) => `${f.name}: ${f.choices?.join("|") ?? (f.kind === "boolean" ? "true|false" : f.kind)} — ${f.description}`);
     const cmd = parent
       .command("set")
-      .description(OPERATIONS.policy_set.description)
+      .description(op.description)
       .argument("<KEY>", `One of ${keys.join(", ")}.`)
       .argument("<VALUE>", valueHelp.join("\n"))
-      .addOption(optionFor(OPERATIONS.policy_set.input, "owner", "--owner <owner>"))
+      .addOption(optionFor(fieldOf(op, "owner"), "--owner <owner>"))
       .option("--json", JSON_HELP)
       .addHelpText("after", examplesHelp(["cairn policy set require_evidence true", "cairn policy set secrets block --owner team:platform"]));
     cmd.action(async (key: string, value: string, opts: { owner?: string; json?: boolean }) => {

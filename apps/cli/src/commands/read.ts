@@ -1,7 +1,9 @@
 import type { Artifact } from "@cairn/core";
+import type { HttpAnswer } from "../client/transport.js";
 import { EXIT } from "../exit-codes.js";
 import { CliFailure } from "../failure.js";
 import { printArtifact } from "../format.js";
+import { shareLinkOf } from "../light.js";
 import { printerFor } from "../output.js";
 import { operationCommand } from "./define.js";
 import { type CommandContext, fail } from "./run.js";
@@ -11,11 +13,10 @@ import { type CommandContext, fail } from "./run.js";
  * without sending any token (the link is the capability), as the artifact object.
  */
 async function readShareLink(input: Record<string, unknown>, ctx: CommandContext, json: boolean): Promise<boolean> {
-  const { shareLinkOf } = await import("@cairn/core");
   const link = typeof input.id === "string" ? shareLinkOf(input.id) : null;
   if (!link) return false;
   try {
-    let res: Response;
+    let res: HttpAnswer;
     try {
       res = await ctx.fetch(link, { headers: { accept: "application/json", "user-agent": `cairn/${ctx.version}` } });
     } catch {

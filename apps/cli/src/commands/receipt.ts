@@ -4,13 +4,13 @@ import { expiryLine, fieldLines, warningLine } from "../format.js";
 import { parseDocument } from "../input/parse-document.js";
 import { readSource } from "../input/read-source.js";
 import { applyReceiptFlags } from "../input/receipt-flags.js";
+import { LIMITS } from "../light.js";
+import { fieldOf, operationMeta, receiptDescription } from "../metadata.js";
 import { printerFor } from "../output.js";
 import type { CliCommand } from "./define.js";
 import { examplesHelp } from "./define.js";
-import { printDryRun } from "./dry-run.js";
 import { optionFor } from "./fields.js";
 import { fail, JSON_HELP, runWithClient } from "./run.js";
-import { receiptTemplate } from "./template.js";
 
 const EXAMPLES = [
   "cairn receipt --from receipt.json",
@@ -50,22 +50,24 @@ export const receiptCommand: CliCommand<"receipt_create"> = {
   // Any document, as a file on standard input: the server judges it as it would from any client.
   commandLine: async (input) => ({ args: ["receipt", "--from", "-", "--json"], stdin: JSON.stringify(input) }),
   async register(parent: Command, ctx) {
-    // The receipt module alone (zod; no storage, no HTTP), so --dry-run starts quickly.
-    const receipt = await import("@cairn/core/receipt");
-    const input = receipt.ReceiptCreateInput;
+    const op = await operationMeta("receipt_create");
+    const field = (name: string) => fieldOf(op, name);
+    // --dry-run and --template validate and render locally: they load core's receipt module
+    // (zod; no storage, no HTTP). Sending a receipt needs neither.
+    const receiptModule = () => import("@cairn/core/receipt");
     const cmd = parent
       .command("receipt")
-      .description(`Leave a receipt from a JSON or YAML file. ${receipt.SCHEMA_REGISTRY["cairn.receipt/v1"].description}`)
+      .description(`Leave a receipt from a JSON or YAML file. ${await receiptDescription()}`)
       .option(
         "--from <file>",
         "The receipt: a JSON or YAML file with the fields of cairn.receipt/v1 (GET /v1/schemas/cairn.receipt/v1), or - for standard input. The format is read from the content.",
       )
-      .addOption(optionFor(input, "details", "--details <file>", " Read from this markdown file (- for standard input); replaces `details` in the file."))
-      .addOption(optionFor(input, "title", "--title <title>", " Overrides the file's title."))
-      .addOption(optionFor(input, "tags", "--tag <tag>", " Repeat for more; added to the file's tags.").argParser(collect))
-      .addOption(optionFor(input, "model", "--model <model>", " Overrides the file's model."))
-      .addOption(optionFor(input, "owner", "--owner <owner>", " Overrides the file's owner."))
-      .addOption(optionFor(input, "expires_in", "--expires-in <seconds>", " Overrides the file's expires_in."))
+      .addOption(optionFor(field("details"), "--details <file>", " Read from this markdown file (- for standard input); replaces `details` in the file."))
+      .addOption(optionFor(field("title"), "--title <title>", " Overrides the file's title."))
+      .addOption(optionFor(field("tags"), "--tag <tag>", " Repeat for more; added to the file's tags.").argParser(collect))
+      .addOption(optionFor(field("model"), "--model <model>", " Overrides the file's model."))
+      .addOption(optionFor(field("owner"), "--owner <owner>", " Overrides the file's owner."))
+      .addOption(optionFor(field("expires_in"), "--expires-in <seconds>", " Overrides the file's expires_in."))
       .option(
         "--dry-run",
         "Validate and render locally and print the body and checksum the server would store; nothing is sent. Checks the fields only: the server also checks owner, follows and duplicates.",
@@ -73,7 +75,7 @@ export const receiptCommand: CliCommand<"receipt_create"> = {
       .option("--template", "Print a valid starting receipt to fill in, every field under its description (YAML with comments; --json for JSON), and exit.")
       .option("--yaml", "With --template: YAML (the default).")
       .option("--json", `${JSON_HELP} With --dry-run: the prepared receipt. With --template: the template as JSON.`)
-      .addHelpText("after", `${fieldsHelp(receipt.fieldsOf(input))}${examplesHelp(EXAMPLES)}`);
+      .addHelpText("after", `${fieldsHelp(op.fields)}${examplesHelp(EXAMPLES)}`);
 
     cmd.action(async (opts: ReceiptOptions) => {
       const json = opts.json === true;
@@ -81,12 +83,13 @@ export const receiptCommand: CliCommand<"receipt_create"> = {
       try {
         if (opts.template) {
           if (opts.yaml && json) throw CliFailure.usage("--template takes --yaml or --json, not both.");
+          const [receipt, { receiptTemplate }] = await Promise.all([receiptModule(), import("./template.js")]);
           await ctx.io.write(await receiptTemplate(receipt, json ? "json" : "yaml"));
           return;
         }
         if (opts.from === undefined) throw CliFailure.usage("cairn receipt needs --from FILE (or - for standard input), or --template.");
         if (opts.from === "-" && opts.details === "-") throw CliFailure.usage("--from and --details cannot both read standard input.");
-        const limit = receipt.LIMITS.requestBytes;
+        const limit = LIMITS.requestBytes;
         const doc = await parseDocument(await readSource(ctx.io, opts.from, "--from", limit), opts.from);
         const details = opts.details === undefined ? undefined : await readSource(ctx.io, opts.details, "--details", limit);
         raw = applyReceiptFlags(doc, {
@@ -98,6 +101,7 @@ export const receiptCommand: CliCommand<"receipt_create"> = {
           ...(opts.expiresIn !== undefined && { expiresIn: opts.expiresIn }),
         });
         if (opts.dryRun) {
+          const [receipt, { printDryRun }] = await Promise.all([receiptModule(), import("./dry-run.js")]);
           // Redacted as the server would under the default policy, so the checksum matches.
           const prepared = await receipt.prepareRedactedReceipt(raw);
           if (!prepared.ok) throw CliFailure.fromError(receipt.rejectionError(prepared.rejection, undefined).toBody());

@@ -1,4 +1,6 @@
-import type { CairnClient } from "../client/http.js";
+import { resolveConnection } from "../client/connection.js";
+import { CairnClient } from "../client/http.js";
+import type { HttpFetch } from "../client/transport.js";
 import { EXIT } from "../exit-codes.js";
 import type { CliIo } from "../io.js";
 import { type Printer, printerFor, reportFailure } from "../output.js";
@@ -7,7 +9,8 @@ export interface CommandContext {
   /** The CLI's version, sent as the User-Agent. */
   version: string;
   io: CliIo;
-  fetch: typeof fetch;
+  /** How requests are sent: `nodeFetch` in the binary; tests may pass global fetch. */
+  fetch: HttpFetch;
   /** What the command exits with; `main` returns it. */
   exitCode: number;
 }
@@ -28,10 +31,6 @@ export async function runWithClient(
   body: (client: CairnClient, printer: Printer) => Promise<unknown>,
 ): Promise<void> {
   try {
-    const [{ resolveConnection }, { CairnClient }] = await Promise.all([
-      import("../client/connection.js"),
-      import("../client/http.js"),
-    ]);
     const client = new CairnClient(await resolveConnection(ctx.io.env), ctx.version, ctx.fetch);
     const code = await body(client, printerFor(ctx.io, json));
     ctx.exitCode = typeof code === "number" ? code : EXIT.ok;

@@ -4,6 +4,8 @@ import type { Command } from "commander";
 import { CliFailure } from "../failure.js";
 import { parseDocument } from "../input/parse-document.js";
 import { readSource } from "../input/read-source.js";
+import { LIMITS } from "../light.js";
+import { operationMeta } from "../metadata.js";
 import type { Printer } from "../output.js";
 import { type CliCommand, examplesHelp, operationCommand } from "./define.js";
 import { fail, JSON_HELP, runWithClient } from "./run.js";
@@ -56,10 +58,9 @@ export const runSpansCommand: CliCommand<"run_append_spans"> = {
     return { args: ["run", "spans", input.run_id, "--from", "-", "--json"], stdin: JSON.stringify({ spans: input.spans }) };
   },
   async register(parent: Command, ctx) {
-    const { OPERATIONS, LIMITS } = await import("@cairn/core");
     const cmd = parent
       .command("spans")
-      .description(OPERATIONS.run_append_spans.description)
+      .description((await operationMeta("run_append_spans")).description)
       .argument("<RUN_ID>", "Run id (run_…).")
       .requiredOption("--from <file>", "The spans: a JSON or YAML list, or an object with a `spans` list; - for standard input.")
       .option("--json", JSON_HELP)

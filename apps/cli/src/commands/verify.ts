@@ -1,7 +1,5 @@
 import { createReadStream } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
-import { createInterface } from "node:readline";
-import { Readable } from "node:stream";
 import type { Jwk, VerifyResult } from "@cairn/core";
 import type { Command } from "commander";
 import { EXIT } from "../exit-codes.js";
@@ -48,8 +46,9 @@ async function isFile(target: string): Promise<boolean> {
   );
 }
 
-/** Lines of a file or stdin, one at a time (an export can be large). */
-function linesOf(io: CliIo, target: string): AsyncIterable<string> {
+/** Lines of a file or stdin, one at a time (an export can be large). readline is loaded only for this. */
+async function linesOf(io: CliIo, target: string): Promise<AsyncIterable<string>> {
+  const [{ createInterface }, { Readable }] = await Promise.all([import("node:readline"), import("node:stream")]);
   const input = target === "-" ? Readable.from(io.stdin) : createReadStream(target, "utf8");
   return createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
 }
@@ -69,7 +68,7 @@ async function verifyLines(
 ): Promise<number> {
   let total = 0;
   let failed = 0;
-  for await (const line of linesOf(io, target)) {
+  for await (const line of await linesOf(io, target)) {
     if (line.trim() === "") continue;
     total++;
     if (!report(await verify(line), json, printer)) failed++;

@@ -1,0 +1,152 @@
+// The second half of the CLI's `pnpm build`, after tsc (docs/adr/0025). It makes the
+// `cairn` binary start like a small program instead of loading the packages it fronts:
+//   dist/table.js   core's metadata the commands are spelled from (liveTable() in src/metadata.ts)
+//   dist/light.js   core's view models and limits (src/light.ts), bundled without core's schemas
+//   dist/bin.js     the binary: its own modules, commander and the light packages in one file,
+//                   the rest (serve, --dry-run, ...) in dist/chunks/, loaded when used
+// The other tsc outputs stay as they are: they are what `import "@cairn/cli"` loads.
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { isDeepStrictEqual } from "node:util";
+import { build } from "esbuild";
+
+const DIST = fileURLToPath(new URL("../dist/", import.meta.url));
+const dist = (name) => join(DIST, name);
+
+async function writeTable() {
+  const { liveTable } = await import(pathToFileURL(dist("metadata.js")).href);
+  const table = await liveTable();
+  await writeFile(
+    dist("table.js"),
+    `// Written by scripts/bundle.mjs from core's registry; see src/table.ts.\nexport const TABLE = ${JSON.stringify(table, null, 1)};\n`,
+  );
+}
+
+/** Our own packages' compiled modules (a path in either separator). */
+const OURS = /[\\/](packages|apps)[\\/][^\\/]+[\\/]dist[\\/]/;
+const IMPORTS_ZOD = /\bfrom\s*["']zod(\/[^"']*)?["']/;
+const SCHEMA_ONLY = "cairn-light:schema-only";
+
+/** A value that is its own JSON: a constant the bundle can hold as a literal. */
+const isPlainData = (value) => {
+  try {
+    return value !== undefined && isDeepStrictEqual(JSON.parse(JSON.stringify(value)), value);
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Our modules enter the light bundle as free of side effects, so only what src/light.ts
+ * names is kept. A module that defines schemas (it imports zod) enters as its plain-data
+ * exports only, read from the real module now; every other export becomes a marker. The
+ * bundle must not use a marker (checked below), so it holds the packages' own code and
+ * constants, never a stand-in, and zod is never loaded.
+ */
+const schemaModulesAsConstants = {
+  name: "schema-modules-as-constants",
+  setup(b) {
+    b.onResolve({ filter: /^cairn-light:/ }, (args) => ({ path: args.path, namespace: "cairn-light" }));
+    b.onLoad({ filter: /.*/, namespace: "cairn-light" }, () => ({
+      contents: 'export function schemaOnly(name) { throw new Error("light bundle: " + name + " is not plain data"); }',
+      loader: "js",
+    }));
+    b.onResolve({ filter: /.*/ }, async (args) => {
+      if (args.pluginData?.resolving || args.kind === "entry-point" || args.path.startsWith("node:")) return undefined;
+      const resolved = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: { resolving: true } });
+      if (resolved.errors.length > 0) return { errors: resolved.errors };
+      // Anything else stays an import; the check below fails the build if one is left.
+      if (!OURS.test(resolved.path)) return { path: args.path, external: true, sideEffects: false };
+      return { path: resolved.path, sideEffects: false };
+    });
+    b.onLoad({ filter: OURS }, async (args) => {
+      if (!IMPORTS_ZOD.test(await readFile(args.path, "utf8"))) return undefined;
+      const real = await import(pathToFileURL(args.path).href);
+      const lines = [`import { schemaOnly } from ${JSON.stringify(SCHEMA_ONLY)};`];
+      for (const [name, value] of Object.entries(real)) {
+        lines.push(
+          isPlainData(value)
+            ? `export const ${name} = ${JSON.stringify(value)};`
+            : `export const ${name} = /* @__PURE__ */ schemaOnly(${JSON.stringify(name)});`,
+        );
+      }
+      return { contents: lines.join("\n"), loader: "js" };
+    });
+  },
+};
+
+const importsOf = (code) =>
+  [...code.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s*["']([^"']+)["']|^\s*import\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/gm)].map(
+    (m) => m[1] ?? m[2] ?? m[3],
+  );
+
+async function writeLight() {
+  const result = await build({
+    entryPoints: [dist("light.js")],
+    bundle: true,
+    write: false,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    legalComments: "none",
+    plugins: [schemaModulesAsConstants],
+    logLevel: "silent",
+  });
+  const code = result.outputFiles[0].text;
+  const problems = [];
+  const standIns = [...new Set([...code.matchAll(/schemaOnly\("([^"]+)"\)/g)].map((m) => m[1]))];
+  if (standIns.length > 0) problems.push(`it uses ${standIns.join(", ")}, which a schema module exports and is not plain data`);
+  const foreign = importsOf(code).filter((specifier) => !specifier.startsWith("node:"));
+  if (foreign.length > 0) problems.push(`it imports ${foreign.join(", ")}`);
+  if (problems.length > 0) {
+    throw new Error(`dist/light.js cannot be bundled light: ${problems.join("; ")}. Export from src/light.ts only functions of plain data.`);
+  }
+  await writeFile(dist("light.js"), `// Bundled by scripts/bundle.mjs from src/light.ts.\n${code}`);
+}
+
+/**
+ * Packages the binary carries inside itself: small, plain code every client command runs.
+ * Everything else (core, the REST and MCP packages, yaml, ...) stays an import, resolved
+ * from node_modules when a command needs it, so `cairn serve` runs the packages as built.
+ */
+const CARRIED = new Set(["commander", "@cairn/core/json", "@cairn/core/local", "@cairn/rest/routes"]);
+
+async function writeBin() {
+  const result = await build({
+    entryPoints: [dist("bin.js")],
+    bundle: true,
+    splitting: true,
+    write: false,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    outdir: DIST,
+    entryNames: "[name]",
+    chunkNames: "chunks/[name]-[hash]",
+    legalComments: "none",
+    logLevel: "silent",
+    plugins: [
+      {
+        name: "carried-packages",
+        setup(b) {
+          b.onResolve({ filter: /^[^./]/ }, (args) => {
+            if (args.path.startsWith("node:") || CARRIED.has(args.path) || /[\\/]node_modules[\\/]/.test(args.importer)) return undefined;
+            return { path: args.path, external: true };
+          });
+        },
+      },
+    ],
+  });
+  await rm(dist("chunks"), { recursive: true, force: true });
+  for (const file of result.outputFiles) {
+    await mkdir(dirname(file.path), { recursive: true });
+    await writeFile(file.path, file.contents);
+  }
+}
+
+await writeTable();
+await writeLight();
+await writeBin();
+// tsc's source maps describe the files these replaced.
+await Promise.all(["table.js.map", "light.js.map", "bin.js.map"].map((name) => rm(dist(name), { force: true })));

@@ -1,0 +1,71 @@
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { type Artifact, artifactFacts, artifactListLine, LIMITS, shareLinkOf } from "@cairn/core";
+import { ERROR_META_KEY, explainUpstreamFailure, RPC_INTERNAL, RPC_UNAUTHENTICATED } from "@cairn/mcp";
+import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { describe, expect, it } from "vitest";
+import { explainError, explainStatus } from "../mcp/upstream.js";
+import { liveTable } from "../metadata.js";
+
+/**
+ * The binary reads core's metadata and view models from what the build wrote into dist
+ * (scripts/bundle.mjs) rather than from core. These hold that to core as it is now: a
+ * registry or schema change that was not rebuilt, or a bundle that lost a value, fails here.
+ */
+const built = (name: string) => import(pathToFileURL(join(import.meta.dirname, "../../dist", name)).href);
+
+const artifact = (over: Partial<Artifact> = {}): Artifact =>
+  ({
+    id: "art_06h2k3m4n5p6q7r8s9t0v1w2x3",
+    url: "http://127.0.0.1:7373/s/Xk3abc",
+    owner: "team:platform",
+    title: "Export retries \u001b[2K",
+    body: "# body",
+    tags: ["export", "nightly"],
+    created_at: "2026-11-30T08:00:00.000Z",
+    expires_at: "2026-12-07T08:00:00.000Z",
+    retained: false,
+    checksum: "sha256:00",
+    metadata: { schema: "cairn.receipt/v1", human_action: "Approve the retry budget" },
+    provenance: { actor: { name: "claude", kind: "agent" }, model: "opus-5", on_behalf_of: "sam", surface: "mcp" },
+    ...over,
+  }) as unknown as Artifact;
+
+describe("the built cairn binary", () => {
+  it("spells its commands from the table the build wrote, which is core's registry as it is", async () => {
+    const { TABLE } = await built("table.js");
+    expect(TABLE).toEqual(await liveTable());
+  });
+
+  it("prints with core's own view models and limits, bundled without core's schemas", async () => {
+    const light = await built("light.js");
+    const now = new Date("2026-12-01T10:00:00.000Z");
+    for (const a of [artifact(), artifact({ metadata: null, retained: true, expires_at: null, tags: [] }), artifact({ metadata: { schema: "cairn.receipt/v1" } })]) {
+      expect(light.artifactFacts(a)).toEqual(artifactFacts(a));
+      expect(light.artifactListLine(a, now)).toBe(artifactListLine(a, now));
+    }
+    expect(light.LIMITS).toEqual(LIMITS);
+    for (const text of ["http://h:1/s/Ab_-9", "https://h/s/x/", "art_06h2k3m4n5p6q7r8s9t0v1w2x3", "http://h/a/x", "http://h/s/a/b"]) {
+      expect(String(light.shareLinkOf(text))).toBe(String(shareLinkOf(text)));
+    }
+    expect([light.ERROR_META_KEY, light.RPC_INTERNAL, light.RPC_UNAUTHENTICATED]).toEqual([ERROR_META_KEY, RPC_INTERNAL, RPC_UNAUTHENTICATED]);
+  });
+
+  it("cairn mcp explains a failed upstream call in the MCP surface's own words", () => {
+    const url = "http://127.0.0.1:7373";
+    for (const [status, text] of [
+      [401, '{"error":{"code":"unauthenticated"}}'],
+      [404, "Not Found"],
+      [503, '{"error":{"code":"unavailable"}}'],
+      [500, "Internal Server Error"],
+      [400, '{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request"},"id":null}'],
+    ] as const) {
+      const detail = `Error POSTing to endpoint: ${text}`;
+      expect(explainStatus(status, detail, url)).toEqual(explainUpstreamFailure(new StreamableHTTPError(status, detail), url));
+    }
+    const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:7373"), { code: "ECONNREFUSED" });
+    for (const err of [new TypeError("fetch failed", { cause: refused }), new TypeError("fetch failed", { cause: { message: "other side closed" } }), new Error("odd")]) {
+      expect(explainError(err, url)).toEqual(explainUpstreamFailure(err, url));
+    }
+  });
+});
