@@ -6,6 +6,4 @@ export { toolJsonSchema } from "./json-schema.js";
 export { PROMPTS } from "./prompts.js";
 export { RESOURCE_TEMPLATES } from "./resources.js";
 export { createMcpServer, type McpServerOptions, SERVER_CAPABILITIES } from "./server.js";
-export { type RunningProxy, runStdioProxy, type StdioProxyOptions } from "./stdio-proxy.js";
 export { isToolName, NOT_TOOLS, toolAnnotations, type ToolName, toolNames } from "./tools.js";
-export { explainUpstreamFailure } from "./upstream.js";

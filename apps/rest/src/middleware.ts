@@ -25,7 +25,7 @@ export function requestIds(cairn: Cairn, accessLog: boolean): MiddlewareHandler<
 export function bearerAuth(cairn: Cairn, publicPaths: ReadonlySet<string> = new Set()): MiddlewareHandler<RestEnv> {
   return async (c, next) => {
     if (c.req.path.startsWith("/v1/schemas") || publicPaths.has(c.req.path)) return next();
-    // Every authenticated route runs an operation, and core re-checks a cached caller before it (ADR 0025).
+    // Every authenticated route runs an operation, and core re-checks a cached caller before it (ADR 0027).
     c.set("principal", await cairn.authenticateHeader(c.req.header("authorization"), { cached: true }));
     return next();
   };

@@ -1,8 +1,7 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { type Artifact, artifactFacts, artifactListLine, LIMITS, shareLinkOf } from "@cairn/core";
-import { ERROR_META_KEY, explainUpstreamFailure, RPC_INTERNAL, RPC_UNAUTHENTICATED } from "@cairn/mcp";
-import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ERROR_META_KEY, RPC_INTERNAL, RPC_UNAUTHENTICATED } from "@cairn/mcp";
 import { describe, expect, it } from "vitest";
 import { explainError, explainStatus } from "../mcp/upstream.js";
 import { liveTable } from "../metadata.js";
@@ -51,21 +50,22 @@ describe("the built cairn binary", () => {
     expect([light.ERROR_META_KEY, light.RPC_INTERNAL, light.RPC_UNAUTHENTICATED]).toEqual([ERROR_META_KEY, RPC_INTERNAL, RPC_UNAUTHENTICATED]);
   });
 
-  it("cairn mcp explains a failed upstream call in the MCP surface's own words", () => {
+  it("cairn mcp explains a failed upstream call in words that say what to do", () => {
     const url = "http://127.0.0.1:7373";
-    for (const [status, text] of [
-      [401, '{"error":{"code":"unauthenticated"}}'],
-      [404, "Not Found"],
-      [503, '{"error":{"code":"unavailable"}}'],
-      [500, "Internal Server Error"],
-      [400, '{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request"},"id":null}'],
-    ] as const) {
-      const detail = `Error POSTing to endpoint: ${text}`;
-      expect(explainStatus(status, detail, url)).toEqual(explainUpstreamFailure(new StreamableHTTPError(status, detail), url));
-    }
+    const said = (status: number, text: string) => explainStatus(status, `Error POSTing to endpoint: ${text}`, url);
+    expect(said(401, '{"error":{"code":"unauthenticated"}}')).toEqual({
+      unauthenticated: true,
+      message: `the Cairn server at ${url} refused the token (401). Set CAIRN_TOKEN to a valid token, or check $CAIRN_HOME/credentials.`,
+    });
+    expect(said(503, '{"error":{"code":"unavailable"}}')).toMatchObject({ unavailable: true, message: expect.stringContaining("Try again shortly") });
+    expect(said(404, "Not Found").message).toBe(`${url} has no MCP endpoint at /mcp (404). Is CAIRN_URL a Cairn server?`);
+    expect(said(500, "Internal Server Error").message).toBe(
+      `the Cairn server at ${url} answered HTTP 500: Streamable HTTP error: Error POSTing to endpoint: Internal Server Error`,
+    );
     const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:7373"), { code: "ECONNREFUSED" });
-    for (const err of [new TypeError("fetch failed", { cause: refused }), new TypeError("fetch failed", { cause: { message: "other side closed" } }), new Error("odd")]) {
-      expect(explainError(err, url)).toEqual(explainUpstreamFailure(err, url));
-    }
+    expect(explainError(new TypeError("fetch failed", { cause: refused }), url).message).toBe(
+      `cannot reach the Cairn server at ${url} (ECONNREFUSED). Is \`cairn serve\` running there? Set CAIRN_URL to point at it.`,
+    );
+    expect(explainError(new Error("odd"), url).message).toBe(`cannot talk to the Cairn server at ${url}: odd`);
   });
 });

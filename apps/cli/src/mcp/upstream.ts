@@ -11,14 +11,14 @@ export interface Upstream {
   fetch?: HttpFetch;
 }
 
-/** Why talking to the server failed: the words @cairn/mcp's explainUpstreamFailure uses (a test holds them equal). */
+/** Why talking to the server failed, in words that say what to do (built-binary.test.ts holds them). */
 export interface Explained {
   unauthenticated: boolean;
   unavailable?: true;
   message: string;
 }
 
-/** An HTTP answer that is not a success, as @cairn/mcp explains the SDK's StreamableHTTPError for it. */
+/** An HTTP answer that is not a success: what it means for the person running `cairn mcp`. */
 export function explainStatus(status: number, detail: string, serverUrl: string): Explained {
   if (status === 503) {
     return {
