@@ -18,21 +18,25 @@ export function eventPayload(type: EventType, id: string, createdAt: Date, data:
  * Writes an event to the outbox in the caller's transaction and queues one delivery per
  * enabled subscription of the owner whose filter takes the type — one statement, so it is
  * atomic even outside a transaction. Nothing is sent unless the caller commits; after the
- * commit the in-process worker is woken. Returns the event id (the `webhook-id`).
+ * commit the in-process worker is woken if a delivery was queued. Most owners have no
+ * subscription, and a wake-up for nothing is a claim transaction for nothing: under load,
+ * one per write, competing with the writes for connections (ADR 0026). Returns the event
+ * id (the `webhook-id`).
  */
 export async function recordEvent(tx: Sql, event: NewEvent, now: Date): Promise<string> {
   const id = newId("evt", now);
   const payload = eventPayload(event.type, id, now, event.data);
-  await tx.query(
+  const queued = await tx.query(
     `with e as (
        insert into events (id, type, owner, payload, created_at) values ($1, $2, $3, $4, $5) returning id
      )
      insert into deliveries (event_id, subscription_id, state, next_at, created_at)
      select e.id, s.id, 'pending', $5, $5
        from e, subscriptions s
-      where s.owner = $3 and s.enabled and (s.events is null or s.events ? $2)`,
+      where s.owner = $3 and s.enabled and (s.events is null or s.events ? $2)
+     returning subscription_id`,
     [id, event.type, event.owner, payload, now.toISOString()],
   );
-  tx.afterCommit(ringOutbox);
+  if (queued.length > 0) tx.afterCommit(ringOutbox);
   return id;
 }
