@@ -7,6 +7,7 @@ import { sessions } from "./0006-sessions.js";
 import { humanLoop } from "./0007-human-loop.js";
 import { lifecycle } from "./0008-lifecycle.js";
 import { dropFaults } from "./0009-drop-faults.js";
+import { searchStatistics } from "./0010-search-statistics.js";
 import type { Migration } from "./types.js";
 
 export type { Migration } from "./types.js";
@@ -25,4 +26,5 @@ export const MIGRATIONS: readonly Migration[] = [
   humanLoop,
   lifecycle,
   dropFaults,
+  searchStatistics,
 ];
