@@ -22,9 +22,11 @@ const FULL_COLUMNS = ARTIFACT_COLUMNS.split(", ")
  * The query runs once per owner (a lateral join over the owner list) so each owner's part
  * is an ordered, limited scan of an owner-led index, and the pages are merged by id;
  * one `owner = any(...)` scan cannot use an index's order across several owners (ADR 0020).
- * A full-text query runs first instead, on its GIN index, as an array of ids that the
- * other filters then narrow by primary key: matches are few, and testing `@@` row by row
- * along another index is what costs (ADR 0020).
+ * A full-text query runs first instead, on its GIN index, as an array of ids: matches
+ * are few, and testing `@@` row by row along another index is what costs (ADR 0020). The
+ * other filters narrow the matches in the same pass, which visits each matching row
+ * anyway (for its owner), so only the survivors, not every match, are fetched again by
+ * primary key in id order for the page (ADR 0026).
  */
 export async function searchRows(
   ctx: ServiceContext,
@@ -58,9 +60,9 @@ export async function searchRows(
           limit ${pageSize}`
       : `select ${columns} from artifacts a
           where a.id = any(array(
-                  select id from artifacts
-                   where search @@ websearch_to_tsquery('english', ${where.param(q)}::text) and owner = any(${ownerList}::text[])))
-            and ${where.sql}
+                  select a.id from artifacts a
+                   where a.search @@ websearch_to_tsquery('english', ${where.param(q)}::text)
+                     and ${where.sql}))
           order by a.id desc
           limit ${pageSize}`;
   const rows = await ctx.store.query<ArtifactRow>(sql, where.params);

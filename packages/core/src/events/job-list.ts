@@ -2,6 +2,7 @@ import type { Job } from "./jobs.js";
 import { measureDueJob } from "../inbox/measure-due.js";
 import { pruneEventsJob } from "./prune.js";
 import { expirySweepJob } from "../lifecycle/sweep-job.js";
+import { searchStatisticsJob } from "../artifact/search-statistics.js";
 
 /**
  * The scheduled jobs every worker runs (`cairn serve` and `cairn worker`). Add one line
@@ -11,4 +12,5 @@ export const JOBS: readonly Job[] = [
   pruneEventsJob,
   measureDueJob,
   expirySweepJob,
+  searchStatisticsJob,
 ];

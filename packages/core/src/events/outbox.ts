@@ -23,7 +23,10 @@ export function eventArgument(event: NewEvent, id: string, payload: string, now:
  * Writes an event to the outbox in the caller's transaction and queues one delivery per
  * enabled subscription of the owner whose filter takes the type — one statement, so it is
  * atomic even outside a transaction. Nothing is sent unless the caller commits; after the
- * commit the in-process worker is woken if a delivery was queued. Returns the event id (the `webhook-id`).
+ * commit the in-process worker is woken if a delivery was queued. Most owners have no
+ * subscription, and a wake-up for nothing is a claim transaction for nothing: under load,
+ * one per write, competing with the writes for connections (ADR 0026). Returns the event
+ * id (the `webhook-id`).
  */
 export async function recordEvent(tx: Sql, event: NewEvent, now: Date): Promise<string> {
   const id = newId("evt", now);

@@ -3,6 +3,7 @@ import { useTestWorld } from "../../__tests__/helpers.js";
 import { DRIVERS, minimalReceipt } from "../../testing/index.js";
 import { defineJob, readJobRuns, runDueJobs } from "../jobs.js";
 import { recordEvent } from "../outbox.js";
+import { onOutboxRing } from "../wake.js";
 
 interface EventRow {
   id: string;
@@ -40,6 +41,33 @@ describe.each(DRIVERS)("outbox on %s", (driver) => {
       }),
     ).rejects.toThrow("roll back");
     expect(await eventsOf(owner)).toEqual([]);
+  });
+
+  it("wakes the worker after an event with a delivery commits, and never for an owner without subscriptions", async () => {
+    let rings = 0;
+    const off = onOutboxRing(() => {
+      rings++;
+    });
+    try {
+      const quiet = await fx.world.user("quiet");
+      await fx.world.cairn.invoke("artifact_create", quiet.ctx(), { title: "Nobody listens", body: "x" });
+      await fx.world.cairn.invoke("receipt_create", quiet.ctx(), minimalReceipt({ learned: "no subscriber" }));
+      expect(rings).toBe(0);
+
+      const sam = await fx.world.user("sam");
+      await fx.world.cairn.invoke("subscription_create", sam.ctx(), { url: "http://127.0.0.1:9/hook", events: ["receipt.measure_due"] });
+      // A type the subscription does not take queues nothing, so nothing is woken either.
+      await fx.world.cairn.invoke("artifact_create", sam.ctx(), { title: "Not this type", body: "x" });
+      expect(rings).toBe(0);
+      const owner = `user:${sam.name}`;
+      await fx.store.transaction(async (tx) => {
+        await recordEvent(tx, { type: "receipt.measure_due", owner, data: { id: "art_x", title: "t", url: "u", owner, measure_at: "2026-01-01" } }, new Date());
+        expect(rings).toBe(0);
+      });
+      expect(rings).toBe(1);
+    } finally {
+      off();
+    }
   });
 
   it("announces a recoverable drop without field values, and not a duplicate", async () => {

@@ -8,6 +8,7 @@ import { humanLoop } from "./0007-human-loop.js";
 import { lifecycle } from "./0008-lifecycle.js";
 import { dropFaults } from "./0009-drop-faults.js";
 import { receiptWrite } from "./0010-receipt-write.js";
+import { searchStatistics } from "./0011-search-statistics.js";
 import type { Migration } from "./types.js";
 
 export type { Migration } from "./types.js";
@@ -27,4 +28,5 @@ export const MIGRATIONS: readonly Migration[] = [
   lifecycle,
   dropFaults,
   receiptWrite,
+  searchStatistics,
 ];
