@@ -4,10 +4,12 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { benchSearch } from "./lifecycle.mjs";
 import { printFigures } from "./lib.mjs";
 import { benchAb } from "./load/ab.mjs";
 import { benchCreate, benchCreateWebhook, benchScaleOut } from "./load/create.mjs";
 import { benchCli, benchShare, benchSoak } from "./load/reads.mjs";
+import { benchDelivery } from "./webhooks.mjs";
 
 const drivers = (process.env.CAIRN_BENCH_DRIVERS ?? "pg,pglite").split(",");
 const script = (name) => () => {
@@ -18,10 +20,12 @@ const script = (name) => () => {
 };
 
 const ROWS = {
-  /** In-process figures per operation (core, REST, MCP, gates, webhooks) against raw inserts: run.mjs. */
+  /** In-process figures per operation (core, REST, MCP, gates, the outbox's cost) against raw inserts: run.mjs. */
   micro: script("./run.mjs"),
-  /** Search p50/p95 at 100k seeded receipts and export: lifecycle.mjs. */
-  search: script("./lifecycle.mjs"),
+  /** Search p95 per filter at 100k seeded receipts, the worst ≤ 30 ms; export throughput (pg): lifecycle.mjs. */
+  search: () => benchSearch(drivers),
+  /** Webhook create → delivery p50/p95 through `cairn serve`, quiet (p95 ≤ 250 ms) and under writes: webhooks.mjs. */
+  delivery: () => benchDelivery(drivers),
   create: () => benchCreate(drivers),
   webhook: async () => {
     const testing = await import("@cairn/core/testing");

@@ -13,10 +13,10 @@ export function searchCases(owner) {
     ["outcome=pending", { outcome: "pending" }],
     ["outcome=overdue", { outcome: "overdue" }],
     ["measure_before", { measure_before: new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10) }],
-    ["created_after (last 7 days)", { created_after: new Date(Date.now() - 7 * 86_400_000).toISOString() }],
-    ["created_before (older than 170 days)", { created_before: new Date(Date.now() - 170 * 86_400_000).toISOString() }],
+    ["created_after 7 days ago", { created_after: new Date(Date.now() - 7 * 86_400_000).toISOString() }],
+    ["created_before 170 days ago", { created_before: new Date(Date.now() - 170 * 86_400_000).toISOString() }],
     ["fields=summary", { fields: "summary" }],
-    ["q + human_action + outcome=overdue", { q: "needleword", human_action: "needed", outcome: "overdue" }],
+    ["q + human_action + overdue", { q: "needleword", human_action: "needed", outcome: "overdue" }],
   ];
 }
 
@@ -24,12 +24,12 @@ export function searchCases(owner) {
  * A user in one team, with `count` receipts split between the user and the team (what
  * the user can read) and as many again for a stranger (what must never show).
  */
-export async function seededWorld(store, createTestWorld, count, onProgress) {
+export async function seededWorld(store, createTestWorld, count, { onProgress, analyze } = {}) {
   const world = await createTestWorld(store);
   const sam = await world.user("sam");
   const stranger = await world.user("eve");
   const team = await world.team([sam], "crew");
   const owners = [`user:${sam.name}`, team, `user:${stranger.name}`, `user:${stranger.name}`];
-  await seedReceipts(store, { count, owners, onProgress });
+  await seedReceipts(store, { count, owners, onProgress, analyze });
   return { world, sam, owners, ctx: { cairn: world.cairn, ctx: sam.ctx() } };
 }

@@ -43,10 +43,12 @@ function receiptInput(i, r, now) {
 }
 
 /**
- * Inserts `count` receipts for `owners` (round robin) in batches of 500. Returns the
- * number written. About 1% carry the word "needleword", 20% need a human, 40% are pending.
+ * Inserts `count` receipts for `owners` (round robin) in batches of 500, then ANALYZEs
+ * the table unless `analyze` is false (to leave it as an embedded install, which has no
+ * autovacuum, would be). Returns the number written. About 1% carry the word
+ * "needleword", 20% need a human, 40% are pending.
  */
-export async function seedReceipts(store, { count, owners, now = Date.now(), batch = 500, onProgress = () => {} }) {
+export async function seedReceipts(store, { count, owners, now = Date.now(), batch = 500, onProgress = () => {}, analyze = true }) {
   const r = rng(42);
   const provenance = JSON.stringify({ actor: { id: "tok_seed", name: "seed", kind: "agent" }, on_behalf_of: "seed", model: null, surface: "rest" });
   for (let start = 0; start < count; start += batch) {
@@ -86,6 +88,6 @@ export async function seedReceipts(store, { count, owners, now = Date.now(), bat
     );
     onProgress(Math.min(count, start + batch));
   }
-  await store.query("analyze artifacts");
+  if (analyze) await store.query("analyze artifacts");
   return count;
 }
