@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { artifactsNeedAnalyze, searchStatisticsJob } from "../artifact/search-statistics.js";
 import { JOBS } from "../events/job-list.js";
 import { readJobRuns, runDueJobs } from "../events/jobs.js";
-import { DRIVERS } from "../testing/index.js";
+import { DRIVERS, fullReceipt } from "../testing/index.js";
 import { useTestWorld } from "./helpers.js";
 
 const ROWS = 2_000;
@@ -29,6 +29,13 @@ describe.each(DRIVERS)("search planner statistics on %s", (driver) => {
     return row?.["QUERY PLAN"][0]?.Plan["Plan Rows"] ?? 0;
   };
   const actual = async (where: string) => Number((await fx.store.query<{ n: string }>(`select count(*) as n from artifacts where ${where}`))[0]?.n);
+
+  it("leaves a nearly empty table unanalyzed, so the planner goes by its real size as it fills", async () => {
+    const [before] = await fx.store.query<{ reltuples: number }>("select reltuples from pg_class where oid = 'artifacts'::regclass");
+    expect(before?.reltuples).toBe(-1); // the migration did not analyze an empty table
+    await fx.world.cairn.invoke("receipt_create", (await fx.world.user()).ctx(), fullReceipt());
+    expect(await artifactsNeedAnalyze(fx.store)).toBe(false);
+  });
 
   it("the worker's job analyzes a changed table on the embedded store and leaves PostgreSQL to autovacuum", async () => {
     expect(JOBS).toContain(searchStatisticsJob);

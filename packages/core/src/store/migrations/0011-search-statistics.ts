@@ -11,7 +11,9 @@ import type { Migration } from "./types.js";
  * at 100k receipts was 50–80 ms for `human_action=none` and `outcome=overdue` instead of
  * under a millisecond. A statistics object per expression gives it the real frequencies;
  * it costs nothing on insert, only on ANALYZE. The analyze here fills them for rows that
- * already exist (it samples, so it stays short on a large table).
+ * already exist (it samples, so it stays short on a large table), and only when there
+ * are at least 1,000: statistics of an empty table mislead the planner as it fills (see
+ * ANALYZE_MIN_ROWS in artifact/search-statistics.ts).
  */
 export const searchStatistics: Migration = {
   version: "0011_search_statistics",
@@ -19,6 +21,8 @@ export const searchStatistics: Migration = {
     create statistics if not exists artifacts_human_action_stats on ((metadata->>'human_action')) from artifacts;
     create statistics if not exists artifacts_outcome_status_stats on ((metadata->'outcome'->>'status')) from artifacts;
     create statistics if not exists artifacts_schema_stats on ((metadata->>'schema')) from artifacts;
-    analyze artifacts;
+    do $$ begin
+      if (select count(*) from (select 1 from artifacts limit 1000) enough) >= 1000 then analyze artifacts; end if;
+    end $$;
   `,
 };
