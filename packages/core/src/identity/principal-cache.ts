@@ -2,8 +2,7 @@ import type { Principal, ReadCaches, ServiceContext } from "../context.js";
 import { unauthenticated } from "../errors.js";
 import { hashToken } from "../ids.js";
 import { LruMap } from "../lru.js";
-import type { Sql } from "../store/port.js";
-import { PRINCIPAL_COLUMNS, type PrincipalRow, toPrincipal } from "./tokens.js";
+import { livePrincipal } from "./tokens.js";
 
 /*
  * What one process remembers between requests (ADR 0027, `ReadCaches`): principals by
@@ -20,17 +19,6 @@ const CAPACITY = 1_000;
 export const newReadCaches = (): ReadCaches => ({ principals: new LruMap(CAPACITY), policies: new LruMap(CAPACITY) });
 
 export const INVALID_TOKEN = "The bearer token is not valid.";
-
-/** The principal of a live token, by id: what re-checking a cached principal reads. */
-export async function principalOfToken(sql: Sql, tokenId: string): Promise<Principal | null> {
-  const [row] = await sql.query<PrincipalRow>(
-    `select ${PRINCIPAL_COLUMNS}
-       from tokens t join users u on u.id = t.user_id
-      where t.id = $1 and t.revoked_at is null`,
-    [tokenId],
-  );
-  return row ? toPrincipal(row) : null;
-}
 
 /** A bearer's principal from the cache (unchecked) or from the database (then remembered). */
 export async function cachedPrincipal(
@@ -54,7 +42,7 @@ export async function cachedPrincipal(
 export async function checkedContext(ctx: ServiceContext, { force = false } = {}): Promise<ServiceContext> {
   if (!ctx.principalUnchecked && !force) return ctx;
   const tokenId = ctx.principal.token.id;
-  const principal = await principalOfToken(ctx.store, tokenId);
+  const principal = await livePrincipal(ctx.store, { id: tokenId });
   const same = principal !== null && JSON.stringify(principal) === JSON.stringify(ctx.principal);
   if (!same) ctx.caches?.principals.deleteWhere((p) => p.token.id === tokenId);
   if (!principal) throw unauthenticated(INVALID_TOKEN);

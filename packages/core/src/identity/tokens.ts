@@ -24,16 +24,22 @@ export const toPrincipal = (row: PrincipalRow): Principal => ({
   teams: row.teams ?? [],
 });
 
-/** Resolves a bearer token to its principal, or null when it is unknown or revoked. */
-export async function authenticate(sql: Sql, bearer: string): Promise<Principal | null> {
-  if (!bearer.startsWith("cairn_") || bearer.length > 200) return null;
+/** The principal of a live (not revoked) token, found by its hash or by its id. */
+export async function livePrincipal(sql: Sql, by: { hash: string } | { id: string }): Promise<Principal | null> {
+  const [column, value] = "hash" in by ? ["t.token_hash", by.hash] : ["t.id", by.id];
   const [row] = await sql.query<PrincipalRow>(
     `select ${PRINCIPAL_COLUMNS}
        from tokens t join users u on u.id = t.user_id
-      where t.token_hash = $1 and t.revoked_at is null`,
-    [hashToken(bearer)],
+      where ${column} = $1 and t.revoked_at is null`,
+    [value],
   );
   return row ? toPrincipal(row) : null;
+}
+
+/** Resolves a bearer token to its principal, or null when it is unknown or revoked. */
+export async function authenticate(sql: Sql, bearer: string): Promise<Principal | null> {
+  if (!bearer.startsWith("cairn_") || bearer.length > 200) return null;
+  return livePrincipal(sql, { hash: hashToken(bearer) });
 }
 
 export async function insertToken(
