@@ -1,5 +1,6 @@
-import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type ProcessResult, runNode } from "@cairn/core/testing";
@@ -51,14 +52,15 @@ function checked(step: string, result: ProcessResult): ProcessResult {
 /**
  * What an integrator does with a server's document: `openapi-typescript URL` writes the
  * types, `tsc` compiles the client program against them, `node` runs it. The work
- * directory sits inside this package so the program finds openapi-fetch.
+ * directory links this package's node_modules, where the program finds openapi-fetch
+ * and the compiler finds @types/node.
  */
 export async function generateClient(documentUrl: string): Promise<GeneratedClient> {
-  await mkdir(join(PACKAGE_DIR, ".generated"), { recursive: true });
-  const dir = await mkdtemp(join(PACKAGE_DIR, ".generated", "client-"));
+  const dir = await mkdtemp(join(tmpdir(), "cairn-generated-client-"));
   const env = { PATH: process.env.PATH ?? "", NO_COLOR: "1" };
   try {
     const generate = checked("openapi-typescript", await runNode([GENERATOR_BIN, documentUrl, "-o", join(dir, "cairn-api.ts")], { env }));
+    await symlink(join(PACKAGE_DIR, "node_modules"), join(dir, "node_modules"), "dir");
     await copyFile(CLIENT_SOURCE, join(dir, "round-trip.ts"));
     await writeFile(join(dir, "tsconfig.json"), JSON.stringify(TSCONFIG, null, 2));
     await writeFile(join(dir, "package.json"), JSON.stringify({ type: "module", private: true }));
