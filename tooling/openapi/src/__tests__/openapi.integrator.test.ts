@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { OPERATIONS, operationNames } from "@cairn/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type GeneratedClient, generateClient, typescriptVersion } from "../generated-client.js";
@@ -64,6 +65,29 @@ describe("the OpenAPI document of a running server", () => {
     for (const { where, op } of operationsOf(doc)) {
       if (op.security.length > 0) expect(op.security, where).toEqual([{ bearer: [] }]);
     }
+  });
+
+  it("keeps the outcome rule in the published JSON Schema, as a JSON Schema validator reads it", async () => {
+    const schema = await (await fetch(`${server.url}/v1/schemas/cairn.receipt/v1`)).json();
+    const validate = new Ajv2020({ strict: false }).compile(schema as Json);
+    const receipt = (outcome: Json) => ({
+      changed: "Nightly export retries failed uploads",
+      affected: "Finance analysts",
+      before: "One failure left the export empty.",
+      after: "Failures are retried three times.",
+      evidence: [],
+      outcome,
+      remaining: [],
+      learned: "Uploads fail during maintenance.",
+    });
+    const verdicts = [
+      { status: "measured", summary: "no empty export in 7 days" },
+      { status: "measured" },
+      { status: "pending", measure_at: "2026-12-08" },
+      { status: "pending" },
+      { status: "not_applicable" },
+    ].map((outcome) => validate(receipt(outcome)));
+    expect(verdicts).toEqual([true, false, true, false, true]);
   });
 
   it("answers a public route without a token, as its empty security says", async () => {
