@@ -5,6 +5,7 @@ import { securityHeaders } from "@cairn/web/security-headers";
 import { DOCS_CSP, renderDocsPage } from "./docs/index.js";
 import { mountHealth } from "./health.js";
 import { bearerAuth, requestIds } from "./middleware.js";
+import { openApiDocument } from "./openapi.js";
 import { mountOperationRoutes } from "./operation-routes.js";
 import { routeOf } from "./routes.js";
 import { mountSchemaRoutes } from "./schemas-routes.js";
@@ -50,18 +51,14 @@ export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIH
 
   mountHealth(app, cairn);
 
-  const documentConfig = {
-    openapi: "3.1.0",
-    info: {
-      title: "Cairn",
-      version: options.version ?? "0.0.0",
-      description: "Structured receipts from agents and scripts: what changed, who is affected, evidence, outcome, and what a human must do.",
-    },
+  // Generated once, on first request, when every route is registered; /docs renders the same document.
+  let document: Record<string, unknown> | undefined;
+  const openApi = () => {
+    document ??= openApiDocument(app, cairn, options.version ?? "0.0.0");
+    return document;
   };
-  app.doc31("/openapi.json", documentConfig);
-  app.get("/docs", securityHeaders({ csp: DOCS_CSP }), (c) => {
-    return c.html(renderDocsPage(app.getOpenAPI31Document(documentConfig) as unknown as Record<string, unknown>));
-  });
+  app.get("/openapi.json", (c) => c.json(openApi()));
+  app.get("/docs", securityHeaders({ csp: DOCS_CSP }), (c) => c.html(renderDocsPage(openApi())));
 
   app.notFound((c) => errorResponse(c, new CairnError("not_found", `No route for ${c.req.method} ${c.req.path}.`), cairn.log));
   app.onError((err, c) => errorResponse(c, err, cairn.log));

@@ -1,4 +1,4 @@
-import type { OperationName, PagedOperationName } from "@cairn/core";
+import type { ApiTagName, OperationName, PagedOperationName } from "@cairn/core";
 import { isPlainObject } from "@cairn/core/json";
 
 export interface RouteSpec {
@@ -13,7 +13,8 @@ export interface RouteSpec {
    * merges the path parameters into the query (e.g. `id` from the path, `?cursor=`).
    */
   input: "body" | "query" | "params" | "params+body" | "body+query" | "params+query" | "none";
-  tag: string;
+  /** The route's group in the documentation: one core declares (API_TAGS), so it has a description. */
+  tag: ApiTagName;
   /**
    * How the answer is sent: one JSON document (the default), or `ndjson`: every page of a
    * paged operation streamed as one JSON object per line, so an export never has to fit

@@ -1,4 +1,4 @@
-import { CairnError, isRegisteredSchema, jsonSchemaOf, registeredSchemaIds } from "@cairn/core";
+import { CairnError, isRegisteredSchema, jsonSchemaOf, registeredSchemaIds, SCHEMA_TAG } from "@cairn/core";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import type { RestEnv } from "./adapter.js";
@@ -12,7 +12,8 @@ export function mountSchemaRoutes(app: OpenAPIHono<RestEnv>): void {
     operationId: "schema_read",
     summary: "Read a published JSON Schema",
     description: "The JSON Schema (2020-12) of a registered schema id, e.g. cairn.receipt/v1. Public: no token needed.",
-    tags: ["Schemas"],
+    tags: [SCHEMA_TAG.name],
+    security: [],
     request: {
       params: z.object({ schema: z.string().describe(`A registered schema id: ${registeredSchemaIds().join(", ")}.`) }),
     },

@@ -11,6 +11,7 @@ export {
   SURFACE_LABELS,
   type ProvenanceHeader,
 } from "./artifact/provenance-line.js";
+export { API_INFO, apiContact } from "./api-info.js";
 export { createCairn, openCairn, type Cairn, type CairnOptions } from "./cairn.js";
 export { checksumOf } from "./checksum.js";
 export { type FieldInfo, fieldsOf } from "./fields.js";

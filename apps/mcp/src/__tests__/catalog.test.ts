@@ -87,12 +87,16 @@ describe("MCP tool catalog", () => {
   it("states the outcome rules and the three-word rule in the schema a model fills, with examples", () => {
     const { properties } = tool("receipt_create").inputSchema;
     const outcome = properties.outcome;
-    const requiredWhen = (status: string, field: string) => ({
-      if: { properties: { status: { const: status } }, required: ["status"] },
-      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, never awaited.
-      then: { required: [field] },
-    });
-    expect(outcome.allOf).toEqual([requiredWhen("measured", "summary"), requiredWhen("pending", "measure_at")]);
+    // One shape per status, each naming the field that status requires.
+    expect(outcome.allOf).toEqual([
+      {
+        anyOf: [
+          { properties: { status: { const: "measured" }, summary: true }, required: ["status", "summary"] },
+          { properties: { status: { const: "pending" }, measure_at: true }, required: ["status", "measure_at"] },
+          { properties: { status: { const: "not_applicable" } }, required: ["status"] },
+        ],
+      },
+    ]);
     expect(outcome.examples.map((e: Json) => e.status)).toEqual(["measured", "pending", "not_applicable"]);
     const threeWords = new RegExp(properties.changed.pattern);
     expect(["Fixed", "Fixed it"].map((t) => threeWords.test(t))).toEqual([false, false]);

@@ -1,6 +1,7 @@
-import { ADAPTER_DRIVERS } from "@cairn/core/testing";
-import { OPERATIONS, operationNames, ReceiptFields } from "@cairn/core";
+import { ADAPTER_DRIVERS, TEST_PUBLIC_URL } from "@cairn/core/testing";
+import { API_TAGS, OPERATIONS, operationNames, ReceiptFields } from "@cairn/core";
 import { statusOf } from "../adapter.js";
+import { documentTags } from "../openapi.js";
 import { openApiPath, routeOf } from "../routes.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openRestHarness, type RestHarness } from "./harness.js";
@@ -61,11 +62,29 @@ describe.each(ADAPTER_DRIVERS)("published schemas on %s", (driver) => {
     expect(Object.keys(schema.responses)).toEqual(["200", "404", "500"]);
   });
 
+  it("/openapi.json names the public URL as its server, and each tag it uses with the description core declares", async () => {
+    const doc = (await h.call("GET", "/openapi.json")).json;
+    expect(doc.servers).toEqual([{ url: TEST_PUBLIC_URL, description: expect.any(String) }]);
+    expect(doc.info.license).toEqual({ name: "MIT License", identifier: "MIT" });
+    expect(doc.info.contact.url).toBe(`${TEST_PUBLIC_URL}/docs`);
+    const receipts = API_TAGS.find((t) => t.name === "Receipts");
+    expect(doc.tags).toContainEqual({ name: "Receipts", description: receipts?.description });
+    expect(doc.paths["/v1/schemas/{schema}"].get.security).toEqual([]);
+    expect(doc.paths["/v1/keys"].get.security).toEqual([]);
+  });
+
   it("/docs is a self-contained HTML page listing the receipt route", async () => {
     const res = await h.call("GET", "/docs");
     expect(res.status).toBe(200);
     expect(res.text).toContain("/v1/receipts");
     expect(res.text).not.toMatch(/<script/i);
     expect(res.headers.get("content-security-policy")).toContain("default-src 'none'");
+  });
+});
+
+describe("the document's tags", () => {
+  it("lists a tag no area declares without a description, so the lint test can name it", () => {
+    const paths = { "/a": { get: { tags: ["Receipts"] } }, "/b": { post: { tags: ["Undeclared"] } } };
+    expect(documentTags(paths)).toEqual([{ name: "Receipts", description: expect.any(String) }, { name: "Undeclared" }]);
   });
 });

@@ -1,3 +1,4 @@
+import { defineApiTag } from "../operations/api-tags.js";
 import { defineOperation } from "../operations/define.js";
 import { createArtifact } from "./create.js";
 import { ArtifactExportPage, exportArtifacts } from "./export.js";
@@ -13,6 +14,12 @@ import {
   CreatedArtifact,
 } from "./schemas.js";
 import { searchArtifacts } from "./search.js";
+
+/** This area's group in the API documentation. */
+export const ARTIFACT_TAG = defineApiTag(
+  "Artifacts",
+  "Stored receipts and other artifacts: read one, search them (full text and tags), export every page as NDJSON, and keep one past its expiry.",
+);
 
 /** Artifacts: storing, reading, finding, exporting and keeping them past their expiry. */
 export const ARTIFACT_OPERATIONS = {

@@ -1,6 +1,13 @@
+import { defineApiTag } from "../operations/api-tags.js";
 import { defineOperation } from "../operations/define.js";
 import { listDrops } from "./list.js";
 import { DropList, DropsListInput } from "./schemas.js";
+
+/** This area's group in the API documentation. */
+export const DROP_TAG = defineApiTag(
+  "Drops",
+  "What the gates refused and why (drop receipts), and the views that sum up your week: `status` and `doctor`.",
+);
 
 /** What the gates refused and why. */
 export const DROP_OPERATIONS = {

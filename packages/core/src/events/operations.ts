@@ -1,3 +1,4 @@
+import { defineApiTag } from "../operations/api-tags.js";
 import { defineOperation } from "../operations/define.js";
 import { listDeliveries, recoverEvents, redeliverEvent } from "./redeliver.js";
 import {
@@ -14,6 +15,12 @@ import {
   SubscriptionListInput,
 } from "./subscription-schemas.js";
 import { createSubscription, deleteSubscription, enableSubscription, listSubscriptions, readSubscription } from "./subscriptions.js";
+
+/** This area's group in the API documentation. */
+export const EVENT_TAG = defineApiTag(
+  "Webhooks",
+  "Subscriptions that POST signed events (Standard Webhooks) to your URL, their delivery attempts, redelivery and recovery.",
+);
 
 /**
  * Webhook subscriptions (SPEC §10). Creating or managing one needs a human token

@@ -1,4 +1,16 @@
 import type { z } from "zod";
+import { ARTIFACT_TAG } from "../artifact/operations.js";
+import { DROP_TAG } from "../drops/operations.js";
+import { EVENT_TAG } from "../events/operations.js";
+import { IDENTITY_TAG } from "../identity/operations.js";
+import { INBOX_TAG } from "../inbox/operations.js";
+import { POLICY_TAG } from "../policy/operations.js";
+import { RECEIPT_TAG } from "../receipt/operations.js";
+import { SCHEMA_TAG } from "../receipt/registry.js";
+import { RUN_TAG } from "../run/operations.js";
+import { SIGNING_TAG } from "../signing/operations.js";
+import { TEAM_TAG } from "../team/operations.js";
+import { defineApiTag } from "./api-tags.js";
 import { ARTIFACT_OPERATIONS } from "../artifact/operations.js";
 import { DROP_OPERATIONS } from "../drops/operations.js";
 import { EVENT_OPERATIONS } from "../events/operations.js";
@@ -44,3 +56,25 @@ export type OperationInput<N extends OperationName> = z.input<(typeof OPERATIONS
 export type OperationOutput<N extends OperationName> = z.output<(typeof OPERATIONS)[N]["output"]>;
 
 export const operationNames = () => Object.keys(OPERATIONS) as OperationName[];
+
+/**
+ * Every group of the API documentation (OpenAPI tags), in the order they are listed. Each
+ * area declares its own next to its verbs; a surface names only these (`ApiTagName`), so
+ * every group an integrator sees has a description. `Other` holds verbs not yet given one.
+ */
+export const API_TAGS = [
+  RECEIPT_TAG,
+  ARTIFACT_TAG,
+  IDENTITY_TAG,
+  TEAM_TAG,
+  RUN_TAG,
+  DROP_TAG,
+  POLICY_TAG,
+  EVENT_TAG,
+  INBOX_TAG,
+  SIGNING_TAG,
+  SCHEMA_TAG,
+  defineApiTag("Other", "Operations that have no group of their own yet."),
+] as const;
+
+export type ApiTagName = (typeof API_TAGS)[number]["name"];

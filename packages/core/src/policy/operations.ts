@@ -1,7 +1,14 @@
+import { defineApiTag } from "../operations/api-tags.js";
 import { defineOperation } from "../operations/define.js";
 import { getPolicy } from "./get.js";
 import { Policy, PolicyGetInput, PolicySetInput } from "./schemas.js";
 import { setPolicy } from "./set.js";
+
+/** This area's group in the API documentation. */
+export const POLICY_TAG = defineApiTag(
+  "Policy",
+  "Owner policies that steer the gates: what happens to secrets, whether evidence is required, and how long new artifacts live.",
+);
 
 /** Owner policies that steer the gates. */
 export const POLICY_OPERATIONS = {

@@ -7,7 +7,7 @@ export type { GateContext, GateReceipt, GateRefusal, ReceiptGate } from "./custo
 export { IdempotencyKey } from "./idempotency.js";
 export { prepareReceipt, prepareRedactedReceipt, renderValidReceipt, storedReceiptFields, type PreparedReceipt } from "./prepare.js";
 export { mapReceiptStrings, redactReceipt, type Redaction, type RedactionResult } from "./redact.js";
-export { isRegisteredSchema, jsonSchemaOf, registeredSchemaIds, SCHEMA_REGISTRY, type RegisteredSchemaId } from "./registry.js";
+export { isRegisteredSchema, jsonSchemaOf, registeredSchemaIds, SCHEMA_REGISTRY, SCHEMA_TAG, type RegisteredSchemaId } from "./registry.js";
 export { RECEIPT_V1_TEMPLATE_VERSION, renderReceiptV1 } from "./render.js";
 export { RECEIPT_PROMPT, RECEIPT_QUESTION_FIELDS, receiptPromptText, receiptQuestions, type ReceiptQuestion, type ReceiptQuestionField } from "./questions.js";
 export { receiptExample } from "./example.js";

@@ -1,7 +1,14 @@
 import { CreatedArtifact } from "../artifact/schemas.js";
+import { defineApiTag } from "../operations/api-tags.js";
 import { defineOperation } from "../operations/define.js";
 import { createReceipt, refuseUnreadableReceipt } from "./create.js";
 import { ReceiptCreateInput } from "./schemas.js";
+
+/** This area's group in the API documentation. */
+export const RECEIPT_TAG = defineApiTag(
+  "Receipts",
+  "Leave a structured receipt when work is finished: what changed, who is affected, before and after, evidence, outcome, what a human must do, what remains and what was learned. Every submission the server refuses leaves a drop receipt.",
+);
 
 /** Receipts: the structured record an agent or script leaves when it finishes work. */
 export const RECEIPT_OPERATIONS = {

@@ -1,6 +1,13 @@
 import { z } from "zod";
+import { defineApiTag } from "../operations/api-tags.js";
 import { renderReceiptV1 } from "./render.js";
 import { RECEIPT_SCHEMA_ID, ReceiptCreateInput } from "./schemas.js";
+
+/** The published schemas' group in the API documentation. */
+export const SCHEMA_TAG = defineApiTag(
+  "Schemas",
+  "The published JSON Schemas (draft 2020-12) of what Cairn accepts, to validate a receipt before sending it. No token needed.",
+);
 
 /**
  * The closed registry of metadata schemas. A second schema is a new entry plus a verb,

@@ -45,13 +45,25 @@ export const OUTCOME_LABELS: { readonly [S in OutcomeStatus]: string } = {
  */
 export const THREE_WORDS_PATTERN = `^\\s*\\S+(\\s+\\S+){${LIMITS.minChangedWords - 1},}`;
 
-/** The outcome rules as JSON Schema conditionals: what a model reads where zod's refinement is invisible. */
-const requiredWhen = (status: (typeof OUTCOME_STATUSES)[number], field: string) => ({
-  if: { properties: { status: { const: status } }, required: ["status"] },
-  // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword in a plain data object, never awaited.
-  then: { required: [field] },
+/** The field each status requires: the one rule of an outcome, checked below and stated in its JSON Schema. */
+const OUTCOME_REQUIRES = { measured: "summary", pending: "measure_at", not_applicable: null } as const satisfies {
+  readonly [S in OutcomeStatus]: string | null;
+};
+
+/**
+ * The outcome rule as JSON Schema, what a model or an SDK generator reads where zod's
+ * refinement is invisible: one shape per status, naming the field it requires. Each
+ * shape defines every property it requires (linters and generators read a subschema on
+ * its own), and the shapes sit in `allOf`, so generators read them as a constraint on
+ * the outcome's properties (a typed client then needs `summary` when status is
+ * `measured`), not as an alternative to them.
+ */
+const OUTCOME_SHAPES = OUTCOME_STATUSES.map((status) => {
+  const field = OUTCOME_REQUIRES[status];
+  return field === null
+    ? { properties: { status: { const: status } }, required: ["status"] }
+    : { properties: { status: { const: status }, [field]: true }, required: ["status", field] };
 });
-const OUTCOME_CONDITIONS = [requiredWhen("measured", "summary"), requiredWhen("pending", "measure_at")];
 
 /** The shape of measure_at as a JSON Schema pattern, for a model; the calendar check below decides. */
 const ISO_DATE_OR_DATETIME_PATTERN = "^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:?\\d{2}))?$";
@@ -78,17 +90,15 @@ export const Outcome = z
       .meta({ pattern: ISO_DATE_OR_DATETIME_PATTERN, examples: ["2026-12-08", "2026-12-08T09:00:00Z"] }),
   })
   .superRefine((outcome, ctx) => {
-    if (outcome.status === "measured" && outcome.summary === undefined) {
-      ctx.addIssue({ code: "custom", path: ["summary"], message: "is required when status is measured" });
-    }
-    if (outcome.status === "pending" && outcome.measure_at === undefined) {
-      ctx.addIssue({ code: "custom", path: ["measure_at"], message: "is required when status is pending" });
+    const field = OUTCOME_REQUIRES[outcome.status];
+    if (field !== null && outcome[field] === undefined) {
+      ctx.addIssue({ code: "custom", path: [field], message: `is required when status is ${outcome.status}` });
     }
   })
   .meta({
     description:
       "Did it produce the intended outcome, or when will that be measured? An object with `status` and, depending on it, `summary` (when measured) or `measure_at` (when pending).",
-    allOf: OUTCOME_CONDITIONS,
+    allOf: [{ anyOf: OUTCOME_SHAPES }],
     examples: [
       { status: "measured", summary: "error rate fell from 2.1% to 0.3% over 24 hours" },
       { status: "pending", measure_at: "2026-12-08" },

@@ -1,9 +1,16 @@
+import { defineApiTag } from "../operations/api-tags.js";
 import { defineOperation } from "../operations/define.js";
 import { appendSpans } from "./append-spans.js";
 import { closeRun } from "./close.js";
 import { createRun } from "./create.js";
 import { readRun } from "./read.js";
 import { Run, RunAppendSpansInput, RunAppendSpansOutput, RunCreateInput, RunRef } from "./schemas.js";
+
+/** This area's group in the API documentation. */
+export const RUN_TAG = defineApiTag(
+  "Runs",
+  "Runs and their spans (OpenTelemetry-inspired): a span naming `produced_artifact_id` links the run to that artifact.",
+);
 
 /** Runs and spans (OpenTelemetry-inspired). A span naming `produced_artifact_id` links the run to that artifact. */
 export const RUN_OPERATIONS = {

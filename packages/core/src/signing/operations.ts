@@ -5,6 +5,7 @@ import { forbidden, notFound } from "../errors.js";
 import { authorizeRead } from "../identity/authorize.js";
 import { findArtifact, isExpired } from "../artifact/internal.js";
 import { gone } from "../artifact/read.js";
+import { defineApiTag } from "../operations/api-tags.js";
 import { defineOperation } from "../operations/define.js";
 import { listPublicKeys, rotateSigningKey } from "./keys.js";
 import { Jwk, Jwks, KeysListInput, KeysRotateInput } from "./schemas.js";
@@ -18,6 +19,12 @@ async function verifyReceipt(ctx: ServiceContext, input: { id?: string | undefin
   if (isExpired(row, ctx.now())) throw gone();
   return verifyStored(row);
 }
+
+/** This area's group in the API documentation. */
+export const SIGNING_TAG = defineApiTag(
+  "Signing",
+  "Signed receipts: the public verification keys (no token needed), key rotation, and verifying an exported receipt.",
+);
 
 /** The server's signing keys and verification of what it signed (SPEC §16). */
 export const SIGNING_OPERATIONS = {

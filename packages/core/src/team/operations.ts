@@ -1,8 +1,15 @@
+import { defineApiTag } from "../operations/api-tags.js";
 import { defineOperation } from "../operations/define.js";
 import { createTeam } from "./create.js";
 import { addTeamMember, removeTeamMember } from "./members.js";
 import { readTeam } from "./read.js";
 import { Team, TeamCreateInput, TeamMemberInput, TeamReadInput } from "./schemas.js";
+
+/** This area's group in the API documentation. */
+export const TEAM_TAG = defineApiTag(
+  "Teams",
+  "Teams own artifacts and runs together: create one, read it, and manage its members.",
+);
 
 /** Teams: any user creates one and becomes its first member; members (and administrators) manage membership. */
 export const TEAM_OPERATIONS = {

@@ -39,10 +39,14 @@ describe("a new operation reaches every surface from the registry alone", () => 
   });
 
   it("is documented in OpenAPI, with its error statuses", async () => {
-    const doc = (await (await fetch(`${parity.server.url}/openapi.json`)).json()) as { paths: Record<string, any> };
+    const doc = (await (await fetch(`${parity.server.url}/openapi.json`)).json()) as { paths: Record<string, any>; tags: any[] };
     const get = doc.paths["/v1/throwaway/echo"]?.get;
     expect(get?.operationId).toBe(NAME);
     expect(Object.keys(get?.responses ?? {})).toEqual(["200", "401", "422", "500", "503"]);
+    // In a tag the document describes, and behind the bearer token (what linters and SDK generators check).
+    expect(get?.tags).toEqual(["Other"]);
+    expect(doc.tags.find((t) => t.name === "Other")?.description).toBeTruthy();
+    expect(get?.security).toEqual([{ bearer: [] }]);
   });
 
   it("is an MCP tool titled and annotated from its declaration", () => {
