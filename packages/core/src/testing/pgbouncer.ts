@@ -16,6 +16,8 @@ export interface PgBouncerOptions {
 
 export interface PgBouncer {
   port: number;
+  /** Its process (for CPU accounting in the bench). */
+  pid: number;
   /** `url` with its host and port replaced by PgBouncer's. */
   through(url: string): string;
   /** Everything PgBouncer logged. */
@@ -108,6 +110,7 @@ function running(child: ChildProcess, port: number, dir: string, output: () => s
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   return {
     port,
+    pid: child.pid as number,
     through(url) {
       const u = new URL(url);
       u.hostname = "127.0.0.1";
