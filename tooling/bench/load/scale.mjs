@@ -73,6 +73,11 @@ async function cpuOf(pids) {
   return values.reduce((s, v) => s + v, 0);
 }
 
+/** CPU ms per pid, so backends that start during a run count from zero. */
+async function cpuByPid(pids) {
+  return new Map(await Promise.all(pids.map(async (pid) => [pid, await cpuMs(pid).catch(() => 0)])));
+}
+
 /** One way of reaching the database (direct or through PgBouncer) and the processes started on it. */
 async function openMode(name) {
   const db = await benchDatabase("pg");
@@ -115,9 +120,8 @@ async function measure(admin, mode, n) {
   const urls = mode.servers.slice(0, n).map((s) => s.url);
   const token = mode.servers[0].token;
   await loadCreate(urls, token, { connections: CONNECTIONS, duration: WARMUP });
-  const backends = await backendsOf(admin, mode.dbName);
   const pids = mode.pids();
-  const before = { machine: await machineMs(), cairn: await cpuOf(pids), bouncer: await cpuOf(mode.bouncerPids), db: await cpuOf(backends), load: process.cpuUsage() };
+  const before = { machine: await machineMs(), cairn: await cpuOf(pids), bouncer: await cpuOf(mode.bouncerPids), db: await cpuByPid(await backendsOf(admin, mode.dbName)), load: process.cpuUsage() };
   const started = performance.now();
   const result = await loadCreate(urls, token, { connections: CONNECTIONS, duration: DURATION });
   const wall = performance.now() - started;
@@ -127,7 +131,7 @@ async function measure(admin, mode, n) {
     load: (load.user + load.system) / 1000,
     cairn: (await cpuOf(pids)) - before.cairn,
     pgbouncer: (await cpuOf(mode.bouncerPids)) - before.bouncer,
-    postgres: (await cpuOf(backends)) - before.db,
+    postgres: [...(await cpuByPid(await backendsOf(admin, mode.dbName)))].reduce((sum, [pid, ms]) => sum + ms - (before.db.get(pid) ?? 0), 0),
     machine: machine.busy - before.machine.busy,
   };
   // Percent of one core over the run; the machine has two (200%).
@@ -138,7 +142,7 @@ async function measure(admin, mode, n) {
   // Receipts per CPU-second of the whole stack (load, Cairn, PgBouncer, PostgreSQL): what is
   // left of a figure when other work on the machine takes cores away.
   const perStackSecond = Math.round(served / ((ms.load + ms.cairn + ms.pgbouncer + ms.postgres) / 1000));
-  const connections = (await backendsOf(admin, mode.dbName)).length;
+  const connections = (await backendsOf(admin, mode.dbName)).length; // still open after the run
   if (result.bad > 0) throw new Error(`${mode.name}, ${n} servers: ${result.bad} non-2xx or errors under load`);
   return { ...result, cpu, perReceipt, perStackSecond, connections };
 }
