@@ -108,6 +108,10 @@ export async function startPgBouncer(options: PgBouncerOptions): Promise<PgBounc
 
 function running(child: ChildProcess, port: number, dir: string, output: () => string): PgBouncer {
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  // A test process that dies without stopping it must not leave PgBouncer running.
+  const orphaned = () => child.kill("SIGKILL");
+  process.once("exit", orphaned);
+  child.once("exit", () => process.off("exit", orphaned));
   return {
     port,
     pid: child.pid as number,

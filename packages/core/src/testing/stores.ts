@@ -106,17 +106,26 @@ export async function createTestDatabase(driver: Driver): Promise<TestDatabase> 
   const url = new URL(PG_ADMIN_URL);
   url.pathname = `/${name}`;
   const directUrl = url.toString();
-  const bouncer = driver === "pgbouncer" ? await (await import("./pgbouncer.js")).startPgBouncer({ target: PG_ADMIN_URL }) : undefined;
+  const drop = async () => {
+    const c = new pg.Client({ connectionString: PG_ADMIN_URL });
+    await c.connect();
+    await c.query(`drop database if exists ${name} with (force)`);
+    await c.end();
+  };
+  let bouncer: import("./pgbouncer.js").PgBouncer | undefined;
+  try {
+    if (driver === "pgbouncer") bouncer = await (await import("./pgbouncer.js")).startPgBouncer({ target: PG_ADMIN_URL });
+  } catch (err) {
+    await drop();
+    throw err;
+  }
   return {
     driver,
     databaseUrl: bouncer ? bouncer.through(directUrl) : directUrl,
     directUrl,
     async dispose() {
       await bouncer?.stop();
-      const c = new pg.Client({ connectionString: PG_ADMIN_URL });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
+      await drop();
     },
   };
 }
@@ -124,10 +133,17 @@ export async function createTestDatabase(driver: Driver): Promise<TestDatabase> 
 /** Opens a migrated store on a fresh throwaway database; close() also disposes of it. */
 export async function openTestStore(driver: Driver): Promise<Store> {
   const db = await createTestDatabase(driver);
-  const store =
-    driver !== "pglite"
-      ? await (await import("../store/pg.js")).openPgStore(db.databaseUrl as string)
-      : await (await import("../store/pglite.js")).openPgliteStore(db.dataDir);
+  let store: Store;
+  try {
+    store =
+      driver !== "pglite"
+        ? await (await import("../store/pg.js")).openPgStore(db.databaseUrl as string)
+        : await (await import("../store/pglite.js")).openPgliteStore(db.dataDir);
+  } catch (err) {
+    // Nothing else would drop the database or stop its PgBouncer.
+    await db.dispose();
+    throw err;
+  }
   await migrate(store);
   return {
     ...store,
