@@ -7,8 +7,9 @@ import { fileURLToPath } from "node:url";
 import { benchSearch } from "./lifecycle.mjs";
 import { printFigures } from "./lib.mjs";
 import { benchAb } from "./load/ab.mjs";
-import { benchCreate, benchCreateWebhook, benchScaleOut } from "./load/create.mjs";
+import { benchCreate, benchCreateWebhook } from "./load/create.mjs";
 import { benchCli, benchShare, benchSoak } from "./load/reads.mjs";
+import { benchScale } from "./load/scale.mjs";
 import { benchDelivery } from "./webhooks.mjs";
 
 const drivers = (process.env.CAIRN_BENCH_DRIVERS ?? "pg,pglite").split(",");
@@ -34,7 +35,8 @@ const ROWS = {
   },
   share: () => benchShare(drivers),
   cli: () => benchCli(),
-  scale: () => benchScaleOut(),
+  /** 1, 2 and 4 `cairn serve` + `cairn worker` over one PostgreSQL, direct and through PgBouncer: load/scale.mjs. */
+  scale: () => benchScale(),
   /** Only with CAIRN_BENCH_BEFORE=<another checkout's apps/cli/dist/bin.js>: that build against this one. */
   ab: () =>
     process.env.CAIRN_BENCH_BEFORE ? benchAb(drivers, process.env.CAIRN_BENCH_BEFORE) : console.log("(set CAIRN_BENCH_BEFORE to compare another build; row skipped)"),

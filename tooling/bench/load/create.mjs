@@ -90,17 +90,3 @@ export async function benchCreateWebhook(drivers, { startReceiver }) {
     }
   }
 }
-
-/** Scale-out: two `cairn serve` on one PostgreSQL, connections split round-robin, against one process. */
-export async function benchScaleOut() {
-  await withServers(
-    "pg",
-    async ({ cairns: [a, b], ceiling }) => {
-      const one = await compare([a], ceiling, 1);
-      const two = await compare([a, b], ceiling, 1);
-      figure({ name: "2× cairn serve, one PostgreSQL receipts/s (c32)", value: two.cairn.perSecond, unit: "req/s", baselineName: "1× cairn serve, same run", baseline: one.cairn.perSecond });
-      figure({ name: "2× cairn serve p99 (c32)", value: two.cairn.p99, unit: "ms", baselineName: "1× cairn serve p99", baseline: one.cairn.p99 });
-    },
-    { servers: 2 },
-  );
-}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createCairn } from "../cairn.js";
 import type { Store } from "../store/port.js";
-import { DRIVERS, fullReceipt, minimalReceipt, TEST_PUBLIC_URL, } from "../testing/index.js";
+import { CONCURRENCY_DRIVERS, fullReceipt, minimalReceipt, TEST_PUBLIC_URL, } from "../testing/index.js";
 import { rejectionOf, useTestWorld } from "./helpers.js";
 
 const countDrops = async (store: Store, owner: string) =>
@@ -9,7 +9,7 @@ const countDrops = async (store: Store, owner: string) =>
 const countReceipts = async (store: Store, owner: string) =>
   Number((await store.query<{ n: number }>("select count(*)::int as n from artifacts where owner = $1", [owner]))[0]?.n);
 
-describe.each(DRIVERS)("idempotency keys on %s", (driver) => {
+describe.each(CONCURRENCY_DRIVERS)("idempotency keys on %s", (driver) => {
   const fx = useTestWorld(driver);
 
   it("the same key and input replay the first response: one receipt, no drop, whatever the key order", async () => {

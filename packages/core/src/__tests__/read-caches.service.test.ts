@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createCairn } from "../cairn.js";
 import { onOutboxRing } from "../events/wake.js";
-import { DRIVERS, fullReceipt, minimalReceipt, TEST_PUBLIC_URL } from "../testing/index.js";
+import { CONCURRENCY_DRIVERS, fullReceipt, minimalReceipt, TEST_PUBLIC_URL } from "../testing/index.js";
 import { rejectionOf, useTestWorld } from "./helpers.js";
 
 /**
@@ -10,7 +10,7 @@ import { rejectionOf, useTestWorld } from "./helpers.js";
  * with caches of its own) changing a token, a team or a policy must take effect on the
  * very next request of the first.
  */
-describe.each(DRIVERS)("cached callers and policies on %s", (driver) => {
+describe.each(CONCURRENCY_DRIVERS)("cached callers and policies on %s", (driver) => {
   const fx = useTestWorld(driver);
   const serve = () => createCairn(fx.store, { publicUrl: TEST_PUBLIC_URL });
   const bearer = (token: string) => `Bearer ${token}`;

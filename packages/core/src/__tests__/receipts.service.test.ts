@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { rejectionOf, useTestWorld } from "./helpers.js";
 import { CairnError } from "../errors.js";
-import { createTestWorld, DRIVERS, fullReceipt, minimalReceipt, openTestStore, } from "../testing/index.js";
+import { createTestWorld, CONCURRENCY_DRIVERS, fullReceipt, minimalReceipt, openTestStore, } from "../testing/index.js";
 
 
-describe.each(DRIVERS)("receipts on %s", (driver) => {
+describe.each(CONCURRENCY_DRIVERS)("receipts on %s", (driver) => {
   const fx = useTestWorld(driver);
 
   it("creates a receipt: rendered body, checksum, receipt tag, Nothing, provenance, 7-day expiry", async () => {

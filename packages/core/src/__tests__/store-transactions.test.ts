@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { StoreError } from "../store/faults.js";
 import type { Store } from "../store/port.js";
-import { DRIVERS, openTestStore } from "../testing/index.js";
+import { CONCURRENCY_DRIVERS, openTestStore } from "../testing/index.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe.each(DRIVERS)("store transactions (%s)", (driver) => {
+describe.each(CONCURRENCY_DRIVERS)("store transactions (%s)", (driver) => {
   let store: Store;
   beforeAll(async () => {
     store = await openTestStore(driver);

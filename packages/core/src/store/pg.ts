@@ -12,25 +12,31 @@ export interface PgStoreOptions {
 }
 
 /**
- * `begin` and the transaction's advisory locks as one simple-protocol query: one round
- * trip instead of 1 + locks. Keys are quoted by the driver, never interpolated raw.
+ * `begin`, the transaction's statement timeout and its advisory locks as one
+ * simple-protocol query: one round trip instead of 2 + locks. Keys are quoted by the
+ * driver, never interpolated raw. The timeout is `set local` (ADR 0038): it ends with the
+ * transaction, so behind PgBouncer in transaction mode it never reaches another client.
  */
-function beginWithLocks(client: pg.PoolClient, keys: readonly string[]): string {
-  if (keys.length === 0) return "begin";
+function beginWithLocks(client: pg.PoolClient, keys: readonly string[], statementMs: number): string {
+  const begin = `begin; set local statement_timeout = ${statementMs}`;
+  if (keys.length === 0) return begin;
   const locks = keys.map((k) => `pg_advisory_xact_lock(hashtext(${client.escapeLiteral(k)}))`).join(", ");
-  return `begin; select ${locks}`;
+  return `${begin}; select ${locks}`;
 }
 
 export async function openPgStore(connectionString: string, options: PgStoreOptions = {}): Promise<Store> {
   const timeouts = options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS;
+  // Interpolated into `set local`: a whole number of milliseconds, nothing else.
+  const statementMs = Math.max(1, Math.trunc(Number(timeouts.statementMs)) || DEFAULT_DATABASE_TIMEOUTS.statementMs);
   const logger = options.logger ?? defaultLogger;
   const pool = new pg.Pool({
     connectionString,
     max: 10,
     connectionTimeoutMillis: timeouts.connectMs,
-    statement_timeout: timeouts.statementMs,
-    // The server cannot cancel a statement it never received (a stuck network): the client stops waiting too.
-    query_timeout: timeouts.statementMs + 1_000,
+    // No session settings, no startup parameters (PgBouncer refuses them): the statement timeout is set
+    // per transaction; a statement outside one has the database role's (ADR 0038). The server cannot
+    // cancel a statement it never received (a stuck network), so the client stops waiting on its own.
+    query_timeout: statementMs + 1_000,
     keepAlive: true,
   });
   // An idle client's error (server restart) must not crash the process.
@@ -59,7 +65,7 @@ export async function openPgStore(connectionString: string, options: PgStoreOpti
       const onCommit: Array<() => void> = [];
       let broken: Error | undefined;
       try {
-        await guarded(() => client.query(beginWithLocks(client, options.locks ?? [])));
+        await guarded(() => client.query(beginWithLocks(client, options.locks ?? [], statementMs)));
         const out = await fn(runner(client, onCommit));
         await guarded(() => client.query("commit"));
         for (const f of onCommit) f();

@@ -32,6 +32,8 @@ export interface TransactionOptions {
 export interface StoreOptions {
   /** Postgres connection string; when absent the embedded store is used. */
   databaseUrl?: string | undefined;
+  /** Where migrations run instead of databaseUrl (default: CAIRN_MIGRATE_URL), e.g. a direct connection behind a pooler. */
+  migrateUrl?: string | undefined;
   /** Data directory of the embedded store. */
   dataDir?: string | undefined;
   /** PostgreSQL connect and statement timeouts (default: `databaseTimeoutsFrom(process.env)`). */

@@ -7,3 +7,4 @@ export * from "./link-tables.js";
 export * from "./process.js";
 export * from "./receiver.js";
 export * from "./string-fields.js";
+export * from "./pgbouncer.js";

@@ -5,15 +5,23 @@ import { join } from "node:path";
 import { migrate } from "../store/migrate.js";
 import type { Store } from "../store/port.js";
 
-export type Driver = "pglite" | "pg";
+/** `pgbouncer`: the real PostgreSQL server through a real PgBouncer in transaction pooling mode. */
+export type Driver = "pglite" | "pg" | "pgbouncer";
+const LISTED_DRIVERS = process.env.CAIRN_TEST_DRIVERS?.split(",")
+  .map((d) => d.trim())
+  .filter((d): d is Driver => d === "pglite" || d === "pg" || d === "pgbouncer");
 /**
  * Every storage test runs once per driver. CAIRN_TEST_DRIVERS narrows the list (e.g.
- * `pglite` on a machine without PostgreSQL); CI runs both.
+ * `pglite` on a machine without PostgreSQL) or widens it (`pgbouncer`: the whole storage
+ * suite through PgBouncer); CI runs both stores.
  */
-export const DRIVERS: readonly Driver[] = (process.env.CAIRN_TEST_DRIVERS ?? "pglite,pg")
-  .split(",")
-  .map((d) => d.trim())
-  .filter((d): d is Driver => d === "pglite" || d === "pg");
+export const DRIVERS: readonly Driver[] = LISTED_DRIVERS ?? ["pglite", "pg"];
+/**
+ * The tests of what concurrent writers and processes share through the database (the
+ * duplicate and idempotency races, exactly-once delivery across processes, revocation
+ * reaching every process) also run through PgBouncer in transaction mode (SPEC §23).
+ */
+export const CONCURRENCY_DRIVERS: readonly Driver[] = LISTED_DRIVERS ?? ["pglite", "pg", "pgbouncer"];
 
 /**
  * Adapter tests (REST, MCP, CLI, parity) test no storage: they run on one store, the
@@ -74,8 +82,10 @@ export async function freshPgliteDir(): Promise<string> {
 
 export interface TestDatabase {
   driver: Driver;
-  /** Set for pg: the throwaway database's URL. */
+  /** Set for pg and pgbouncer: the throwaway database's URL (through PgBouncer for pgbouncer). */
   databaseUrl?: string;
+  /** Set for pg and pgbouncer: the same database, straight to PostgreSQL. */
+  directUrl?: string;
   /** Set for pglite: the data directory. */
   dataDir?: string;
   dispose(): Promise<void>;
@@ -95,14 +105,27 @@ export async function createTestDatabase(driver: Driver): Promise<TestDatabase> 
   await admin.end();
   const url = new URL(PG_ADMIN_URL);
   url.pathname = `/${name}`;
+  const directUrl = url.toString();
+  const drop = async () => {
+    const c = new pg.Client({ connectionString: PG_ADMIN_URL });
+    await c.connect();
+    await c.query(`drop database if exists ${name} with (force)`);
+    await c.end();
+  };
+  let bouncer: import("./pgbouncer.js").PgBouncer | undefined;
+  try {
+    if (driver === "pgbouncer") bouncer = await (await import("./pgbouncer.js")).startPgBouncer({ target: PG_ADMIN_URL });
+  } catch (err) {
+    await drop();
+    throw err;
+  }
   return {
     driver,
-    databaseUrl: url.toString(),
+    databaseUrl: bouncer ? bouncer.through(directUrl) : directUrl,
+    directUrl,
     async dispose() {
-      const c = new pg.Client({ connectionString: PG_ADMIN_URL });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
+      await bouncer?.stop();
+      await drop();
     },
   };
 }
@@ -110,10 +133,17 @@ export async function createTestDatabase(driver: Driver): Promise<TestDatabase> 
 /** Opens a migrated store on a fresh throwaway database; close() also disposes of it. */
 export async function openTestStore(driver: Driver): Promise<Store> {
   const db = await createTestDatabase(driver);
-  const store =
-    driver === "pg"
-      ? await (await import("../store/pg.js")).openPgStore(db.databaseUrl as string)
-      : await (await import("../store/pglite.js")).openPgliteStore(db.dataDir);
+  let store: Store;
+  try {
+    store =
+      driver !== "pglite"
+        ? await (await import("../store/pg.js")).openPgStore(db.databaseUrl as string)
+        : await (await import("../store/pglite.js")).openPgliteStore(db.dataDir);
+  } catch (err) {
+    // Nothing else would drop the database or stop its PgBouncer.
+    await db.dispose();
+    throw err;
+  }
   await migrate(store);
   return {
     ...store,
@@ -127,18 +157,22 @@ export async function openTestStore(driver: Driver): Promise<Store> {
 
 /**
  * A CAIRN_HOME for a `cairn serve` under test: the embedded store copied from the
- * template into `pgdata`, or a throwaway PostgreSQL database in DATABASE_URL.
+ * template into `pgdata`, or a throwaway PostgreSQL database in DATABASE_URL (through
+ * PgBouncer for pgbouncer; `directUrl` is then the way around it, for CAIRN_MIGRATE_URL).
  */
-export async function createTestHome(driver: Driver): Promise<{ env: Record<string, string>; home: string; dispose(): Promise<void> }> {
+export async function createTestHome(
+  driver: Driver,
+): Promise<{ env: Record<string, string>; home: string; directUrl?: string; dispose(): Promise<void> }> {
   const home = await mkdtemp(join(tmpdir(), "cairn-home-"));
   if (driver === "pglite") {
     await rename(await freshPgliteDir(), join(home, "pgdata"));
     return { env: { CAIRN_HOME: home }, home, dispose: () => rm(home, { recursive: true, force: true }) };
   }
-  const db = await createTestDatabase("pg");
+  const db = await createTestDatabase(driver);
   return {
     env: { CAIRN_HOME: home, DATABASE_URL: db.databaseUrl as string },
     home,
+    directUrl: db.directUrl as string,
     async dispose() {
       await db.dispose();
       await rm(home, { recursive: true, force: true });
