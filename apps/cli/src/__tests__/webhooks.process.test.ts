@@ -66,6 +66,7 @@ describe.runIf(DRIVERS.includes("pg"))("many processes on one PostgreSQL", () =>
       processes.push(await spawnWorker({ ...shared, CAIRN_HOME: third.home }));
 
       const TOTAL = 1_000;
+      const started = Date.now();
       const servers = [a.url, b.url];
       let next = 0;
       await Promise.all(
@@ -77,7 +78,9 @@ describe.runIf(DRIVERS.includes("pg"))("many processes on one PostgreSQL", () =>
           }
         }),
       );
+      const written = Date.now();
       for (const r of receivers) await r.waitFor(TOTAL, 60_000);
+      console.log(`${TOTAL} events: written in ${written - started} ms, all delivered ${Date.now() - written} ms after the last write`);
       // Let any duplicate that was going to happen arrive.
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       for (const r of receivers) {
