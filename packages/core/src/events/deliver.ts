@@ -31,63 +31,22 @@ interface ClaimedRow extends Omit<Claimed, "secrets"> {
 /**
  * Claims up to `limit` due deliveries of enabled subscriptions, fairly (ADR 0030): at most
  * two of one subscription in flight across all workers, and the first due delivery of
- * every subscription before the second of any. Two statements in one transaction:
- *
- * 1. lock the subscriptions with due work (`FOR NO KEY UPDATE SKIP LOCKED`, so new events'
- *    foreign-key checks do not wait), oldest due first: another worker claiming for the
- *    same subscription right now is skipped, never waited for;
- * 2. in a fresh snapshot (every earlier claimer of these subscriptions has committed),
- *    count what is in flight and take what is left of each subscription's two slots.
+ * every subscription before the second of any. One call to `cairn_claim_deliveries`
+ * (migration 0013): it locks the subscriptions with due work (SKIP LOCKED: another
+ * worker claiming for one right now is skipped, never waited for), then, in a fresh
+ * snapshot, counts what is in flight and takes what is left of each one's slots.
  *
  * The claim moves `next_at` and `leased_until` to the end of the lease: the row is hidden
  * until this worker records the result or, if it dies, until the lease runs out and
  * another takes it over.
  */
 export async function claimDue(store: Store, now: Date, limit: number, leaseMs: number): Promise<Claimed[]> {
-  const rows = await store.transaction(async (tx) => {
-    const subs = await tx.query<{ id: string }>(
-      `select s.id from subscriptions s
-        cross join lateral (
-          select d.next_at from deliveries d
-           where d.subscription_id = s.id and d.state = 'pending' and d.next_at <= $1
-           order by d.next_at limit 1
-        ) first_due
-        where s.enabled
-        order by first_due.next_at
-        limit $2
-        for no key update of s skip locked`,
-      [now.toISOString(), limit],
-    );
-    if (subs.length === 0) return [];
-    return tx.query<ClaimedRow>(
-      `with sub as (
-         select value as id from jsonb_array_elements_text($1::jsonb)
-       ), busy as (
-         select d.subscription_id, count(*)::int as n from deliveries d join sub on sub.id = d.subscription_id
-          where d.state = 'pending' and d.leased_until > $2 group by d.subscription_id
-       ), candidate as (
-         select c.event_id, c.subscription_id, c.next_at, c.rank from sub
-          cross join lateral (
-            select d.event_id, d.subscription_id, d.next_at, row_number() over (order by d.next_at, d.event_id) as rank
-              from deliveries d
-             where d.subscription_id = sub.id and d.state = 'pending' and d.next_at <= $2
-             order by d.next_at, d.event_id limit $5
-          ) c
-          left join busy on busy.subscription_id = c.subscription_id
-          where c.rank <= $5 - coalesce(busy.n, 0)
-          order by c.rank, c.next_at
-          limit $3
-       )
-       update deliveries d set attempts = d.attempts + 1, next_at = $4, leased_until = $4
-         from candidate, subscriptions s, events e
-        where d.event_id = candidate.event_id and d.subscription_id = candidate.subscription_id
-          and d.state = 'pending' and d.next_at <= $2
-          and s.id = d.subscription_id and e.id = d.event_id
-       returning d.event_id, d.subscription_id, d.attempts, d.retry, s.url, s.secret,
-                 case when s.previous_secret_until > $2 then s.previous_secret end as previous_secret, e.payload`,
-      [JSON.stringify(subs.map((s) => s.id)), now.toISOString(), limit, at(now, leaseMs), MAX_IN_FLIGHT_PER_SUBSCRIPTION],
-    );
-  });
+  const rows = await store.query<ClaimedRow>("select * from cairn_claim_deliveries($1::timestamptz, $2::int, $3::timestamptz, $4::int)", [
+    now.toISOString(),
+    limit,
+    at(now, leaseMs),
+    MAX_IN_FLIGHT_PER_SUBSCRIPTION,
+  ]);
   return rows.map(({ secret, previous_secret, ...c }) => ({ ...c, secrets: previous_secret ? [secret, previous_secret] : [secret] }));
 }
 
