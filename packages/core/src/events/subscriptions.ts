@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { z } from "zod";
 import type { ServiceContext } from "../context.js";
 import { notFound, validationFailed } from "../errors.js";
+import { STILL_FAILING_SINCE } from "./deliver.js";
 import { actsFor, visibleOwners } from "../identity/authorize.js";
 import { resolveOwner } from "../identity/owner.js";
 import { newId } from "../ids.js";
@@ -159,7 +160,8 @@ export async function enableSubscription(ctx: ServiceContext, input: z.output<ty
   const now = ctx.now().toISOString();
   const row = await ctx.store.transaction(async (tx) => {
     const [updated] = await tx.query<SubscriptionRow>(
-      `update subscriptions set enabled = true, disabled_reason = null, disabled_at = null, failing_since = null, failing_streak_since = null,
+      `update subscriptions set enabled = true, disabled_reason = null, disabled_at = null,
+              failing_since = ${STILL_FAILING_SINCE}, failing_streak_since = null,
               created_by = case
                 when owner like 'team:%' and not exists (
                   select 1 from team_members m join teams t on t.id = m.team_id join users u on u.id = m.user_id
