@@ -10,7 +10,7 @@ import { benchAb } from "./load/ab.mjs";
 import { benchCreate, benchCreateWebhook } from "./load/create.mjs";
 import { benchCli, benchShare, benchSoak } from "./load/reads.mjs";
 import { benchScale } from "./load/scale.mjs";
-import { benchDelivery } from "./webhooks.mjs";
+import { benchDelivery, benchFairness } from "./webhooks.mjs";
 
 const drivers = (process.env.CAIRN_BENCH_DRIVERS ?? "pg,pglite").split(",");
 const script = (name) => () => {
@@ -27,6 +27,8 @@ const ROWS = {
   search: () => benchSearch(drivers),
   /** Webhook create → delivery p50/p95 through `cairn serve`, quiet (p95 ≤ 250 ms) and under writes: webhooks.mjs. */
   delivery: () => benchDelivery(drivers),
+  /** Another owner's delivery while one receiver hangs with 16 queued, ≤ 3 s (SPEC §19): webhooks.mjs. */
+  fairness: () => benchFairness(drivers),
   create: () => benchCreate(drivers),
   webhook: async () => {
     const testing = await import("@cairn/core/testing");

@@ -117,6 +117,63 @@ async function deliveryLatency(cairn, receiver, { owner, seconds, label }) {
   return { delivery: delivery.sort((a, b) => a - b), response: response.sort((a, b) => a - b) };
 }
 
+/** SPEC §19: "another subscription's event still goes out within a few seconds". */
+const FAIRNESS_MAX_MS = 3_000;
+const BACKLOG = 16;
+
+/**
+ * Row `fairness`: another owner's create → delivery through a real `cairn serve` while one
+ * receiver hangs (never answers, so each attempt holds a slot for the 15 s timeout) with
+ * a backlog of 16 events. Baseline: the same owner's events with nothing hanging, same run.
+ */
+export async function benchFairness(drivers) {
+  for (const driver of drivers) {
+    const db = await benchDatabase(driver);
+    const hanging = await startReceiver();
+    hanging.script(...Array(4 * BACKLOG).fill("hang"));
+    const healthy = await startReceiver();
+    let cairn;
+    try {
+      cairn = await startCairn(db, { CAIRN_WEBHOOK_ALLOW_PRIVATE: "1", CAIRN_WEBHOOK_DENY_PRIVATE: "0" });
+      const [stuck, other] = [`stuck-${process.pid}`, `other-${process.pid}`];
+      for (const name of [stuck, other]) await api(cairn, "POST", "/v1/teams", { name });
+      await api(cairn, "POST", "/v1/subscriptions", { url: healthy.url, owner: `team:${other}` });
+      const timed = async (n, label) => {
+        const delays = [];
+        for (let i = 0; i < n; i++) {
+          const before = healthy.received.length;
+          const t = Date.now();
+          await api(cairn, "POST", "/v1/artifacts", { title: `${label} ${i}`, body: "b", owner: `team:${other}` });
+          const arrived = await healthy.waitFor(before + 1, 90_000);
+          delays.push((arrived[before]?.at ?? Infinity) - t);
+        }
+        return delays.sort((a, b) => a - b);
+      };
+      await timed(3, "warm");
+      const quiet = await timed(5, "quiet");
+      await api(cairn, "POST", "/v1/subscriptions", { url: hanging.url, owner: `team:${stuck}` });
+      for (let i = 0; i < BACKLOG; i++) await api(cairn, "POST", "/v1/artifacts", { title: `backlog ${i}`, body: "b", owner: `team:${stuck}` });
+      await hanging.waitFor(1);
+      await new Promise((r) => setTimeout(r, 300));
+      const held = hanging.received.length;
+      const behind = await timed(5, "behind");
+      limitFigure({
+        name: `other owner's create → delivery max, a receiver hanging with ${BACKLOG} queued (${driver})`,
+        value: behind.at(-1),
+        baselineName: "the same, nothing hanging",
+        baseline: quiet.at(-1),
+        maxMs: FAIRNESS_MAX_MS,
+      });
+      console.log(`(the hanging receiver held ${held} connections; the cap is 2 per subscription)`);
+    } finally {
+      await cairn?.stop();
+      await hanging.close();
+      await healthy.close();
+      await db.dispose();
+    }
+  }
+}
+
 /** Micro row: what the outbox costs POST /v1/receipts, the worker delivering in the same process. */
 export async function benchWebhooks(world, driver) {
   const app = createRestApp(world.cairn);

@@ -29,6 +29,8 @@ export const NOT_TOOLS = {
   subscription_deliveries: "agents list subscriptions; managing them is for people",
   subscription_redeliver: "an outbound target is a person's decision",
   subscription_recover: "an outbound target is a person's decision",
+  subscription_test: "an outbound target is a person's decision",
+  subscription_rotate_secret: "an outbound target is a person's decision",
   // Agents see what waits on people (inbox_list, outcomes_list); only a person can say they saw it (ADR 0017).
   artifact_acknowledge: "only a person can acknowledge",
   // Rotating the server's signing key is an administrator's act; agents list keys and verify.

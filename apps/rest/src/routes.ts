@@ -67,6 +67,8 @@ export const ROUTES: { readonly [N in OperationName]?: RouteOf<N> } = {
   subscription_deliveries: { method: "get", path: "/v1/subscriptions/:id/deliveries", status: 200, input: "params+query", tag: "Webhooks" },
   subscription_redeliver: { method: "post", path: "/v1/subscriptions/:id/redeliver", status: 200, input: "params+body", tag: "Webhooks" },
   subscription_recover: { method: "post", path: "/v1/subscriptions/:id/recover", status: 200, input: "params+body", tag: "Webhooks" },
+  subscription_test: { method: "post", path: "/v1/subscriptions/:id/test", status: 200, input: "params", tag: "Webhooks" },
+  subscription_rotate_secret: { method: "post", path: "/v1/subscriptions/:id/rotate-secret", status: 200, input: "params", tag: "Webhooks" },
   artifact_acknowledge: { method: "post", path: "/v1/artifacts/:id/acknowledge", status: 200, input: "params+body", tag: "Inbox" },
   inbox_list: { method: "get", path: "/v1/inbox", status: 200, input: "query", tag: "Inbox" },
   outcomes_list: { method: "get", path: "/v1/outcomes", status: 200, input: "query", tag: "Inbox" },

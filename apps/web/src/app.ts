@@ -7,6 +7,7 @@ import { ICON, STYLESHEET } from "./pages/styles.js";
 import { mountAuth } from "./routes/auth.js";
 import { mountInbox } from "./routes/inbox.js";
 import { mountPages, rawResponse } from "./routes/pages.js";
+import { mountSubscriptions } from "./routes/subscriptions.js";
 import { securityHeaders } from "./security-headers.js";
 import { sessionOf } from "./session.js";
 
@@ -44,6 +45,7 @@ export function createWebApp(cairn: Cairn): Hono<WebEnv> {
   mountAuth(app, cairn);
   mountPages(app, cairn);
   mountInbox(app, cairn);
+  mountSubscriptions(app, cairn);
 
   app.get("/s/:token", async (c) => {
     const artifact = await cairn.invokeLink("share_read", cairn.linkContext("web"), { token: c.req.param("token") });

@@ -8,6 +8,8 @@ export const LIMITS = {
   details: 100_000,
   listItems: 50,
   url: 2_048,
+  /** Webhook subscriptions of one owner (SPEC §19). */
+  subscriptionsPerOwner: 25,
   tags: 20,
   tag: 64,
   model: 200,

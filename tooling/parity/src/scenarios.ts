@@ -120,6 +120,22 @@ const OPERATION_SCENARIOS: Scenario[] = [
     setup: [sub()],
     step: { operation: "subscription_recover", input: { id: "$0.id", since: new Date(Date.now() - 3_600_000).toISOString() } },
   },
+  // SPEC §19: the operator's verbs on a subscription.
+  {
+    name: "send a test event",
+    expect: "ok",
+    check: (o) => (value(o).queued === 1 && String(value(o).event_id).startsWith("evt_") ? null : "queued no webhook.test event"),
+    setup: [sub()],
+    step: { operation: "subscription_test", input: { id: "$0.id" } },
+  },
+  {
+    name: "rotate a subscription's signing secret",
+    expect: "ok",
+    check: (o) => (String(value(o).secret).startsWith("whsec_") && value(o).previous_secret_expires_at ? null : "shows no new secret and overlap"),
+    setup: [sub()],
+    step: { operation: "subscription_rotate_secret", input: { id: "$0.id" } },
+  },
+  { name: "list each event's delivery state", expect: "ok", check: items(0), setup: [sub()], step: { operation: "subscription_deliveries", input: { id: "$0.id", view: "events" } } },
   { name: "list the signing keys", expect: "ok", check: (o) => (value(o).keys?.length > 0 ? null : "lists no key"), step: { operation: "keys_list", input: {} } },
   { name: "rotate the signing key without being an administrator", expect: "forbidden", step: { operation: "keys_rotate", input: {} } },
   {

@@ -27,10 +27,27 @@ describe("cairn subscribe, subscriptions and deliveries against cairn serve", ()
         return d.stdout.includes("HTTP 200") && d;
       });
       expect(shown.code).toBe(0);
-      expect(shown.stdout).toMatch(/evt_[0-9a-z]+ #1 {2}HTTP 200/);
+      expect(shown.stdout).toMatch(/evt_[0-9a-z]+ artifact.created #1 {2}HTTP 200/);
+
+      expect(shown.stderr).toContain("--view events");
+      const states = await runCli(["deliveries", id, "--view", "events"], { env: sam.env });
+      expect(states.code, states.stderr).toBe(0);
+      expect(states.stdout).toMatch(/evt_[0-9a-z]+ {2}artifact.created {2}delivered {2}1 attempt\n/);
+
+      const test = await runCli(["subscription", "test", id], { env: sam.env });
+      expect(test.code, test.stderr).toBe(0);
+      expect(test.stdout).toMatch(/Queued webhook.test event evt_[0-9a-z]+/);
+      await receiver.waitFor(2);
+      const rotated = await runCli(["subscription", "rotate-secret", id], { env: sam.env });
+      expect(rotated.code, rotated.stderr).toBe(0);
+      expect(rotated.stdout).toMatch(/New signing secret for sub_[0-9a-z]+ \(shown once\): whsec_/);
+      expect(rotated.stdout).toContain("signed with the new and the old secret");
+      const show = await runCli(["subscription", "show", id], { env: sam.env });
+      expect(show.stdout).toContain(`created by ${sam.name}`);
+      expect(show.stdout).not.toContain("whsec_");
 
       const help = await runCli(["subscription", "--help"], { env: sam.env });
-      for (const word of ["show", "delete", "enable", "redeliver", "recover"]) expect(help.stdout).toContain(word);
+      for (const word of ["show", "delete", "enable", "redeliver", "recover", "test", "rotate-secret"]) expect(help.stdout).toContain(word);
     } finally {
       await receiver.close();
       await server.stop();

@@ -85,6 +85,7 @@ describe.each(CONCURRENCY_DRIVERS.filter((d) => d !== "pglite"))("many processes
 
   it("two cairn serve and two cairn worker deliver each of 1,000 events exactly once per subscription", async () => {
     const TOTAL = 1_000;
+    const started = Date.now();
     let next = 0;
     await Promise.all(
       Array.from({ length: 16 }, async () => {
@@ -95,7 +96,9 @@ describe.each(CONCURRENCY_DRIVERS.filter((d) => d !== "pglite"))("many processes
         }
       }),
     );
+    const written = Date.now();
     for (const r of receivers) await r.waitFor(TOTAL, 60_000);
+    console.log(`${TOTAL} events: written in ${written - started} ms, all delivered ${Date.now() - written} ms after the last write`);
     // Let any duplicate that was going to happen arrive.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     for (const r of receivers) {

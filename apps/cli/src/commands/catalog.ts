@@ -18,8 +18,10 @@ import {
   subscriptionEnableCommand,
   subscriptionRecoverCommand,
   subscriptionRedeliverCommand,
+  subscriptionRotateSecretCommand,
   subscriptionShowCommand,
   subscriptionsCommand,
+  subscriptionTestCommand,
 } from "./subscriptions.js";
 import { teamAddCommand, teamCreateCommand, teamRemoveCommand, teamShowCommand } from "./teams.js";
 import { tokenCreateCommand, tokenListCommand, tokenRevokeCommand } from "./token.js";
@@ -69,6 +71,8 @@ export const CLI_COMMANDS: { readonly [N in OperationName]?: CliCommand<N> | nul
   subscription_enable: subscriptionEnableCommand,
   subscription_redeliver: subscriptionRedeliverCommand,
   subscription_recover: subscriptionRecoverCommand,
+  subscription_test: subscriptionTestCommand,
+  subscription_rotate_secret: subscriptionRotateSecretCommand,
   inbox_list: inboxCommand,
   artifact_acknowledge: ackCommand,
   outcomes_list: outcomesCommand,
@@ -82,5 +86,5 @@ export const GROUPS: Readonly<Record<string, string>> = {
   run: "Record runs and their spans; a span can name the receipt it produced.",
   team: "Teams own artifacts and runs together; members manage membership.",
   keys: "The server's Ed25519 signing keys: list the public ones, rotate (administrators).",
-  subscription: "Manage one webhook subscription: show, delete, enable, redeliver, recover.",
+  subscription: "Manage one webhook subscription: show, delete, enable, redeliver, recover, test, rotate-secret.",
 };

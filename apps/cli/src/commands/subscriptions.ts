@@ -6,7 +6,10 @@ function printSubscription(s: Subscription, printer: Printer): void {
   const state = s.enabled ? (s.failing_since ? `failing since ${s.failing_since}` : "enabled") : `DISABLED: ${s.disabled_reason ?? ""}`;
   printer.out(`${s.id}  ${s.url}  (${s.owner}; ${state})`);
   printer.out(`  events: ${s.events.join(", ")}`);
+  printer.out(`  created by ${s.created_by} at ${s.created_at}`);
 }
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 export const subscribeCommand = operationCommand("subscription_create", {
   words: ["subscribe"],
@@ -37,15 +40,23 @@ export const subscriptionsCommand = operationCommand("subscription_list", {
 export const deliveriesCommand = operationCommand("subscription_deliveries", {
   words: ["deliveries"],
   args: [{ field: "id", name: "ID" }],
-  options: [{ field: "limit" }, { field: "cursor" }],
-  examples: ["cairn deliveries sub_06h2k3m4n5p6q7r8s9t0v1w2x3"],
+  options: [{ field: "view", flags: "--view <view>" }, { field: "limit" }, { field: "cursor" }],
+  examples: ["cairn deliveries sub_06h2k3m4n5p6q7r8s9t0v1w2x3", "cairn deliveries sub_06h2k3m4n5p6q7r8s9t0v1w2x3 --view events"],
   human(list, printer) {
-    if (list.items.length === 0) printer.out("No delivery attempts yet.");
-    for (const a of list.items) {
-      const outcome = a.error ? `failed: ${a.error}` : `HTTP ${a.status_code}`;
-      printer.out(`${a.at}  ${a.event_id} #${a.attempt}  ${outcome}  ${a.latency_ms} ms`);
+    const items = list.items as ReadonlyArray<(typeof list.items)[number]>;
+    if (items.length === 0) printer.out("Nothing delivered or queued yet.");
+    for (const item of items) {
+      if ("state" in item) {
+        const next = item.in_flight ? "sending now" : item.next_attempt_at ? `next attempt ${item.next_attempt_at}` : "";
+        printer.out(`${item.event_id}  ${item.event_type}  ${item.state}  ${plural(item.attempts, "attempt")}${next ? `  ${next}` : ""}`);
+      } else {
+        const outcome = item.error ? `failed: ${item.error}` : `HTTP ${item.status_code}`;
+        printer.out(`${item.at}  ${item.event_id} ${item.event_type} #${item.attempt}  ${outcome}  ${item.latency_ms} ms`);
+      }
     }
     if (list.next_cursor) printer.err(`More: --cursor ${list.next_cursor}`);
+    const first = items[0];
+    if (first && !("state" in first)) printer.err("Each event's state and next attempt: add --view events");
   },
 });
 
@@ -77,7 +88,7 @@ export const subscriptionRedeliverCommand = operationCommand("subscription_redel
     { field: "event_id", name: "EVENT_ID" },
   ],
   examples: ["cairn subscription redeliver sub_06h2k3m4n5p6q7r8s9t0v1w2x3 evt_06h2k3m4n5p6q7r8s9t0v1w2x3"],
-  human: (r, printer) => printer.out(`Queued ${r.queued} event${r.queued === 1 ? "" : "s"}.`),
+  human: (r, printer) => printer.out(r.queued === 1 ? "Sending it now; see `cairn deliveries ID --view events`." : "Nothing queued."),
 });
 
 export const subscriptionRecoverCommand = operationCommand("subscription_recover", {
@@ -86,4 +97,21 @@ export const subscriptionRecoverCommand = operationCommand("subscription_recover
   options: [{ field: "since", flags: "--since <time>" }],
   examples: ["cairn subscription recover sub_06h2k3m4n5p6q7r8s9t0v1w2x3 --since 2026-12-01T00:00:00Z"],
   human: (r, printer) => printer.out(`Queued ${r.queued} event${r.queued === 1 ? "" : "s"}.`),
+});
+
+export const subscriptionTestCommand = operationCommand("subscription_test", {
+  words: ["subscription", "test"],
+  args: [{ field: "id", name: "ID" }],
+  examples: ["cairn subscription test sub_06h2k3m4n5p6q7r8s9t0v1w2x3"],
+  human: (r, printer) => printer.out(`Queued webhook.test event ${r.event_id}; see \`cairn deliveries ID\` for the attempt.`),
+});
+
+export const subscriptionRotateSecretCommand = operationCommand("subscription_rotate_secret", {
+  words: ["subscription", "rotate-secret"],
+  args: [{ field: "id", name: "ID" }],
+  examples: ["cairn subscription rotate-secret sub_06h2k3m4n5p6q7r8s9t0v1w2x3"],
+  human(r, printer) {
+    printer.out(`New signing secret for ${r.id} (shown once): ${r.secret}`);
+    printer.out(`Until ${r.previous_secret_expires_at} deliveries are signed with the new and the old secret; switch your receiver before then.`);
+  },
 });

@@ -43,7 +43,7 @@ describe("REST subscriptions (§13 shapes)", () => {
       const d = await h.call("GET", `/v1/subscriptions/${id}/deliveries?limit=10`, { token: sam.token });
       return d.json.items?.length === 1 && d;
     });
-    expect(Object.keys(deliveries.json.items[0])).toEqual(["event_id", "attempt", "status_code", "latency_ms", "at"]);
+    expect(Object.keys(deliveries.json.items[0])).toEqual(["event_id", "event_type", "attempt", "status_code", "latency_ms", "at"]);
     const eventId = deliveries.json.items[0].event_id as string;
     expect(receiver.received[0]?.headers["webhook-id"]).toBe(eventId);
 
@@ -69,6 +69,43 @@ describe("REST subscriptions (§13 shapes)", () => {
     expect(refused.json.error.code).toBe("forbidden");
     expect(refused.json.error.message).toContain("subscriptions:write");
     expect((await h.call("GET", "/v1/subscriptions", { token: agent })).status).toBe(200);
+    const sub = await h.call("POST", "/v1/subscriptions", { token: sam.token, body: { url: receiver.url } });
+    for (const verb of ["test", "rotate-secret"]) {
+      const denied = await h.call("POST", `/v1/subscriptions/${sub.json.id}/${verb}`, { token: agent });
+      expect(denied.status, verb).toBe(403);
+      expect(denied.json.error.message).toContain("subscriptions:write");
+    }
+    expect((await h.call("GET", `/v1/subscriptions/${sub.json.id}/deliveries?view=events`, { token: agent })).status).toBe(200);
+  });
+
+  it("test, rotate-secret and the events view of the delivery log (§19 shapes)", async () => {
+    const sam = await h.world.user("sam");
+    const created = await h.call("POST", "/v1/subscriptions", { token: sam.token, body: { url: receiver.url, events: ["receipt.dropped"] } });
+    const id = created.json.id as string;
+    const before = receiver.received.length;
+    const test = await h.call("POST", `/v1/subscriptions/${id}/test`, { token: sam.token });
+    expect(test).toMatchObject({ status: 200, json: { queued: 1, event_id: expect.stringMatching(/^evt_/) } });
+    await receiver.waitFor(before + 1);
+    const states = await eventually(async () => {
+      const d = await h.call("GET", `/v1/subscriptions/${id}/deliveries?view=events`, { token: sam.token });
+      return d.json.items?.[0]?.state === "delivered" && d;
+    });
+    expect(states.json.items).toEqual([
+      { event_id: test.json.event_id, event_type: "webhook.test", state: "delivered", attempts: 1, in_flight: false, next_attempt_at: null },
+    ]);
+    expect(states.json.next_cursor).toBeNull();
+    const bad = await h.call("GET", `/v1/subscriptions/${id}/deliveries?view=everything`, { token: sam.token });
+    expect(bad.status).toBe(422);
+    expect(bad.json.error.issues[0].field).toBe("view");
+
+    const rotated = await h.call("POST", `/v1/subscriptions/${id}/rotate-secret`, { token: sam.token });
+    expect(rotated.status).toBe(200);
+    expect(Object.keys(rotated.json)).toEqual(["id", "secret", "previous_secret_expires_at"]);
+    expect(rotated.json.secret).toMatch(/^whsec_/);
+    expect(rotated.json.secret).not.toBe(created.json.secret);
+    const read = await h.call("GET", `/v1/subscriptions/${id}`, { token: sam.token });
+    expect(read.json.created_by).toBe(sam.name);
+    expect(read.text).not.toContain("whsec_");
   });
 
   it("bad input is a 422 naming the field", async () => {

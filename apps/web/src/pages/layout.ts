@@ -8,13 +8,14 @@ export interface Chrome {
   user: string;
   formToken: string;
   /** The current section, marked in the navigation. */
-  current?: "bin" | "inbox" | "doctor";
+  current?: "bin" | "inbox" | "doctor" | "subscriptions";
 }
 
 const NAV = [
   { key: "bin", href: "/", label: "Bin" },
   { key: "inbox", href: "/inbox", label: "Inbox" },
   { key: "doctor", href: "/doctor", label: "Doctor" },
+  { key: "subscriptions", href: "/subscriptions", label: "Webhooks" },
 ] as const;
 
 function siteHeader(chrome: Chrome | null) {

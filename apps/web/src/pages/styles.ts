@@ -86,6 +86,7 @@ section.body>h2{font-size:1.1rem}
 .pager{display:flex;gap:1.5rem;margin-top:1rem}
 .status{display:inline-block;min-width:3.2rem;font-weight:700;text-transform:uppercase;font-size:.8rem;letter-spacing:.05em}
 .status.ok{color:var(--ok-fg)}.status.warn{color:var(--chip-due)}.status.fail{color:var(--fail-fg)}
+.attempts{list-style:none;margin:0;padding:0;display:grid;gap:.15rem;font-size:.88rem;color:var(--muted)}
 .checks{list-style:none;padding:0;margin:0;display:grid;gap:.8rem}
 .checks>li{border:1px solid var(--line);border-radius:var(--radius);padding:.7rem .9rem}
 .checks p{margin:.15rem 0}

@@ -42,6 +42,8 @@ const AGENT_MAY: { readonly [N in OperationName]: boolean } = {
   subscription_deliveries: true,
   subscription_redeliver: false,
   subscription_recover: false,
+  subscription_test: false,
+  subscription_rotate_secret: false,
   // A model cannot tell a person it has been told (ADR 0017); it may see what waits on people.
   artifact_acknowledge: false,
   inbox_list: true,

@@ -10,50 +10,63 @@ export interface Claimed {
   attempts: number;
   retry: number;
   url: string;
-  secret: string;
+  /** The signing secrets, newest first: two for 24 h after a rotation (SPEC §19), else one. */
+  secrets: string[];
   payload: string;
 }
+
+/** Deliveries of one subscription in flight at once, across every worker (SPEC §19). */
+export const MAX_IN_FLIGHT_PER_SUBSCRIPTION = 2;
 
 const describeSpan = (ms: number) =>
   ms >= 86_400_000 ? `${Math.round(ms / 86_400_000)} days` : `${Math.round(ms / 60_000)} minutes`;
 
 const at = (now: Date, ms: number) => new Date(now.getTime() + ms).toISOString();
 
+interface ClaimedRow extends Omit<Claimed, "secrets"> {
+  secret: string;
+  previous_secret: string | null;
+}
+
 /**
- * Claims up to `limit` due deliveries of enabled subscriptions. SKIP LOCKED lets many
- * workers claim at once without taking the same row; moving next_at to the end of the
- * lease hides the row from the others until this worker records the result — or, if it
- * dies, until the lease runs out and another takes it over.
+ * Claims up to `limit` due deliveries of enabled subscriptions, fairly (ADR 0030): at most
+ * two of one subscription in flight across all workers, and the first due delivery of
+ * every subscription before the second of any. One call to `cairn_claim_deliveries`
+ * (migration 0013): it locks the subscriptions with due work (SKIP LOCKED: another
+ * worker claiming for one right now is skipped, never waited for), then, in a fresh
+ * snapshot, counts what is in flight and takes what is left of each one's slots.
+ *
+ * The claim moves `next_at` and `leased_until` to the end of the lease: the row is hidden
+ * until this worker records the result or, if it dies, until the lease runs out and
+ * another takes it over.
  */
 export async function claimDue(store: Store, now: Date, limit: number, leaseMs: number): Promise<Claimed[]> {
-  return store.transaction((tx) =>
-    tx.query<Claimed>(
-      `with due as (
-         select d.event_id, d.subscription_id from deliveries d
-           join subscriptions s on s.id = d.subscription_id
-          where d.state = 'pending' and d.next_at <= $1 and s.enabled
-          order by d.next_at
-          limit $2
-          for update of d skip locked
-       )
-       update deliveries d set attempts = d.attempts + 1, next_at = $3
-         from due, subscriptions s, events e
-        where d.event_id = due.event_id and d.subscription_id = due.subscription_id
-          and s.id = d.subscription_id and e.id = d.event_id
-       returning d.event_id, d.subscription_id, d.attempts, d.retry, s.url, s.secret, e.payload`,
-      [now.toISOString(), limit, at(now, leaseMs)],
-    ),
-  );
+  const rows = await store.query<ClaimedRow>("select * from cairn_claim_deliveries($1::timestamptz, $2::int, $3::timestamptz, $4::int)", [
+    now.toISOString(),
+    limit,
+    at(now, leaseMs),
+    MAX_IN_FLIGHT_PER_SUBSCRIPTION,
+  ]);
+  return rows.map(({ secret, previous_secret, ...c }) => ({ ...c, secrets: previous_secret ? [secret, previous_secret] : [secret] }));
 }
 
 /** Gives a claim back untried (shutdown before or during the send): the attempt does not count. */
 export async function releaseClaim(store: Store, c: Claimed, now: Date): Promise<void> {
   await store.query(
-    "update deliveries set attempts = attempts - 1, next_at = $4 where event_id = $1 and subscription_id = $2 and attempts = $3 and state = 'pending'",
+    "update deliveries set attempts = attempts - 1, next_at = $4, leased_until = null where event_id = $1 and subscription_id = $2 and attempts = $3 and state = 'pending'",
     [c.event_id, c.subscription_id, c.attempts, now.toISOString()],
   );
   ringOutbox();
 }
+
+/**
+ * After a success, the subscription is still failing while another of its events is not
+ * delivered after a failed attempt: since that event's first failure (the earliest of them).
+ */
+export const STILL_FAILING_SINCE = `(
+  select min(a.at) from deliveries o join delivery_attempts a
+    on a.subscription_id = o.subscription_id and a.event_id = o.event_id and a.error is not null
+   where o.subscription_id = subscriptions.id and (o.state = 'failed' or (o.state = 'pending' and o.retry > 0)))`;
 
 /**
  * Records one attempt and decides what follows, in one transaction: delivered; or the
@@ -76,18 +89,25 @@ export async function recordAttempt(store: Store, c: Claimed, result: SendResult
       await tx.query(
         `update deliveries set
            state = case when requeued then 'pending' else 'delivered' end,
-           retry = 0, requeued = false, next_at = $4,
+           retry = 0, requeued = false, next_at = $4, leased_until = null,
            finished_at = case when requeued then null else $4::timestamptz end
           where event_id = $1 and subscription_id = $2 and attempts = $3`,
         [c.event_id, c.subscription_id, c.attempts, now.toISOString()],
       );
-      await tx.query("update subscriptions set failing_since = null where id = $1 and failing_since is not null", [c.subscription_id]);
+      await tx.query(
+        `update subscriptions set failing_streak_since = null, failing_since = ${STILL_FAILING_SINCE}
+          where id = $1 and (failing_since is not null or failing_streak_since is not null)`,
+        [c.subscription_id],
+      );
       return;
     }
     const delay = retryDelay(schedule, c.retry, result.retryAfterMs);
     await tx.query(
+      // A redelivery asked for while this attempt was in flight goes out now, on a fresh schedule.
       `update deliveries set retry = case when requeued then 0 else retry + 1 end, requeued = false,
-              state = $4, next_at = $5, finished_at = $6
+              state = case when requeued then 'pending' else $4 end,
+              next_at = case when requeued then $7::timestamptz else $5::timestamptz end,
+              finished_at = case when requeued then null else $6::timestamptz end, leased_until = null
         where event_id = $1 and subscription_id = $2 and attempts = $3`,
       [
         c.event_id,
@@ -96,13 +116,15 @@ export async function recordAttempt(store: Store, c: Claimed, result: SendResult
         delay === null ? "failed" : "pending",
         delay === null ? now.toISOString() : at(now, delay),
         delay === null ? now.toISOString() : null,
+        now.toISOString(),
       ],
     );
-    const [sub] = await tx.query<{ failing_since: Date | string }>(
-      "update subscriptions set failing_since = coalesce(failing_since, $2) where id = $1 returning failing_since",
+    const [sub] = await tx.query<{ failing_streak_since: Date | string }>(
+      `update subscriptions set failing_since = coalesce(failing_since, $2), failing_streak_since = coalesce(failing_streak_since, $2)
+        where id = $1 returning failing_streak_since`,
       [c.subscription_id, now.toISOString()],
     );
-    const failingFor = sub ? now.getTime() - new Date(sub.failing_since).getTime() : 0;
+    const failingFor = sub ? now.getTime() - new Date(sub.failing_streak_since).getTime() : 0;
     const reason =
       result.status === 410
         ? "The receiver answered 410 Gone."

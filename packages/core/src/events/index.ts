@@ -10,3 +10,4 @@ export { DEFAULT_SCHEDULE, type RetrySchedule, retryDelay } from "./schedule.js"
 export { startWorker, type Worker, type WorkerOptions } from "./worker.js";
 export { isPrivateAddress } from "./targets.js";
 export { scheduleFrom } from "./worker-settings.js";
+export { attemptOutcomeOf, eventDeliveryTextOf, type SubscriptionState, subscriptionStateOf } from "./subscription-view.js";

@@ -1,20 +1,23 @@
 import { defineApiTag } from "../operations/api-tags.js";
 import { defineOperation } from "../operations/define.js";
-import { listDeliveries, recoverEvents, redeliverEvent } from "./redeliver.js";
+import { listDeliveries, recoverEvents, redeliverEvent, testSubscription } from "./redeliver.js";
 import {
   CreatedSubscription,
   DeliveriesInput,
-  DeliveryList,
+  DeliveriesOutput,
   RecoverInput,
   RedeliverInput,
   Requeued,
+  RotatedSecret,
+  RotateSecretInput,
   Subscription,
   SubscriptionCreateInput,
   SubscriptionIdInput,
   SubscriptionList,
   SubscriptionListInput,
+  TestQueued,
 } from "./subscription-schemas.js";
-import { createSubscription, deleteSubscription, enableSubscription, listSubscriptions, readSubscription } from "./subscriptions.js";
+import { createSubscription, deleteSubscription, enableSubscription, listSubscriptions, readSubscription, rotateSecret } from "./subscriptions.js";
 
 /** This area's group in the API documentation. */
 export const EVENT_TAG = defineApiTag(
@@ -80,16 +83,18 @@ export const EVENT_OPERATIONS = {
   }),
   subscription_deliveries: defineOperation({
     title: "List delivery attempts",
-    description: "List a subscription's delivery attempts, newest first: event id, attempt number, HTTP status, error, latency.",
+    description:
+      "List a subscription's delivery attempts, newest first: event id and type, attempt number, HTTP status, error, latency. With view=events: each event's state (pending, delivered, failed), attempts and next attempt time.",
     input: DeliveriesInput,
-    output: DeliveryList,
+    output: DeliveriesOutput,
     mutates: false,
     errors: ["not_found"],
     run: listDeliveries,
   }),
   subscription_redeliver: defineOperation({
     title: "Redeliver one event",
-    description: "Send one event to this subscription again, with the same id and bytes. Human tokens only.",
+    description:
+      "Send one event to this subscription now, once, with the same id and bytes: a delivery waiting in backoff is brought forward, never doubled. Human tokens only.",
     input: RedeliverInput,
     output: Requeued,
     mutates: true,
@@ -99,12 +104,34 @@ export const EVENT_OPERATIONS = {
   }),
   subscription_recover: defineOperation({
     title: "Resend events since a time",
-    description: "Send again every event of the owner since a time (within the last 30 days) that this subscription takes. Human tokens only.",
+    description:
+      "Resend every event since a time (within the last 30 days) that this subscription takes and has not received (failed or waiting in backoff); delivered events and events from before the subscription existed are not sent. Human tokens only.",
     input: RecoverInput,
     output: Requeued,
     mutates: true,
     permission: "subscriptions:write",
     errors: ["not_found"],
     run: recoverEvents,
+  }),
+  subscription_test: defineOperation({
+    title: "Send a test event",
+    description: "Queue a `webhook.test` event (`data: {subscription_id}`) to this subscription only, whatever its events filter; it is signed, delivered and listed like any other. Human tokens only.",
+    input: SubscriptionIdInput,
+    output: TestQueued,
+    mutates: true,
+    permission: "subscriptions:write",
+    errors: ["not_found"],
+    run: testSubscription,
+  }),
+  subscription_rotate_secret: defineOperation({
+    title: "Rotate a signing secret",
+    description:
+      "Replace the subscription's signing secret; the new `whsec_` secret is shown once. For 24 h deliveries carry two signatures (new, then old), so a receiver verifying with either accepts. Human tokens only.",
+    input: RotateSecretInput,
+    output: RotatedSecret,
+    mutates: true,
+    permission: "subscriptions:write",
+    errors: ["not_found"],
+    run: rotateSecret,
   }),
 } as const;

@@ -1,6 +1,6 @@
 import { newId } from "../ids.js";
 import type { Sql } from "../store/port.js";
-import { EVENT_DATA, type EventType, type NewEvent } from "./schemas.js";
+import { EVENT_DATA, type EventType, type NewEvent, TEST_EVENT_TYPE, TestEventData } from "./schemas.js";
 import { ringOutbox } from "./wake.js";
 
 /**
@@ -12,6 +12,11 @@ import { ringOutbox } from "./wake.js";
 export function eventPayload(type: EventType, id: string, createdAt: Date, data: unknown): string {
   const parsed = EVENT_DATA[type].parse(data);
   return JSON.stringify({ type, id, created_at: createdAt.toISOString(), data: parsed });
+}
+
+/** The bytes of a `webhook.test` event, in the same envelope as every other type. */
+export function testEventPayload(id: string, createdAt: Date, subscriptionId: string): string {
+  return JSON.stringify({ type: TEST_EVENT_TYPE, id, created_at: createdAt.toISOString(), data: TestEventData.parse({ subscription_id: subscriptionId }) });
 }
 
 /** The argument of `cairn_record_event` (migration 0010). */

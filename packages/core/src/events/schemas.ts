@@ -64,6 +64,17 @@ export const EVENT_DATA = {
   "receipt.acknowledged": AcknowledgedData,
 } as const satisfies { readonly [T in EventType]: z.ZodType };
 
+/**
+ * `webhook.test` (SPEC §19): queued by subscription_test to that one subscription, whatever
+ * its filter. Not a type a filter names, and never fanned out to the owner's other
+ * subscriptions.
+ */
+export const TEST_EVENT_TYPE = "webhook.test";
+export const TestEventData = z.object({ subscription_id: z.string().describe("The subscription the test was sent to.") });
+
+/** Any type a delivery can carry: the subscribable types and the test event. */
+export type DeliveredEventType = EventType | typeof TEST_EVENT_TYPE;
+
 export type EventData<T extends EventType> = z.input<(typeof EVENT_DATA)[T]>;
 
 /** What a verb hands to recordEvent. */

@@ -22,12 +22,16 @@ export interface SendOptions {
   signal?: AbortSignal;
 }
 
-/** Standard Webhooks headers for this event: the id is the event id, the same on every attempt. */
-export function signedHeaders(secret: string, eventId: string, payload: string, at: Date): Record<string, string> {
+/**
+ * Standard Webhooks headers for this event: the id is the event id, the same on every
+ * attempt. With several secrets (after a rotation) every one signs, newest first,
+ * space-separated as the spec allows, so a receiver holding any one of them verifies.
+ */
+export function signedHeaders(secrets: readonly string[], eventId: string, payload: string, at: Date): Record<string, string> {
   return {
     "webhook-id": eventId,
     "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
-    "webhook-signature": new Webhook(secret).sign(eventId, at, payload),
+    "webhook-signature": secrets.map((secret) => new Webhook(secret).sign(eventId, at, payload)).join(" "),
   };
 }
 
@@ -44,7 +48,7 @@ export function parseRetryAfter(value: string | undefined, now: Date): number | 
  * denyPrivate), and the connection is pinned to that address: the socket never asks DNS
  * again, so a rebinding answer cannot redirect it. TLS still verifies the hostname.
  */
-export async function sendEvent(target: string, secret: string, eventId: string, payload: string, options: SendOptions): Promise<SendResult> {
+export async function sendEvent(target: string, secrets: readonly string[], eventId: string, payload: string, options: SendOptions): Promise<SendResult> {
   const started = Date.now();
   const elapsed = () => Date.now() - started;
   const url = new URL(target);
@@ -79,7 +83,7 @@ export async function sendEvent(target: string, secret: string, eventId: string,
         "content-type": "application/json",
         "content-length": String(body.length),
         "user-agent": "Cairn-Webhooks/1",
-        ...signedHeaders(secret, eventId, payload, now),
+        ...signedHeaders(secrets, eventId, payload, now),
       },
     });
     const timer = setTimeout(() => {

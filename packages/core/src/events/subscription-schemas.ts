@@ -40,7 +40,11 @@ export const Subscription = z
     disabled_reason: z.string().nullable().describe("Why it was disabled, or null."),
     created_at: z.string().describe("ISO 8601 creation time."),
     owner: z.string().describe("`user:NAME` or `team:NAME` whose events it receives."),
-    failing_since: z.string().nullable().describe("ISO 8601 time of the first failed attempt since the last success, or null."),
+    failing_since: z
+      .string()
+      .nullable()
+      .describe("ISO 8601 time since which an event of this subscription is failing (not delivered after a failed attempt), or null."),
+    created_by: z.string().describe("The user who created it (or re-enabled it as their own); a team subscription is disabled when that user leaves the team."),
   })
   .meta({ id: "Subscription", description: "A webhook subscription (never its secret)." });
 export type Subscription = z.infer<typeof Subscription>;
@@ -62,6 +66,7 @@ export const SubscriptionIdInput = z.strictObject({ id: SubscriptionId });
 export const DeliveryAttempt = z
   .object({
     event_id: z.string().describe("Event id; equals the payload's `id` and the `webhook-id` header."),
+    event_type: z.string().describe("The event's type, e.g. `artifact.created` or `webhook.test`."),
     attempt: z.number().int().describe("1 for the first attempt of this event to this subscription, then 2, 3…"),
     status_code: z.number().int().nullable().describe("HTTP status the receiver answered, or null when there was no answer."),
     error: z.string().optional().describe("Why the attempt failed (timeout, refused target, HTTP status…); absent on success."),
@@ -78,7 +83,40 @@ export const DeliveryList = z
   })
   .meta({ id: "DeliveryList", description: "Delivery attempts of a subscription, newest first." });
 
-export const DeliveriesInput = z.strictObject({ id: SubscriptionId, ...PAGE_FIELDS });
+export const DELIVERY_VIEWS = ["attempts", "events"] as const;
+
+export const DeliveriesInput = z.strictObject({
+  id: SubscriptionId,
+  view: z
+    .enum(DELIVERY_VIEWS)
+    .optional()
+    .describe("`attempts` (default): every attempt, newest first. `events`: each event's delivery state and next attempt, newest first."),
+  ...PAGE_FIELDS,
+});
+
+export const EventDelivery = z
+  .object({
+    event_id: z.string().describe("Event id (the `webhook-id`)."),
+    event_type: z.string().describe("The event's type."),
+    state: z.enum(["pending", "delivered", "failed"]).describe("`pending`: waiting for an attempt or in flight; `delivered`: a 2xx answer; `failed`: the retries are used up (recover or redeliver resends it)."),
+    attempts: z.number().int().describe("Attempts made so far."),
+    in_flight: z.boolean().describe("An attempt is being sent right now."),
+    next_attempt_at: z
+      .string()
+      .nullable()
+      .describe("ISO 8601 time of the next attempt while pending (for one in flight: when it is tried again should this attempt never finish); null once delivered or failed."),
+  })
+  .meta({ id: "EventDelivery", description: "One event's delivery to one subscription." });
+export type EventDelivery = z.infer<typeof EventDelivery>;
+
+export const EventDeliveryList = z
+  .object({
+    items: z.array(EventDelivery),
+    next_cursor: z.string().nullable().describe("Pass as `cursor` (with `view=events`) for the next page; null on the last page."),
+  })
+  .meta({ id: "EventDeliveryList", description: "Each event's delivery state for a subscription, newest first." });
+
+export const DeliveriesOutput = z.union([DeliveryList, EventDeliveryList]).describe("Attempts (`view=attempts`) or event states (`view=events`).");
 
 export const RedeliverInput = z.strictObject({
   id: SubscriptionId,
@@ -92,6 +130,25 @@ export const RecoverInput = z.strictObject({
     .refine(isIsoDateOrDateTime, "must be an ISO 8601 date (2026-12-01) or date-time with a zone (2026-12-01T09:00:00Z)")
     .describe("ISO 8601 date or date-time with a zone: resend every event of the owner since then that this subscription takes."),
 });
+
+export const RotateSecretInput = SubscriptionIdInput;
+
+export const RotatedSecret = z
+  .object({
+    id: z.string().describe("Subscription id."),
+    secret: z.string().describe("The new `whsec_` signing secret. Shown once: store it now; it cannot be read again."),
+    previous_secret_expires_at: z
+      .string()
+      .describe("ISO 8601 time until which deliveries also carry a signature with the previous secret (24 h), so receivers can switch over."),
+  })
+  .meta({ id: "RotatedSecret", description: "A subscription's new signing secret (shown only here); the old one signs beside it for 24 h." });
+
+export const TestQueued = z
+  .object({
+    event_id: z.string().describe("The `webhook.test` event's id (the `webhook-id` the receiver gets)."),
+    queued: z.number().int().describe("1: the event is queued for this subscription."),
+  })
+  .meta({ id: "TestQueued", description: "A `webhook.test` event queued to one subscription." });
 
 export const Requeued = z
   .object({ queued: z.number().int().describe("How many events were queued for delivery.") })

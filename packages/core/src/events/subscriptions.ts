@@ -2,13 +2,16 @@ import { randomBytes } from "node:crypto";
 import type { z } from "zod";
 import type { ServiceContext } from "../context.js";
 import { notFound, validationFailed } from "../errors.js";
+import { STILL_FAILING_SINCE } from "./deliver.js";
 import { actsFor, visibleOwners } from "../identity/authorize.js";
 import { resolveOwner } from "../identity/owner.js";
 import { newId } from "../ids.js";
 import { LIMITS } from "../limits.js";
 import { EVENT_TYPES, type EventType } from "./schemas.js";
+import type { Sql } from "../store/port.js";
 import type {
   CreatedSubscription,
+  RotatedSecret,
   Subscription,
   SubscriptionCreateInput,
   SubscriptionIdInput,
@@ -26,10 +29,19 @@ interface SubscriptionRow {
   enabled: boolean;
   disabled_reason: string | null;
   failing_since: Date | string | null;
+  created_by: string;
   created_at: Date | string;
 }
 
-const COLUMNS = "id, owner, url, events, enabled, disabled_reason, failing_since, created_at";
+const COLUMNS = "id, owner, url, events, enabled, disabled_reason, failing_since, created_by, created_at";
+
+/** How long the previous secret signs beside the new one after a rotation (SPEC §19). */
+export const SECRET_OVERLAP_MS = 24 * 3_600_000;
+
+/** A team subscription whose creator left the team (SPEC §19); a member re-enables it as their own. */
+export const CREATOR_LEFT_TEAM = "creator_left_team";
+
+const newSecret = () => `whsec_${randomBytes(24).toString("base64")}`;
 const iso = (v: Date | string) => new Date(v).toISOString();
 
 function toSubscription(row: SubscriptionRow): Subscription {
@@ -42,6 +54,7 @@ function toSubscription(row: SubscriptionRow): Subscription {
     created_at: iso(row.created_at),
     owner: row.owner,
     failing_since: row.failing_since === null ? null : iso(row.failing_since),
+    created_by: row.created_by,
   };
 }
 
@@ -76,13 +89,28 @@ export async function createSubscription(
   const events = input.events ? [...new Set(input.events)] : null;
   // Stored as the parser writes it: percent-encoded ASCII, so no stray character reaches the database.
   const url = new URL(input.url).href;
-  const secret = `whsec_${randomBytes(24).toString("base64")}`;
+  const secret = newSecret();
   const now = ctx.now();
-  const [row] = await ctx.store.query<SubscriptionRow>(
-    `insert into subscriptions (id, owner, url, events, secret, created_by, created_at)
-     values ($1, $2, $3, $4::jsonb, $5, $6, $7) returning ${COLUMNS}`,
-    [newId("sub", now), owner, url, events === null ? null : JSON.stringify(events), secret, ctx.principal.user.name, now.toISOString()],
-  );
+  const row = await ctx.store.transaction(async (tx) => {
+    // The owner's count and the insert under one lock, so two creates at once cannot both be the 25th.
+    await tx.query("select pg_advisory_xact_lock(hashtext($1))", [`subscriptions:${owner}`]);
+    const [count] = await tx.query<{ n: number }>("select count(*)::int as n from subscriptions where owner = $1", [owner]);
+    if ((count?.n ?? 0) >= LIMITS.subscriptionsPerOwner) {
+      throw validationFailed([
+        {
+          field: "owner",
+          reason: `${owner} already has ${LIMITS.subscriptionsPerOwner} subscriptions, the most one owner may have; delete one first`,
+          limit: LIMITS.subscriptionsPerOwner,
+        },
+      ]);
+    }
+    const [inserted] = await tx.query<SubscriptionRow>(
+      `insert into subscriptions (id, owner, url, events, secret, created_by, created_at)
+       values ($1, $2, $3, $4::jsonb, $5, $6, $7) returning ${COLUMNS}`,
+      [newId("sub", now), owner, url, events === null ? null : JSON.stringify(events), secret, ctx.principal.user.name, now.toISOString()],
+    );
+    return inserted;
+  });
   if (!row) throw new Error("insert returned no row");
   const created = toSubscription(row);
   return { id: created.id, url: created.url, events: created.events, secret };
@@ -123,19 +151,57 @@ export async function deleteSubscription(ctx: ServiceContext, input: z.output<ty
   return toSubscription(row);
 }
 
-/** Re-enables a disabled subscription; its waiting deliveries resume at once. */
+/**
+ * Re-enables a disabled subscription; its waiting deliveries resume at once. A team
+ * subscription whose creator is no longer a member becomes the caller's (SPEC §19).
+ */
 export async function enableSubscription(ctx: ServiceContext, input: z.output<typeof SubscriptionIdInput>): Promise<Subscription> {
   const found = await findSubscription(ctx, input.id);
   const now = ctx.now().toISOString();
   const row = await ctx.store.transaction(async (tx) => {
     const [updated] = await tx.query<SubscriptionRow>(
-      `update subscriptions set enabled = true, disabled_reason = null, disabled_at = null, failing_since = null
+      `update subscriptions set enabled = true, disabled_reason = null, disabled_at = null,
+              failing_since = ${STILL_FAILING_SINCE}, failing_streak_since = null,
+              created_by = case
+                when owner like 'team:%' and not exists (
+                  select 1 from team_members m join teams t on t.id = m.team_id join users u on u.id = m.user_id
+                   where 'team:' || t.name = subscriptions.owner and u.name = subscriptions.created_by)
+                then $2 else created_by end
         where id = $1 returning ${COLUMNS}`,
-      [found.id],
+      [found.id, ctx.principal.user.name],
     );
     await tx.query("update deliveries set next_at = $2 where subscription_id = $1 and state = 'pending'", [found.id, now]);
     tx.afterCommit(ringOutbox);
     return updated ?? found;
   });
   return toSubscription(row);
+}
+
+/** subscription_rotate_secret: a new secret, shown once; the old one keeps signing beside it for 24 h. */
+export async function rotateSecret(
+  ctx: ServiceContext,
+  input: z.output<typeof SubscriptionIdInput>,
+): Promise<z.output<typeof RotatedSecret>> {
+  const found = await findSubscription(ctx, input.id);
+  const secret = newSecret();
+  const until = new Date(ctx.now().getTime() + SECRET_OVERLAP_MS).toISOString();
+  // Rotating again within the overlap drops the oldest: the secret in use until now is the one that keeps signing.
+  await ctx.store.query(
+    "update subscriptions set previous_secret = secret, previous_secret_until = $2, secret = $3 where id = $1",
+    [found.id, until, secret],
+  );
+  return { id: found.id, secret, previous_secret_expires_at: until };
+}
+
+/**
+ * When a user leaves a team, the team's subscriptions they created stop (SPEC §19): an
+ * ex-member's URL must not keep receiving the team's events with their share links.
+ * Called in the removal's transaction.
+ */
+export async function disableSubscriptionsOfLeaver(tx: Sql, teamOwner: string, userName: string, now: Date): Promise<void> {
+  await tx.query(
+    `update subscriptions set enabled = false, disabled_reason = $3, disabled_at = $4
+      where owner = $1 and created_by = $2 and enabled`,
+    [teamOwner, userName, CREATOR_LEFT_TEAM, now.toISOString()],
+  );
 }

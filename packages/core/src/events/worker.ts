@@ -63,7 +63,7 @@ export function startWorker(options: WorkerOptions): Worker {
   const unsubscribe = onOutboxRing(wake);
 
   const deliver = async (c: Claimed) => {
-    const result = await sendEvent(c.url, c.secret, c.event_id, c.payload, {
+    const result = await sendEvent(c.url, c.secrets, c.event_id, c.payload, {
       denyPrivate,
       signal: abort.signal,
       ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),

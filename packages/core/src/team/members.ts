@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { ServiceContext } from "../context.js";
 import { CairnError, validationFailed } from "../errors.js";
+import { disableSubscriptionsOfLeaver } from "../events/subscriptions.js";
 import { findUserByName } from "../identity/users.js";
 import { loadTeam, requireTeam } from "./internal.js";
 import type { Team, TeamMemberInput } from "./schemas.js";
@@ -47,6 +48,7 @@ export async function removeTeamMember(ctx: ServiceContext, input: MemberInput):
       throw validationFailed([{ field: "user", reason: "is the last member; a team keeps at least one member", limit: 1 }]);
     }
     await tx.query("delete from team_members where team_id = $1 and user_id = $2", [team.id, leaving.user_id]);
+    await disableSubscriptionsOfLeaver(tx, `team:${team.name}`, leaving.name, ctx.now());
     return loadTeam(tx, team);
   });
 }

@@ -1,0 +1,87 @@
+import type { Migration } from "./types.js";
+
+/**
+ * Webhooks an operator can run (SPEC §19, ADR 0030).
+ *
+ * - `deliveries.leased_until`: when a worker's claim on an attempt in flight runs out. It
+ *   tells an attempt in flight from one waiting in backoff (both have a future `next_at`),
+ *   so a redelivery can bring a waiting one forward instead of doubling it, and it counts
+ *   a subscription's deliveries in flight (at most 2, so one receiver cannot take every slot).
+ * - `deliveries_subscription_due_idx`: each subscription's due deliveries in order, so a
+ *   claim can take the first two of every subscription without reading a whole backlog;
+ *   `deliveries_subscription_event_idx` pages a subscription's events newest first.
+ * - `subscriptions.previous_secret` / `previous_secret_until`: after a rotation the old
+ *   secret signs too, for 24 h, beside the new one.
+ * - `subscriptions.failing_streak_since`: the start of an unbroken run of failed attempts
+ *   (any success ends it), which disables a subscription after 5 days. `failing_since` now
+ *   says "an event of this subscription is still failing", which a success of another
+ *   event does not clear.
+ * - `cairn_claim_deliveries`: the fair claim (ADR 0030) as one call. PL/pgSQL on purpose:
+ *   each statement in it takes a new snapshot, so the second — counting what is in flight —
+ *   runs after the subscriptions are locked and sees every earlier claimer's commit; and a
+ *   claim, made after every delivery, is one round trip instead of four.
+ */
+export const webhookOperations: Migration = {
+  version: "0013_webhook_operations",
+  sql: `
+    alter table deliveries add column leased_until timestamptz;
+    create index deliveries_subscription_due_idx on deliveries (subscription_id, next_at) where state = 'pending';
+    create index deliveries_subscription_event_idx on deliveries (subscription_id, event_id desc);
+    drop index deliveries_subscription_idx;
+
+    alter table subscriptions add column previous_secret text;
+    alter table subscriptions add column previous_secret_until timestamptz;
+    alter table subscriptions add column failing_streak_since timestamptz;
+    update subscriptions set failing_streak_since = failing_since;
+
+    create function cairn_claim_deliveries(now_at timestamptz, max_claims integer, lease_until timestamptz, per_subscription integer)
+    returns table (event_id text, subscription_id text, attempts integer, retry integer, url text, secret text, previous_secret text, payload text)
+    language plpgsql as $$
+    #variable_conflict use_column
+    declare
+      subs text[];
+    begin
+      -- 1. The subscriptions with due work, oldest first; one another worker is claiming for is skipped.
+      --    NO KEY UPDATE does not block new events' foreign-key checks (KEY SHARE).
+      select array_agg(locked.id) into subs from (
+        select s.id from subscriptions s
+         cross join lateral (
+           select d.next_at from deliveries d
+            where d.subscription_id = s.id and d.state = 'pending' and d.next_at <= now_at
+            order by d.next_at limit 1
+         ) first_due
+         where s.enabled
+         order by first_due.next_at
+         limit max_claims
+         for no key update of s skip locked
+      ) locked;
+      if subs is null then return; end if;
+      -- 2. A new snapshot: what is in flight now, and what is left of each one's slots, first due of every one first.
+      return query
+        with busy as (
+          select d.subscription_id, count(*)::int as n from deliveries d
+           where d.subscription_id = any(subs) and d.state = 'pending' and d.leased_until > now_at
+           group by d.subscription_id
+        ), candidate as (
+          select c.event_id, c.subscription_id, c.next_at, c.rank from unnest(subs) as sub(id)
+           cross join lateral (
+             select d.event_id, d.subscription_id, d.next_at, row_number() over (order by d.next_at, d.event_id) as rank
+               from deliveries d
+              where d.subscription_id = sub.id and d.state = 'pending' and d.next_at <= now_at
+              order by d.next_at, d.event_id limit per_subscription
+           ) c
+           left join busy on busy.subscription_id = c.subscription_id
+           where c.rank <= per_subscription - coalesce(busy.n, 0)
+           order by c.rank, c.next_at
+           limit max_claims
+        )
+        update deliveries d set attempts = d.attempts + 1, next_at = lease_until, leased_until = lease_until
+          from candidate, subscriptions s, events e
+         where d.event_id = candidate.event_id and d.subscription_id = candidate.subscription_id
+           and d.state = 'pending' and d.next_at <= now_at
+           and s.id = d.subscription_id and e.id = d.event_id
+        returning d.event_id, d.subscription_id, d.attempts, d.retry, s.url, s.secret,
+                  case when s.previous_secret_until > now_at then s.previous_secret end, e.payload;
+    end $$;
+  `,
+};
