@@ -14,12 +14,17 @@ export interface PgStoreOptions {
 /**
  * `begin` and the transaction's advisory locks as one simple-protocol query: one round
  * trip instead of 1 + locks. Keys are quoted by the driver, never interpolated raw.
+ * The isolation level is pinned here, per transaction (ADR 0028): every lock-then-read
+ * in Cairn relies on read committed, whatever the database's default, and a transaction
+ * pooler keeps a `begin`'s level where it would lose a session setting.
  */
 function beginWithLocks(client: pg.PoolClient, keys: readonly string[]): string {
-  if (keys.length === 0) return "begin";
+  if (keys.length === 0) return BEGIN_READ_COMMITTED;
   const locks = keys.map((k) => `pg_advisory_xact_lock(hashtext(${client.escapeLiteral(k)}))`).join(", ");
-  return `begin; select ${locks}`;
+  return `${BEGIN_READ_COMMITTED}; select ${locks}`;
 }
+
+const BEGIN_READ_COMMITTED = "begin isolation level read committed";
 
 export async function openPgStore(connectionString: string, options: PgStoreOptions = {}): Promise<Store> {
   const timeouts = options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS;

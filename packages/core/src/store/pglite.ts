@@ -24,9 +24,13 @@ export async function openPgliteStore(dataDir?: string): Promise<Store> {
     driver: "pglite",
     ...runner(db),
     // PGlite runs every query and transaction under one mutex, so a transaction's advisory locks (options.locks) are already held.
+    // Read committed whatever the database's default, as on PostgreSQL (ADR 0028); PGlite's own `begin` takes no level.
     async transaction(fn) {
       const onCommit: Array<() => void> = [];
-      const out = await db.transaction((tx) => fn(runner(tx, onCommit)));
+      const out = await db.transaction(async (tx) => {
+        await tx.query("set transaction isolation level read committed");
+        return fn(runner(tx, onCommit));
+      });
       for (const f of onCommit) f();
       return out;
     },
