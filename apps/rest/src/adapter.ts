@@ -1,4 +1,4 @@
-import { CairnError, type CairnErrorCode, type Logger, type Principal, toCairnError } from "@cairn/core";
+import { CairnError, type CairnErrorCode, clientAbortResponse, isClientAbort, type Logger, type Principal, toCairnError } from "@cairn/core";
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 
@@ -45,8 +45,10 @@ export function loggablePath(path: string): string {
  * request id, our stack: see core's logger), never echoed; so is an unreachable database.
  */
 export function errorResponse(c: Context, err: unknown, log: Logger): Response {
-  const cairnError = toCairnError(err);
   const requestId = c.get("requestId") as string | undefined;
+  // The client left mid-body, or its body trickled past the server's bound (Node answered 408): not our fault.
+  if (isClientAbort(err, c.req.raw.signal)) return clientAbortResponse(log, { surface: "rest", method: c.req.method, path: loggablePath(c.req.path), requestId });
+  const cairnError = toCairnError(err);
   if (!(err instanceof CairnError)) log.error({ code: "internal", requestId, surface: "rest", method: c.req.method }, err);
   else if (cairnError.code === "unavailable") {
     log.warn({ code: "database_unavailable", requestId, surface: "rest" }, (err as { cause?: unknown }).cause);
