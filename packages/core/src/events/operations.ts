@@ -21,6 +21,7 @@ import { createSubscription, deleteSubscription, enableSubscription, listSubscri
  */
 export const EVENT_OPERATIONS = {
   subscription_create: defineOperation({
+    notOn: { mcp: "an outbound target is a person's decision" },
     title: "Subscribe a URL to events",
     description:
       "Subscribe a URL to your events (or a team's, as a member): artifact.created, receipt.dropped, receipt.measure_due, receipt.acknowledged. Deliveries are signed per Standard Webhooks with the returned `whsec_` secret, which is shown only once. Human tokens only.",
@@ -41,6 +42,7 @@ export const EVENT_OPERATIONS = {
     run: listSubscriptions,
   }),
   subscription_read: defineOperation({
+    notOn: { mcp: "agents list subscriptions; managing them is for people" },
     title: "Read a webhook subscription",
     description: "Read one webhook subscription: url, events, whether it is enabled and why not.",
     input: SubscriptionIdInput,
@@ -50,6 +52,7 @@ export const EVENT_OPERATIONS = {
     run: readSubscription,
   }),
   subscription_delete: defineOperation({
+    notOn: { mcp: "an outbound target is a person's decision" },
     title: "Delete a webhook subscription",
     description: "Delete a webhook subscription with its pending deliveries and attempt history. Human tokens only.",
     input: SubscriptionIdInput,
@@ -61,6 +64,7 @@ export const EVENT_OPERATIONS = {
     run: deleteSubscription,
   }),
   subscription_enable: defineOperation({
+    notOn: { mcp: "an outbound target is a person's decision" },
     title: "Re-enable a webhook subscription",
     description: "Re-enable a subscription disabled after a 410 answer or 5 days of failures; its waiting deliveries resume. Human tokens only.",
     input: SubscriptionIdInput,
@@ -72,6 +76,7 @@ export const EVENT_OPERATIONS = {
     run: enableSubscription,
   }),
   subscription_deliveries: defineOperation({
+    notOn: { mcp: "agents list subscriptions; managing them is for people" },
     title: "List delivery attempts",
     description: "List a subscription's delivery attempts, newest first: event id, attempt number, HTTP status, error, latency.",
     input: DeliveriesInput,
@@ -81,6 +86,7 @@ export const EVENT_OPERATIONS = {
     run: listDeliveries,
   }),
   subscription_redeliver: defineOperation({
+    notOn: { mcp: "an outbound target is a person's decision" },
     title: "Redeliver one event",
     description: "Send one event to this subscription again, with the same id and bytes. Human tokens only.",
     input: RedeliverInput,
@@ -91,6 +97,7 @@ export const EVENT_OPERATIONS = {
     run: redeliverEvent,
   }),
   subscription_recover: defineOperation({
+    notOn: { mcp: "an outbound target is a person's decision" },
     title: "Resend events since a time",
     description: "Send again every event of the owner since a time (within the last 30 days) that this subscription takes. Human tokens only.",
     input: RecoverInput,
