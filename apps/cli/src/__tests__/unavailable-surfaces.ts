@@ -31,7 +31,7 @@ export async function expectEverySurfaceUnavailable(url: string, home: string, t
     expect(r.headers.get("retry-after")).toBe("5");
   }
   const page = await timed(`${url}/s/not-a-real-share-token`);
-  expect([page.status, page.ms < 5_000]).toEqual([503, true]);
+  expect([page.status, page.ms < 5_000, page.headers.get("retry-after")]).toEqual([503, true, "5"]);
   const health = await timed(`${url}/healthz`);
   expect(health.status).toBe(503);
   expect(health.body).toMatchObject({ status: "fail", database: "unreachable" });
