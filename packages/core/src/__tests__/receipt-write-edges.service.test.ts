@@ -88,12 +88,12 @@ async function openRepeatableReadStore(driver: Driver): Promise<{ store: Store; 
   const options = { databaseUrl: db.databaseUrl, dataDir: db.dataDir };
   const first = await openStore(options);
   if (driver === "pglite") {
-    // The embedded store is one session for its life (it reads no per-database settings): its default is the session's.
-    await first.query("set default_transaction_isolation = 'repeatable read'");
-    return { store: first, db };
+    // The embedded store reads no per-database settings; its configuration file is where an operator would set it.
+    await first.query("alter system set default_transaction_isolation = 'repeatable read'");
+  } else {
+    const [name] = await first.query<{ db: string }>("select current_database() as db");
+    await first.query(`alter database "${name?.db}" set default_transaction_isolation = 'repeatable read'`);
   }
-  const [name] = await first.query<{ db: string }>("select current_database() as db");
-  await first.query(`alter database "${name?.db}" set default_transaction_isolation = 'repeatable read'`);
   await first.close();
   return { store: await openStore(options), db };
 }
