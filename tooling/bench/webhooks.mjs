@@ -178,7 +178,7 @@ export async function benchFairness(drivers) {
 export async function benchWebhooks(world, driver) {
   const app = createRestApp(world.cairn);
   const receiver = await startReceiver();
-  const worker = startWorker({ store: world.cairn.store, config: world.cairn.config, jobs: [] });
+  const worker = startWorker({ store: world.store, config: world.cairn.config, jobs: [] });
   try {
     // The same load for an owner without subscriptions and one with a subscription
     // (delivered by the running worker, in the same process). The outbox must not halve it.

@@ -8,14 +8,14 @@ export type { CliTable, OperationMeta };
  * into dist, and what a run from source uses. Tests compare the built table with it.
  */
 export async function liveTable(): Promise<CliTable> {
-  const [{ OPERATIONS, SCHEMA_REGISTRY, fieldsOf, operationNames }, sdk] = await Promise.all([
+  const [{ OPERATIONS, SCHEMA_REGISTRY, fieldsOf, isOfferedOn, operationNames }, sdk] = await Promise.all([
     import("@cairn/core"),
     import("@modelcontextprotocol/sdk/types.js"),
   ]);
   const operations: CliTable["operations"] = {};
   for (const name of operationNames()) {
     const op = OPERATIONS[name];
-    operations[name] = { description: op.description, mutates: op.mutates, fields: fieldsOf(op.input) };
+    operations[name] = { description: op.description, mutates: op.mutates, onCli: isOfferedOn(op, "cli"), fields: fieldsOf(op.input) };
   }
   return {
     operations,

@@ -60,7 +60,17 @@ export async function startServer(settings: Settings, log: ServerLog, version: s
   // env carries node-server's { incoming, outgoing }: REST reads bodies from `incoming` directly (apps/rest/src/body.ts).
   let handler: (req: Request, env: unknown) => Response | Promise<Response> = () =>
     Response.json({ error: { code: "unavailable", message: "Cairn is starting." } }, { status: 503, headers: { "Retry-After": "1" } });
-  const server = serve({ fetch: (req, env) => handler(req, env), port: settings.port, hostname: settings.host });
+  const server = serve({
+    fetch: (req, env) => handler(req, env),
+    port: settings.port,
+    hostname: settings.host,
+    // A request (headers and body) must arrive whole within the bound, or Node answers 408 and
+    // closes the connection; it checks open connections at least once a second (default 30 s).
+    serverOptions: {
+      requestTimeout: settings.requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(1_000, settings.requestTimeoutMs),
+    },
+  });
   try {
     await new Promise<void>((resolve, reject) => {
       server.once("listening", resolve);

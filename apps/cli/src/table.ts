@@ -1,9 +1,10 @@
 import type { FieldInfo } from "@cairn/core";
 
-/** What a command needs to know of an operation: its one-line description, whether it writes, and its input's fields. */
+/** What a command needs to know of an operation: its one-line description, whether it writes, its input's fields, and whether the CLI shows it (core's `notOn.cli`). */
 export interface OperationMeta {
   description: string;
   mutates: boolean;
+  onCli: boolean;
   fields: FieldInfo[];
 }
 

@@ -1,4 +1,4 @@
-import { type Cairn, CairnError, LIMITS, type Principal } from "@cairn/core";
+import { type Cairn, CairnError, clientAbortResponse, LIMITS, type Principal } from "@cairn/core";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { versionOfHttpRequest } from "./protocol.js";
 import { createMcpServer, type McpServerOptions } from "./server.js";
@@ -43,7 +43,10 @@ export function createMcpHttpHandler(cairn: Cairn, options: McpServerOptions): (
     });
     await server.connect(transport);
     try {
-      return await transport.handleRequest(req);
+      const answer = await transport.handleRequest(req);
+      // The transport answers a body it could not read as a parse error; a client that left is no such thing.
+      if (req.signal.aborted) return clientAbortResponse(cairn.log, { surface: "mcp", method: req.method, path: "/mcp", requestId });
+      return answer;
     } finally {
       // The JSON answer is complete once handleRequest resolves; nothing outlives the request.
       await server.close();

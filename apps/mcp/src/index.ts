@@ -6,4 +6,4 @@ export { toolJsonSchema } from "./json-schema.js";
 export { PROMPTS } from "./prompts.js";
 export { RESOURCE_TEMPLATES } from "./resources.js";
 export { createMcpServer, type McpServerOptions, SERVER_CAPABILITIES } from "./server.js";
-export { isToolName, NOT_TOOLS, toolAnnotations, type ToolName, toolNames } from "./tools.js";
+export { isToolName, notToolReason, toolAnnotations, type ToolName, toolNames } from "./tools.js";

@@ -1,34 +1,9 @@
-import { CairnError, type CairnErrorCode, type Logger, type Principal, toCairnError } from "@cairn/core";
+import { CairnError, type CairnErrorCode, clientAbortResponse, httpStatusOf, isClientAbort, type Logger, type Principal, toCairnError, UNAVAILABLE_RETRY_AFTER_SECONDS } from "@cairn/core";
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 
-/** Exhaustive: a new error code does not compile until REST gives it a status. */
-export function statusOf(code: CairnErrorCode): ContentfulStatusCode {
-  switch (code) {
-    case "validation_failed":
-    case "unknown_schema":
-    case "idempotency_mismatch":
-      return 422;
-    case "duplicate":
-      return 409;
-    case "unauthenticated":
-      return 401;
-    case "forbidden":
-      return 403;
-    case "not_found":
-      return 404;
-    case "gone":
-      return 410;
-    case "payload_too_large":
-      return 413;
-    case "unsupported_media_type":
-      return 415;
-    case "unavailable":
-      return 503;
-    case "internal":
-      return 500;
-  }
-}
+/** REST's status for a code: core's one table (HTTP_STATUS), shared with the web. */
+export const statusOf = (code: CairnErrorCode): ContentfulStatusCode => httpStatusOf(code);
 
 export type RestEnv = { Variables: { principal: Principal; requestId: string } };
 
@@ -45,13 +20,15 @@ export function loggablePath(path: string): string {
  * request id, our stack: see core's logger), never echoed; so is an unreachable database.
  */
 export function errorResponse(c: Context, err: unknown, log: Logger): Response {
-  const cairnError = toCairnError(err);
   const requestId = c.get("requestId") as string | undefined;
+  // The client left mid-body, or its body trickled past the server's bound (Node answered 408): not our fault.
+  if (isClientAbort(err, c.req.raw.signal)) return clientAbortResponse(log, { surface: "rest", method: c.req.method, path: loggablePath(c.req.path), requestId });
+  const cairnError = toCairnError(err);
   if (!(err instanceof CairnError)) log.error({ code: "internal", requestId, surface: "rest", method: c.req.method }, err);
   else if (cairnError.code === "unavailable") {
     log.warn({ code: "database_unavailable", requestId, surface: "rest" }, (err as { cause?: unknown }).cause);
   }
-  if (cairnError.code === "unavailable") c.header("Retry-After", "5");
+  if (cairnError.code === "unavailable") c.header("Retry-After", String(UNAVAILABLE_RETRY_AFTER_SECONDS));
   if (cairnError.code === "unauthenticated") c.header("WWW-Authenticate", 'Bearer realm="cairn"');
   return c.json({ error: cairnError.toBody() }, statusOf(cairnError.code));
 }

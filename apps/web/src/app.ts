@@ -1,4 +1,4 @@
-import { type Cairn, toCairnError } from "@cairn/core";
+import { type Cairn, clientAbortResponse, isClientAbort, toCairnError, UNAVAILABLE_RETRY_AFTER_SECONDS } from "@cairn/core";
 import { Hono } from "hono";
 import { failureFor, type WebEnv } from "./adapter.js";
 import { messagePage } from "./pages/layout.js";
@@ -58,7 +58,11 @@ export function createWebApp(cairn: Cairn): Hono<WebEnv> {
   );
 
   app.onError(async (err, c) => {
+    if (isClientAbort(err, c.req.raw.signal)) {
+      return clientAbortResponse(cairn.log, { surface: "web", method: c.req.method, requestId: c.get("requestId") });
+    }
     const { failure, detail } = failureFor(cairn, c, err);
+    if (toCairnError(err).code === "unavailable") c.header("Retry-After", String(UNAVAILABLE_RETRY_AFTER_SECONDS));
     if (c.req.path.startsWith("/s/") && wantsJson(c.req.header("accept"))) return c.json({ error: toCairnError(err).toBody() }, failure.status);
     const session = await sessionOf(cairn, c).catch(() => null);
     const chrome = session ? { user: session.principal.user.name, formToken: session.formToken } : null;

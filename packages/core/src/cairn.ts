@@ -18,12 +18,6 @@ import type { Store, StoreOptions } from "./store/port.js";
 
 /** One running core: a store, its configuration, and the verbs bound to them. Adapters hold one of these. */
 export interface Cairn {
-  /**
-   * @deprecated Core's own: adapters call operations, `checkDatabase` and
-   * `bootstrapAdmin`. Kept only until apps/web reads share links through an operation;
-   * the boundaries test fails on any other app that touches it.
-   */
-  readonly store: Store;
   readonly config: CairnConfig;
   /** The one logger every surface of this process writes to (see log.ts). */
   readonly log: Logger;
@@ -74,7 +68,6 @@ export function createCairn(store: Store, config: CairnConfig, options: CairnOpt
   // Principals handed out from the cache, each a copy of its own: context() marks their requests unchecked.
   const unchecked = new WeakSet<Principal>();
   return {
-    store,
     config,
     log: hooks.logger ?? defaultLogger,
     authenticate: (bearer) => authenticate(store, bearer),

@@ -36,3 +36,19 @@ export function isInStoredRange(value: string): boolean {
   const t = Date.parse(value);
   return t >= EARLIEST && t <= LATEST;
 }
+
+/**
+ * Years 0001–9999, read in UTC: what PostgreSQL parses and what an ISO string shows with
+ * four digits. A value inside them in its own zone can leave them once converted
+ * (`0001-01-01T00:00:00+01:00` is in year 0, `9999-12-31T23:59:59-12:00` in 10000).
+ */
+const FIRST_INSTANT = Date.parse("0001-01-01T00:00:00Z");
+const LAST_INSTANT = Date.parse("9999-12-31T23:59:59.999Z");
+
+export const CALENDAR_YEARS_REASON = "must fall between 0001-01-01 and 9999-12-31 once converted to UTC";
+
+/** Whether a parseable date or date-time falls in years 0001–9999 in UTC. */
+export function isWithinCalendarYears(value: string): boolean {
+  const t = Date.parse(value);
+  return t >= FIRST_INSTANT && t <= LAST_INSTANT;
+}

@@ -39,6 +39,32 @@ export const ERROR_MEANINGS: { readonly [C in CairnErrorCode]: string } = {
   internal: "The server failed; the error was logged and its details are never sent.",
 };
 
+/**
+ * The HTTP status of each code, for every HTTP surface (REST, the web): one table, so
+ * the API and the pages cannot disagree. An id the caller may not read is the same 404
+ * as a missing one.
+ */
+export const HTTP_STATUS = {
+  validation_failed: 422,
+  unknown_schema: 422,
+  idempotency_mismatch: 422,
+  duplicate: 409,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  gone: 410,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  unavailable: 503,
+  internal: 500,
+} as const satisfies { readonly [C in CairnErrorCode]: number };
+export type HttpErrorStatus = (typeof HTTP_STATUS)[CairnErrorCode];
+
+export const httpStatusOf = (code: CairnErrorCode): HttpErrorStatus => HTTP_STATUS[code];
+
+/** The Retry-After (seconds) every HTTP surface sends with `unavailable`. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
 export interface ExistingArtifactRef {
   id: string;
   url: string;

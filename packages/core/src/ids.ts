@@ -42,6 +42,9 @@ export function newId(prefix: string, now: Date = new Date()): string {
   return idAt(prefix, now, randomBytes(10));
 }
 
+/** An artifact id as `newId("art")` makes it: the prefix and 26 Crockford base32 characters. The one pattern of it. */
+export const ARTIFACT_ID = /^art_[0-9a-hjkmnp-tv-z]{26}$/;
+
 /** The smallest artifact id of a millisecond: every artifact created at or after `at` sorts at or above it. */
 export const idFloorAt = (at: Date) => idAt("art", at, new Uint8Array(10));
 

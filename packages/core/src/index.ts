@@ -36,6 +36,7 @@ export { PERMISSIONS, type Permission, requirePermission, tokenGrants } from "./
 export { bootstrapAdmin } from "./identity/users.js";
 export { LIMITS } from "./limits.js";
 export { createLogger, defaultLogger, describeError, type ErrorFields, type LogFields, type Logger } from "./log.js";
+export { CLIENT_CLOSED_REQUEST, clientAbortResponse, isClientAbort } from "./client-abort.js";
 export { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts, databaseTimeoutsFrom, isUnavailable } from "./store/faults.js";
 export * from "./operations/index.js";
 export * from "./receipt/index.js";

@@ -174,6 +174,16 @@ export const SCENARIOS: Scenario[] = [
     drop: "invalid",
     step: { operation: "receipt_create", input: minimalReceipt({ outcome: { status: "pending", measure_at: "next Tuesday" } }) },
   },
+  // Years 0001–9999 once converted to UTC: each of these is another year there (a 422 and a drop, never a 500).
+  ...["0000-01-01", "0001-01-01T00:00:00+01:00", "9999-12-31T23:59:59-12:00"].map(
+    (measure_at): Scenario => ({
+      name: `date outside years 0001-9999 in UTC (${measure_at})`,
+      expect: "validation_failed",
+      drop: "invalid",
+      check: (o) => (!o.ok && o.error.issues?.[0]?.field === "outcome.measure_at" ? null : "does not name outcome.measure_at"),
+      step: { operation: "receipt_create", input: minimalReceipt({ outcome: { status: "pending", measure_at } }) },
+    }),
+  ),
   {
     name: "unsafe evidence link",
     expect: "validation_failed",

@@ -1,6 +1,6 @@
 import { mkdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { authenticate, openStore } from "@cairn/core";
+import { openStore } from "@cairn/core";
 import { resolveSettings } from "@cairn/core/local";
 import { DRIVERS } from "@cairn/core/testing";
 import { describe, expect, it } from "vitest";
@@ -25,7 +25,7 @@ describe.each(DRIVERS)("first start on %s", (driver) => {
       const server = await startServer(settings, { info: () => {} }, "test");
       try {
         const { token } = JSON.parse(await readFile(join(home, "credentials"), "utf8")) as { token: string };
-        expect((await authenticate(server.cairn.store, token))?.user).toMatchObject({ name: "admin", is_admin: true });
+        expect((await server.cairn.authenticate(token))?.user).toMatchObject({ name: "admin", is_admin: true });
       } finally {
         await server.close();
       }

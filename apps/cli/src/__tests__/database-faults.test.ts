@@ -1,30 +1,16 @@
-import { createTestDatabase, minimalReceipt } from "@cairn/core/testing";
+import { createTestDatabase } from "@cairn/core/testing";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "./cli-process.js";
 import { adminTokenIn } from "./mcp-harness.js";
 import { type DatabaseProxy, startDatabaseProxy } from "./db-proxy.js";
 import { CLI_BIN, type ServeProcess, spawnServe } from "./serve-process.js";
+import { expectEverySurfaceHealthy, expectEverySurfaceUnavailable } from "./unavailable-surfaces.js";
 
 const drivers = (process.env.CAIRN_TEST_DRIVERS ?? "pglite,pg").split(",").map((d) => d.trim());
-
-/** Status, code and how long one request took (ms). */
-async function timed(url: string, init: RequestInit = {}): Promise<{ status: number; body: any; ms: number; headers: Headers }> {
-  const started = performance.now();
-  const res = await fetch(url, { ...init, signal: AbortSignal.timeout(20_000) });
-  const text = await res.text();
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = text;
-  }
-  return { status: res.status, body, ms: performance.now() - started, headers: res.headers };
-}
 
 // A real PostgreSQL behind a loopback relay the test can make stuck (accepts, never answers) or down (port closed).
 describe.runIf(drivers.includes("pg"))("cairn serve when PostgreSQL is stuck or down", () => {
@@ -53,44 +39,8 @@ describe.runIf(drivers.includes("pg"))("cairn serve when PostgreSQL is stuck or 
     await rm(home, { recursive: true, force: true });
   });
 
-  const auth = () => ({ authorization: `Bearer ${token}` });
-  const cli = (args: string[]) => runCli(args, { env: { CAIRN_HOME: home } });
-
-  /** Every surface says 503 `unavailable` within a few seconds, and the CLI exits 3. */
-  async function expectUnavailable() {
-    for (const [path, init] of [
-      ["/v1/me", { headers: auth() }],
-      ["/v1/artifacts?q=x", { headers: auth() }],
-      ["/v1/receipts", { method: "POST", headers: { ...auth(), "content-type": "application/json" }, body: JSON.stringify(minimalReceipt()) }],
-      ["/mcp", { method: "POST", headers: { ...auth(), "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }) }],
-    ] as const) {
-      const r = await timed(`${serve.url}${path}`, init as RequestInit);
-      expect([path, r.status, r.body?.error?.code]).toEqual([path, 503, "unavailable"]);
-      expect(r.ms).toBeLessThan(5_000);
-      expect(r.headers.get("retry-after")).toBe("5");
-    }
-    const page = await timed(`${serve.url}/s/not-a-real-share-token`);
-    expect([page.status, page.ms < 5_000]).toEqual([503, true]);
-    const health = await timed(`${serve.url}/healthz`);
-    expect(health.status).toBe(503);
-    expect(health.body).toMatchObject({ status: "fail", database: "unreachable" });
-    expect(health.ms).toBeLessThan(3_000);
-    const whoami = await cli(["whoami"]);
-    expect(whoami.code, whoami.stderr).toBe(3);
-    expect(whoami.stderr).toContain("cannot reach its database");
-    const doctor = await cli(["doctor", "--json"]);
-    expect(doctor.code).toBe(3);
-    expect(doctor.json.error.code).toBe("unavailable");
-  }
-
-  async function expectHealthy() {
-    await expect
-      .poll(async () => (await timed(`${serve.url}/healthz`)).status, { timeout: 15_000, interval: 250 })
-      .toBe(200);
-    expect((await timed(`${serve.url}/v1/me`, { headers: auth() })).status).toBe(200);
-    const doctor = await cli(["doctor", "--json"]);
-    expect(doctor.json.checks[0]).toMatchObject({ name: "Database", status: "ok" });
-  }
+  const expectUnavailable = () => expectEverySurfaceUnavailable(serve.url, home, token);
+  const expectHealthy = () => expectEverySurfaceHealthy(serve.url, home, token);
 
   it("answers normally through the relay", expectHealthy);
 

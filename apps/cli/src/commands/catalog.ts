@@ -29,19 +29,17 @@ import { userCreateCommand } from "./user.js";
 import { whoamiCommand } from "./whoami.js";
 
 /**
- * The CLI's spelling of core operations: a hand-written command, or null where the CLI
- * offers none. An operation without an entry gets a generated command (`genericCommand`),
- * so a new operation reaches the CLI without an edit here. Order here is the order of
- * `cairn --help`; generated commands follow.
+ * The CLI's spelling of core operations: a hand-written command. An operation without an
+ * entry gets a generated command (`genericCommand`), so a new operation reaches the CLI
+ * without an edit here; one core keeps off the CLI (`notOn.cli`) gets none. Order here is
+ * the order of `cairn --help`; generated commands follow.
  */
-export const CLI_COMMANDS: { readonly [N in OperationName]?: CliCommand<N> | null } = {
+export const CLI_COMMANDS: { readonly [N in OperationName]?: CliCommand<N> } = {
   receipt_create: receiptCommand,
   artifact_read: readCommand,
   artifact_search: searchCommand,
   artifact_export: exportCommand,
   artifact_retain: retainCommand,
-  // Plain artifacts are for programs that speak REST or MCP; the CLI leaves receipts.
-  artifact_create: null,
   doctor: doctorCommand,
   status: statusCommand,
   drops_list: dropsCommand,

@@ -1,6 +1,6 @@
 import type { OperationName } from "@cairn/core";
 import type { Command } from "commander";
-import { operationNamesOf } from "../metadata.js";
+import { operationMeta, operationNamesOf } from "../metadata.js";
 import { CLI_COMMANDS, GROUPS } from "./catalog.js";
 import { type CliCommand, genericCommand } from "./define.js";
 import type { CommandContext } from "./run.js";
@@ -14,10 +14,10 @@ function parentFor(program: Command, words: readonly string[]): Command {
   );
 }
 
-/** The CLI's command for an operation: the catalog's, the generated one when the catalog has none, or null when it keeps the operation off the CLI. */
+/** The CLI's command for an operation: the catalog's, the generated one when the catalog has none, or null when core keeps the operation off the CLI (`notOn.cli`). */
 export async function cliCommandOf<N extends OperationName>(operation: N): Promise<CliCommand<N> | null> {
-  const named = CLI_COMMANDS[operation] as CliCommand<N> | null | undefined;
-  return named === undefined ? genericCommand(operation) : named;
+  if (!(await operationMeta(operation)).onCli) return null;
+  return (CLI_COMMANDS[operation] as CliCommand<N> | undefined) ?? genericCommand(operation);
 }
 
 /** Every command: the catalog's, then generated ones for operations it does not name. */
@@ -34,8 +34,8 @@ async function allCommands(): Promise<CliCommand<OperationName>[]> {
 export async function registerClientCommands(program: Command, argv: readonly string[], ctx: CommandContext): Promise<void> {
   const first = argv.find((a) => !a.startsWith("-"));
   // Widened first: the union over every operation's command is too large for a type predicate to check.
-  const entries = Object.values(CLI_COMMANDS) as Array<CliCommand<OperationName> | null | undefined>;
-  const catalogued = entries.filter((c): c is CliCommand<OperationName> => c !== null && c !== undefined);
+  const entries = Object.values(CLI_COMMANDS) as Array<CliCommand<OperationName> | undefined>;
+  const catalogued = entries.filter((c): c is CliCommand<OperationName> => c !== undefined);
   const named = catalogued.filter((c) => c.words[0] === first);
   for (const command of named.length > 0 ? named : await allCommands()) {
     await command.register(parentFor(program, command.words), ctx);

@@ -9,9 +9,28 @@ import { endSession, formIsGenuine, isCrossSite, sessionOf, signinFormIsGenuine,
 /** Forms are a few hundred bytes; anything larger is not ours. */
 export const formLimit = bodyLimit({ maxSize: 16 * 1024, onError: (c) => c.html(messagePage("Too large", "The form sent more than the server accepts."), 413) });
 
-/** Only a path on this site: no scheme, no `//host`, no backslash tricks. */
+const SELF = "http://cairn.invalid";
+
+/** A control character (TAB, CR, LF and the rest) or a backslash. */
+const unsafeChar = (ch: string) => {
+  const code = ch.charCodeAt(0);
+  return code < 0x20 || code === 0x7f || ch === "\\";
+};
+
+/**
+ * Only a path on this site, else `/`. A browser drops TAB, CR and LF from a URL and reads
+ * a backslash as a slash, so `/<TAB>/evil.example` and `/<backslash>evil.example` name
+ * another host: none of them may appear anywhere, nor any other control character (a CR
+ * or LF would also make the Location header invalid after the action ran). What is left
+ * must resolve to this origin.
+ */
 export function safeNext(raw: string | undefined): string {
-  return raw && raw.length <= 1000 && /^\/(?![/\\])/.test(raw) ? raw : "/";
+  if (!raw || raw.length > 1000 || !raw.startsWith("/") || raw.startsWith("//") || [...raw].some(unsafeChar)) return "/";
+  try {
+    return new URL(raw, SELF).origin === SELF ? raw : "/";
+  } catch {
+    return "/";
+  }
 }
 
 export const refusedForm = () =>

@@ -1,4 +1,4 @@
-import { type Artifact, artifactSummaryOf, type Cairn, receiptCardOf, runTimelineOf, type ServiceContext } from "@cairn/core";
+import { type Artifact, artifactSummaryOf, type Cairn, CairnError, receiptCardOf, runTimelineOf, type ServiceContext } from "@cairn/core";
 import type { Context, Hono } from "hono";
 import { type WebEnv, webContext } from "../adapter.js";
 import { artifactPage } from "../pages/artifact.js";
@@ -12,6 +12,23 @@ import { sessionOf, type WebSession } from "../session.js";
 export const BIN_PAGE_SIZE = 25;
 const PRODUCED_LOOKUPS = 50;
 const DOCTOR_DROPS = 20;
+
+/** Why a produced artifact has no title to show: it is gone, expired or not the viewer's. */
+const UNSHOWN = new Set(["not_found", "gone", "forbidden"]);
+
+/**
+ * The title of an artifact a run produced, or null when there is none to show. Only an
+ * answer about the artifact itself is null: an outage (503) or a fault (500) propagates,
+ * so the page reads as the outage it is instead of as a list of missing titles.
+ */
+async function producedTitle(cairn: Cairn, ctx: ServiceContext, id: string): Promise<string | null> {
+  try {
+    return (await cairn.invoke("artifact_read", ctx, { id })).title;
+  } catch (err) {
+    if (err instanceof CairnError && UNSHOWN.has(err.code)) return null;
+    throw err;
+  }
+}
 
 type SignedIn = (c: Context, ctx: ServiceContext, chrome: Chrome, session: WebSession) => Promise<Response>;
 
@@ -79,8 +96,7 @@ export function mountPages(app: Hono<WebEnv>, cairn: Cairn): void {
       const ids = [...new Set(run.spans.flatMap((s) => (s.produced_artifact_id ? [s.produced_artifact_id] : [])))];
       const titles = new Map<string, string | null>();
       for (const id of ids.slice(0, PRODUCED_LOOKUPS)) {
-        const artifact = await cairn.invoke("artifact_read", ctx, { id }).catch(() => null);
-        titles.set(id, artifact?.title ?? null);
+        titles.set(id, await producedTitle(cairn, ctx, id));
       }
       return c.html(runPage(runTimelineOf(run, ctx.now()), titles, chrome));
     }),

@@ -24,6 +24,7 @@ export const ARTIFACT_TAG = defineApiTag(
 /** Artifacts: storing, reading, finding, exporting and keeping them past their expiry. */
 export const ARTIFACT_OPERATIONS = {
   artifact_create: defineOperation({
+    notOn: { cli: "plain artifacts are for programs that speak REST or MCP; the CLI leaves receipts" },
     title: "Store an artifact",
     description: "Store a plain artifact (markdown, text or JSON) and get its share link. Takes no metadata.",
     input: ArtifactCreateInput,
@@ -52,6 +53,7 @@ export const ARTIFACT_OPERATIONS = {
     run: searchArtifacts,
   }),
   artifact_export: defineOperation({
+    notOn: { mcp: "a stream, not a call" },
     title: "Export artifacts",
     description:
       "Export every artifact you can read (optionally only one tag), newest first, one page per call. REST streams all pages as NDJSON; `format=in-toto` gives signed DSSE envelopes of receipts instead.",
@@ -61,6 +63,7 @@ export const ARTIFACT_OPERATIONS = {
     run: exportArtifacts,
   }),
   artifact_retain: defineOperation({
+    notOn: { mcp: "a person's decision" },
     title: "Retain an artifact",
     description:
       "Keep an artifact permanently: it no longer expires (retained: true, expires_at: null). Only its owner, or members of its owning team.",

@@ -1,3 +1,5 @@
+import { ARTIFACT_ID } from "../ids.js";
+
 /**
  * Artifacts as MCP resources: `mcp://cairn/artifacts/<id>`. Core owns the form because
  * evidence links of scheme `mcp://cairn/` must name exactly these resources (the link
@@ -8,11 +10,8 @@ export const ARTIFACT_RESOURCE_PREFIX = "mcp://cairn/artifacts/";
 /** The resource template a client expands (RFC 6570). */
 export const ARTIFACT_RESOURCE_TEMPLATE = `${ARTIFACT_RESOURCE_PREFIX}{id}`;
 
-/** An artifact id as `newId("art")` makes it: the prefix and 26 Crockford base32 characters. */
-const ARTIFACT_ID = /^art_[0-9a-hjkmnp-tv-z]{26}$/;
-
 /** Anchored pattern of a valid artifact resource URI (also published in the JSON Schema). */
-export const ARTIFACT_RESOURCE_PATTERN = "^mcp://cairn/artifacts/art_[0-9a-hjkmnp-tv-z]{26}$";
+export const ARTIFACT_RESOURCE_PATTERN = `^${ARTIFACT_RESOURCE_PREFIX}${ARTIFACT_ID.source.slice(1)}`;
 
 export const artifactResourceUri = (id: string): string => `${ARTIFACT_RESOURCE_PREFIX}${id}`;
 

@@ -7,6 +7,7 @@ import { PAGE_FIELDS } from "../paging.js";
 import { Tags } from "../tags.js";
 import { registeredSchemaIds } from "../receipt/registry.js";
 import { isIsoDateOrDateTime, OUTCOME_STATUSES } from "../receipt/schemas.js";
+import { CALENDAR_YEARS_REASON, isWithinCalendarYears } from "../dates.js";
 import { optionalText, queryText, requiredText, storableId, storableString, titleText } from "../text.js";
 
 export const SHARE_TYPES = ["markdown", "text", "json"] as const;
@@ -91,18 +92,11 @@ export const ShareToken = storableId(200, "The token of a share link.");
 
 export const ArtifactReadInput = z.strictObject({ id: storableId(64, "Artifact id.") });
 
-/** An ISO 8601 date or date-time whose calendar date exists (2026-02-30 does not). */
-function isRealInstant(value: string): boolean {
-  if (!isIsoDateOrDateTime(value)) return false;
-  const [y, m, d] = value.slice(0, 10).split("-").map(Number) as [number, number, number];
-  const day = new Date(Date.UTC(y, m - 1, d));
-  return day.getUTCFullYear() === y && day.getUTCMonth() === m - 1 && day.getUTCDate() === d;
-}
-
 const SearchInstant = (description: string) =>
   storableString()
     .overwrite((s) => s.trim())
-    .refine(isRealInstant, "must be an ISO 8601 date (2026-12-01) or date-time with a zone (2026-12-01T09:00:00Z)")
+    .refine(isIsoDateOrDateTime, { message: "must be an ISO 8601 date (2026-12-01) or date-time with a zone (2026-12-01T09:00:00Z)", abort: true })
+    .refine(isWithinCalendarYears, CALENDAR_YEARS_REASON)
     .optional()
     .describe(`${description} ISO 8601 date (from the start of that day, UTC) or date-time with a zone.`);
 

@@ -3,6 +3,7 @@ import { defaultLogger } from "../log.js";
 import type { Principal, ServiceContext } from "../context.js";
 import { actsFor } from "../identity/authorize.js";
 import { OwnerRef } from "../identity/names.js";
+import type { Sql } from "../store/port.js";
 import { recordEvent } from "../events/outbox.js";
 import { newId } from "../ids.js";
 import { LIMITS } from "../limits.js";
@@ -103,61 +104,99 @@ async function buildDrop(ctx: ServiceContext, raw: unknown, rejection: Rejection
 const faultOfRejection = (rejection: Rejection): FieldFault | null =>
   rejection.category === "invalid" ? faultOf(rejection.issues[0]) : null;
 
-async function writeDrop(ctx: ServiceContext, drop: DropReceipt, rule: string | undefined, fault: FieldFault | null): Promise<void> {
-  await ctx.store.transaction(async (tx) => {
-    await tx.query("select pg_advisory_xact_lock(hashtext($1))", [`cairn.drops ${drop.owner}`]);
-    await tx.query(
-      `insert into drops (id, owner, category, fields, title, title_withheld, surface, actor, model, rule, created_at, fault)
-       values ($1, $2, $3, $4::jsonb, $5, $6, $7, $8::json, $9, $10, $11, $12)`,
-      [
-        drop.id,
-        drop.owner,
-        drop.category,
-        JSON.stringify(drop.fields),
-        drop.title,
-        drop.title_withheld,
-        drop.surface,
-        JSON.stringify(drop.actor),
-        drop.model,
-        rule ?? null,
-        drop.created_at,
-        fault,
-      ],
-    );
-    // Only a drop the submitter can fix is announced; the drop object holds paths, never values.
-    if (drop.recoverable) await recordEvent(tx, { type: "receipt.dropped", owner: drop.owner, data: drop }, new Date(drop.created_at));
-    const [count] = await tx.query<{ n: number }>("select count(*)::int as n from drops where owner = $1", [drop.owner]);
-    if ((count?.n ?? 0) > DROPS_HIGH_WATER) {
+/**
+ * What else a drop's transaction does, under a lock taken before the drop's own: the
+ * refusal's idempotency outcome (receipt/create.ts). `check` runs first; anything it
+ * returns means the refusal was already answered, and nothing is written.
+ */
+export interface DropGuard<T> {
+  lock: string;
+  check(tx: Sql): Promise<T | undefined>;
+  save(tx: Sql, drop: DropReceipt): Promise<void>;
+}
+
+export type RecordedDrop<T> = { drop: DropReceipt } | { answered: T };
+
+async function writeDrop<T>(
+  ctx: ServiceContext,
+  drop: DropReceipt,
+  rule: string | undefined,
+  fault: FieldFault | null,
+  guard?: DropGuard<T>,
+): Promise<RecordedDrop<T>> {
+  const locks = [...(guard ? [guard.lock] : []), `cairn.drops ${drop.owner}`];
+  return ctx.store.transaction(
+    async (tx) => {
+      if (guard) {
+        const answered = await guard.check(tx);
+        if (answered !== undefined) return { answered };
+      }
       await tx.query(
-        "delete from drops where owner = $1 and id in (select id from drops where owner = $1 order by id desc offset $2)",
-        [drop.owner, DROPS_KEPT],
+        `insert into drops (id, owner, category, fields, title, title_withheld, surface, actor, model, rule, created_at, fault)
+         values ($1, $2, $3, $4::jsonb, $5, $6, $7, $8::json, $9, $10, $11, $12)`,
+        [
+          drop.id,
+          drop.owner,
+          drop.category,
+          JSON.stringify(drop.fields),
+          drop.title,
+          drop.title_withheld,
+          drop.surface,
+          JSON.stringify(drop.actor),
+          drop.model,
+          rule ?? null,
+          drop.created_at,
+          fault,
+        ],
       );
-    }
-  });
+      // Only a drop the submitter can fix is announced; the drop object holds paths, never values.
+      if (drop.recoverable) await recordEvent(tx, { type: "receipt.dropped", owner: drop.owner, data: drop }, new Date(drop.created_at));
+      const [count] = await tx.query<{ n: number }>("select count(*)::int as n from drops where owner = $1", [drop.owner]);
+      if ((count?.n ?? 0) > DROPS_HIGH_WATER) {
+        await tx.query(
+          "delete from drops where owner = $1 and id in (select id from drops where owner = $1 order by id desc offset $2)",
+          [drop.owner, DROPS_KEPT],
+        );
+      }
+      if (guard) await guard.save(tx, drop);
+      return { drop };
+    },
+    { locks },
+  );
 }
 
 /**
  * Persists the drop receipt of a rejection that has already been decided and returns it
  * for the error. Never throws: a failure to write is logged (without values) and
- * swallowed, so the caller's response is the same either way.
+ * swallowed, so the caller's response is the same either way. With a guard, the drop and
+ * the guard's work commit together, or the guard's answer is returned and no drop is
+ * written.
  */
-export async function recordDrop(ctx: ServiceContext, raw: unknown, rejection: Rejection): Promise<DropReceipt> {
+export async function recordDrop(ctx: ServiceContext, raw: unknown, rejection: Rejection): Promise<DropReceipt>;
+export async function recordDrop<T>(ctx: ServiceContext, raw: unknown, rejection: Rejection, guard: DropGuard<T>): Promise<RecordedDrop<T>>;
+export async function recordDrop<T>(
+  ctx: ServiceContext,
+  raw: unknown,
+  rejection: Rejection,
+  guard?: DropGuard<T>,
+): Promise<DropReceipt | RecordedDrop<T>> {
   const drop = await buildDrop(ctx, raw, rejection);
+  const done = (recorded: RecordedDrop<T>) => (guard ? recorded : (recorded as { drop: DropReceipt }).drop);
   try {
-    await writeDrop(ctx, drop, rejection.rule, faultOfRejection(rejection));
-    return drop;
+    return done(await writeDrop(ctx, drop, rejection.rule, faultOfRejection(rejection), guard));
   } catch (err) {
     logDropFailure(ctx, drop, err);
   }
-  // Whatever the submission held, the refusal must stay listed: retry with nothing taken from it.
+  // Whatever the submission held, the refusal must stay listed: retry with nothing taken
+  // from it, and without the guard's work (which may be what failed).
   const bare: DropReceipt = { ...drop, fields: drop.fields.map(() => WITHHELD_FIELD).slice(0, 1), title: null, title_withheld: false, model: null };
   try {
     await writeDrop(ctx, bare, rejection.rule, faultOfRejection(rejection));
-    return bare;
+    return done({ drop: bare });
   } catch (err) {
     logDropFailure(ctx, bare, err);
   }
-  return drop;
+  return done({ drop });
 }
 
 function logDropFailure(ctx: ServiceContext, drop: DropReceipt, err: unknown) {

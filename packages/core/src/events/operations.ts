@@ -31,6 +31,7 @@ export const EVENT_TAG = defineApiTag(
  */
 export const EVENT_OPERATIONS = {
   subscription_create: defineOperation({
+    notOn: { mcp: "an outbound target is a person's decision" },
     title: "Subscribe a URL to events",
     description:
       "Subscribe a URL to your events (or a team's, as a member): artifact.created, receipt.dropped, receipt.measure_due, receipt.acknowledged. Deliveries are signed per Standard Webhooks with the returned `whsec_` secret, which is shown only once. Human tokens only.",
@@ -51,6 +52,7 @@ export const EVENT_OPERATIONS = {
     run: listSubscriptions,
   }),
   subscription_read: defineOperation({
+    notOn: { mcp: "agents list subscriptions; managing them is for people" },
     title: "Read a webhook subscription",
     description: "Read one webhook subscription: url, events, whether it is enabled and why not.",
     input: SubscriptionIdInput,
@@ -60,6 +62,7 @@ export const EVENT_OPERATIONS = {
     run: readSubscription,
   }),
   subscription_delete: defineOperation({
+    notOn: { mcp: "an outbound target is a person's decision" },
     title: "Delete a webhook subscription",
     description: "Delete a webhook subscription with its pending deliveries and attempt history. Human tokens only.",
     input: SubscriptionIdInput,
@@ -71,6 +74,7 @@ export const EVENT_OPERATIONS = {
     run: deleteSubscription,
   }),
   subscription_enable: defineOperation({
+    notOn: { mcp: "an outbound target is a person's decision" },
     title: "Re-enable a webhook subscription",
     description: "Re-enable a subscription disabled after a 410 answer or 5 days of failures; its waiting deliveries resume. Human tokens only.",
     input: SubscriptionIdInput,
@@ -82,6 +86,7 @@ export const EVENT_OPERATIONS = {
     run: enableSubscription,
   }),
   subscription_deliveries: defineOperation({
+    notOn: { mcp: "agents list subscriptions; managing them is for people" },
     title: "List delivery attempts",
     description:
       "List a subscription's delivery attempts, newest first: event id and type, attempt number, HTTP status, error, latency. With view=events: each event's state (pending, delivered, failed), attempts and next attempt time.",
@@ -92,6 +97,7 @@ export const EVENT_OPERATIONS = {
     run: listDeliveries,
   }),
   subscription_redeliver: defineOperation({
+    notOn: { mcp: "an outbound target is a person's decision" },
     title: "Redeliver one event",
     description:
       "Send one event to this subscription now, once, with the same id and bytes: a delivery waiting in backoff is brought forward, never doubled. Human tokens only.",
@@ -103,6 +109,7 @@ export const EVENT_OPERATIONS = {
     run: redeliverEvent,
   }),
   subscription_recover: defineOperation({
+    notOn: { mcp: "an outbound target is a person's decision" },
     title: "Resend events since a time",
     description:
       "Resend every event since a time (within the last 30 days) that this subscription takes and has not received (failed or waiting in backoff); delivered events and events from before the subscription existed are not sent. Human tokens only.",
@@ -121,6 +128,7 @@ export const EVENT_OPERATIONS = {
     mutates: true,
     permission: "subscriptions:write",
     errors: ["not_found"],
+    notOn: { mcp: "an outbound target is a person's decision" },
     run: testSubscription,
   }),
   subscription_rotate_secret: defineOperation({
@@ -132,6 +140,7 @@ export const EVENT_OPERATIONS = {
     mutates: true,
     permission: "subscriptions:write",
     errors: ["not_found"],
+    notOn: { mcp: "an outbound target is a person's decision" },
     run: rotateSecret,
   }),
 } as const;

@@ -12,6 +12,8 @@ import { lastSweep } from "../lifecycle/sweep.js";
 import { loadPolicies } from "../policy/store.js";
 import { rollupLine, totalsByCategory } from "./rollup.js";
 import type { Doctor, DoctorCheck } from "./schemas.js";
+import { defaultLogger } from "../log.js";
+import { isUnavailable } from "../store/faults.js";
 
 /**
  * The policy rules that can veto a receipt, and how to tell that each is still on. Keyed
@@ -25,7 +27,26 @@ const VETO_RULES: Record<string, { isOn(p: Policy): boolean; fix(owner: string):
   },
 };
 
-async function databaseCheck(ctx: ServiceContext): Promise<DoctorCheck> {
+const logOf = (ctx: ServiceContext) => ctx.logger ?? defaultLogger;
+
+/** A check that could not be made: logged once, by code and the check's name, and shown as that check's `fail`. */
+function failedCheck(ctx: ServiceContext, name: string, summary: string, err: unknown): DoctorCheck {
+  if (isUnavailable(err)) logOf(ctx).warn({ code: "database_unavailable", check: name, requestId: ctx.requestId }, err);
+  else logOf(ctx).error({ code: "doctor_check_failed", check: name, requestId: ctx.requestId }, err);
+  return { name, status: "fail", summary, next_action: "Check the server log." };
+}
+
+/** Runs one check; its failure is its own and leaves the other checks standing. */
+async function standAlone<T extends DoctorCheck | null>(ctx: ServiceContext, name: string, summary: string, run: () => Promise<T>): Promise<T | DoctorCheck> {
+  try {
+    return await run();
+  } catch (err) {
+    return failedCheck(ctx, name, summary, err);
+  }
+}
+
+/** The Database check, and whether the database answered at all (when it did not, nothing else can be checked). */
+async function databaseCheck(ctx: ServiceContext): Promise<{ check: DoctorCheck; unreachable: boolean }> {
   const kind = ctx.store.driver === "pg" ? "PostgreSQL" : "Embedded PostgreSQL (PGlite)";
   try {
     const [row] = await ctx.store.query<{ version: string | null }>("select max(version) as version from schema_migrations");
@@ -34,14 +55,17 @@ async function databaseCheck(ctx: ServiceContext): Promise<DoctorCheck> {
       sweep === null
         ? "the expiry sweeper has not run yet"
         : `the expiry sweeper purged ${sweep.total_purged} expired artifact${sweep.total_purged === 1 ? "" : "s"} (${sweep.last_purged} on its last run, ${sweep.last_run_at})`;
-    return { name: "Database", status: "ok", summary: `${kind} answers; schema ${row?.version ?? "unknown"}; ${swept}.` };
-  } catch {
-    return {
+    return { check: { name: "Database", status: "ok", summary: `${kind} answers; schema ${row?.version ?? "unknown"}; ${swept}.` }, unreachable: false };
+  } catch (err) {
+    if (!isUnavailable(err)) return { check: failedCheck(ctx, "Database", `${kind} answers, but its schema or sweeper state could not be read.`, err), unreachable: false };
+    logOf(ctx).warn({ code: "database_unavailable", check: "Database", requestId: ctx.requestId }, err);
+    const check: DoctorCheck = {
       name: "Database",
       status: "fail",
       summary: `${kind} is unreachable: down or not answering.`,
       next_action: "Check that the database is running and DATABASE_URL (or $CAIRN_HOME/pgdata) points at it.",
     };
+    return { check, unreachable: true };
   }
 }
 
@@ -82,25 +106,26 @@ async function policyCheck(ctx: ServiceContext, counts: readonly DropCount[]): P
   return { name: "Policy", status: "warn", summary: `${summary}.`, next_action: VETO_RULES[first.rule ?? ""]?.fix(first.owner) ?? "" };
 }
 
-/** doctor: Database, Drops, (while it matters) Policy, and Inbox, over the owners the caller acts for. */
+/**
+ * doctor: Database, Drops, (while it matters) Policy, Webhooks and Inbox, over the owners
+ * the caller acts for. Each check stands alone: one that cannot be made says so, is
+ * logged once, and the others are still made. Only an unreachable database stops the
+ * rest (they would all fail for that one reason).
+ */
 export async function runDoctor(ctx: ServiceContext): Promise<z.output<typeof Doctor>> {
   const database = await databaseCheck(ctx);
-  if (database.status === "fail") {
-    return { checks: [database, { name: "Drops", status: "fail", summary: "Could not be checked: the database did not answer." }] };
+  if (database.unreachable) {
+    return { checks: [database.check, { name: "Drops", status: "fail", summary: "Could not be checked: the database did not answer." }] };
   }
-  try {
-    const counts = await countDrops(ctx.store, visibleOwners(ctx.principal), windowStart(ctx.now(), DROP_WINDOW_DAYS));
-    const policy = await policyCheck(ctx, counts);
-    const webhooks = await webhooksCheck(ctx).catch(
-      (): DoctorCheck => ({ name: "Webhooks", status: "fail", summary: "Could not read the subscriptions.", next_action: "Check the server log." }),
-    );
-    const inbox = await summarizeInbox(ctx.store, visibleOwners(ctx.principal), ctx.now()).then(
-      inboxCheck,
-      (): DoctorCheck => ({ name: "Inbox", status: "fail", summary: "Could not read the inbox.", next_action: "Check the server log." }),
-    );
-    return { checks: [database, dropsCheck(counts, ctx.surface), ...(policy ? [policy] : []), webhooks, inbox] };
-  } catch {
-    const summary = "Could not read the drop receipts.";
-    return { checks: [database, { name: "Drops", status: "fail", summary, next_action: "Check the server log." }] };
-  }
+  const owners = visibleOwners(ctx.principal);
+  const counts = await countDrops(ctx.store, owners, windowStart(ctx.now(), DROP_WINDOW_DAYS)).catch((err: unknown) => err as Error);
+  const [drops, policy, webhooks, inbox] = await Promise.all([
+    counts instanceof Error ? failedCheck(ctx, "Drops", "Could not read the drop receipts.", counts) : dropsCheck(counts, ctx.surface),
+    counts instanceof Error
+      ? ({ name: "Policy", status: "fail", summary: "Could not be checked: the drop receipts could not be read." } satisfies DoctorCheck)
+      : standAlone(ctx, "Policy", "Could not read the owners' policies.", () => policyCheck(ctx, counts)),
+    standAlone(ctx, "Webhooks", "Could not read the subscriptions.", () => webhooksCheck(ctx)),
+    standAlone(ctx, "Inbox", "Could not read the inbox.", async () => inboxCheck(await summarizeInbox(ctx.store, owners, ctx.now()))),
+  ]);
+  return { checks: [database.check, drops, ...(policy ? [policy] : []), webhooks, inbox] };
 }

@@ -22,5 +22,3 @@ export function parseOwner(owner: string): ParsedOwner {
   const [kind, name] = owner.split(":", 2) as ["user" | "team", string];
   return { kind, name };
 }
-
-export const userOwner = (name: string): OwnerRef => `user:${name}`;

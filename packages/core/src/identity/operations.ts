@@ -24,6 +24,7 @@ export const IDENTITY_TAG = defineApiTag(
 /** Who you are, and the users and tokens that let people and agents in (SPEC §18). */
 export const IDENTITY_OPERATIONS = {
   me: defineOperation({
+    notOn: { mcp: "administration" },
     title: "Who am I",
     description: "Who the server thinks you are: user, token and teams.",
     input: z.strictObject({}),
@@ -32,6 +33,7 @@ export const IDENTITY_OPERATIONS = {
     run: describeMe,
   }),
   user_create: defineOperation({
+    notOn: { mcp: "administration" },
     title: "Create a user",
     description: "Create a user and its first human token (administrators only). The token is shown once.",
     input: UserCreateInput,
@@ -42,6 +44,7 @@ export const IDENTITY_OPERATIONS = {
     run: createUser,
   }),
   token_create: defineOperation({
+    notOn: { mcp: "administration" },
     title: "Mint a token",
     description: "Mint a bearer token for yourself (or, as an administrator, for another user). Shown once.",
     input: TokenCreateInput,
@@ -52,6 +55,7 @@ export const IDENTITY_OPERATIONS = {
     run: createToken,
   }),
   token_list: defineOperation({
+    notOn: { mcp: "administration" },
     title: "List tokens",
     description:
       "List your tokens, newest first: id, name, kind, when minted and whether revoked. Never their values. Administrators may pass `user` to list someone else's.",
@@ -62,6 +66,7 @@ export const IDENTITY_OPERATIONS = {
     run: listTokens,
   }),
   token_revoke: defineOperation({
+    notOn: { mcp: "administration" },
     title: "Revoke a token",
     description:
       "Revoke a token by id: its next request is refused (401) everywhere. Yours, or anyone's as an administrator. Revoking a revoked token changes nothing.",

@@ -26,7 +26,7 @@ export function decodeCursor(cursor: string, shape: readonly RegExp[]): string[]
   return parts as string[];
 }
 
-export const ARTIFACT_ID = /^art_[0-9a-z]{26}$/;
+export { ARTIFACT_ID } from "../ids.js";
 export const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 const DAY_S = 86_400;

@@ -15,6 +15,7 @@ export const INBOX_TAG = defineApiTag(
 /** The human loop (SPEC §15): what waits on people, and a person saying they saw it. */
 export const INBOX_OPERATIONS = {
   artifact_acknowledge: defineOperation({
+    notOn: { mcp: "only a person can acknowledge" },
     title: "Acknowledge a receipt",
     description:
       "Say you saw what a receipt asks of you (its human_action), with an optional note. Human tokens only (agent tokens get 403: a model cannot tell a person it has been told); only the owner user or a member of the owner team; only while the receipt asks for something. Once per person: a second call keeps the first note. The receipt itself never changes. Returns the artifact with its acknowledgements.",

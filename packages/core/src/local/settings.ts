@@ -21,7 +21,14 @@ export interface Settings {
    */
   webhookRetryDelaysMs: number[] | undefined;
   webhookLeaseMs: number | undefined;
+  /**
+   * CAIRN_REQUEST_TIMEOUT_MS (default 30,000): how long a client may take to send a whole
+   * request, headers and body; a slower one is answered 408 and disconnected.
+   */
+  requestTimeoutMs: number;
 }
+
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
 function positiveInts(name: string, raw: string | undefined): number[] | undefined {
   if (!raw) return undefined;
@@ -54,5 +61,6 @@ export function resolveSettings(env: NodeJS.ProcessEnv = process.env): Settings 
     webhookDenyPrivate: env.CAIRN_WEBHOOK_DENY_PRIVATE === "1",
     webhookRetryDelaysMs: positiveInts("CAIRN_WEBHOOK_RETRY_DELAYS_MS", env.CAIRN_WEBHOOK_RETRY_DELAYS_MS),
     webhookLeaseMs: positiveInts("CAIRN_WEBHOOK_LEASE_MS", env.CAIRN_WEBHOOK_LEASE_MS)?.[0],
+    requestTimeoutMs: positiveInts("CAIRN_REQUEST_TIMEOUT_MS", env.CAIRN_REQUEST_TIMEOUT_MS)?.find((ms) => ms > 0) ?? DEFAULT_REQUEST_TIMEOUT_MS,
   };
 }

@@ -6,6 +6,21 @@ import { type Permission, tokenGrants } from "../identity/permissions.js";
 import { parseWith } from "../validation.js";
 import type { OperationHeader } from "./headers.js";
 
+/** The surfaces that may leave an operation out. REST offers every one: the API is the whole contract. */
+export const OPTIONAL_SURFACES = ["mcp", "cli"] as const;
+export type OptionalSurface = (typeof OPTIONAL_SURFACES)[number];
+
+/**
+ * Which surfaces do not show an operation, each with the reason (`{ mcp: "administration" }`).
+ * An operation is on every surface unless it names one here: MCP's tool list and the CLI's
+ * commands read this, and nothing else decides it, so a new operation reaches every
+ * surface without an edit in an adapter. The reason is what a successor would ask for.
+ */
+export type NotOn = Readonly<Partial<Record<OptionalSurface, string>>>;
+
+/** Whether `surface` shows the operation (see NotOn). */
+export const isOfferedOn = (op: Pick<Operation, "notOn">, surface: OptionalSurface): boolean => op.notOn[surface] === undefined;
+
 /**
  * One verb, as every surface needs it. REST routes, MCP tools and CLI commands are
  * generated from the registry of these (keyed by name), so an operation reaches every
@@ -42,6 +57,8 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
    * `invokeOperation` does not re-read the principal first. Only receipt_create.
    */
   checksCallerInWrite: boolean;
+  /** The surfaces that leave this operation out, with why (NotOn); empty: every surface shows it. */
+  notOn: NotOn;
 }
 
 /** Codes any operation can answer with: bad input, no valid token, our own faults, the database away. */
@@ -64,6 +81,8 @@ interface SpecBase<I extends z.ZodType, O extends z.ZodType> {
   runPublic?(store: Store): Promise<z.output<O>>;
   /** Default: false (see Operation.checksCallerInWrite). */
   checksCallerInWrite?: boolean;
+  /** Default: shown on every surface (see NotOn). */
+  notOn?: NotOn;
 }
 
 /** A read defaults to the `read` permission; a write must say what it needs. */
@@ -93,6 +112,7 @@ export function defineOperation<I extends z.ZodType, O extends z.ZodType>(spec: 
     errors: ERROR_CODES.filter((code) => codes.has(code)),
     headers: spec.headers ?? [],
     checksCallerInWrite: spec.checksCallerInWrite ?? false,
+    notOn: spec.notOn ?? {},
     invoke: runRaw
       ? (ctx, raw) => runRaw(ctx, raw)
       : async (ctx, raw) => {

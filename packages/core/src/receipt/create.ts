@@ -1,15 +1,15 @@
-import { defaultLogger } from "../log.js";
 import type { CreatedArtifact } from "../artifact/schemas.js";
 import type { ServiceContext } from "../context.js";
 import { recordDrop } from "../drops/record.js";
 import { CairnError, describeIssues, type ExistingArtifactRef, unavailable } from "../errors.js";
 import { checkedContext } from "../identity/principal-cache.js";
 import { forgetPolicy } from "../policy/cache.js";
-import { runReceiptGates } from "./gates.js";
+import { followsRejection, runReceiptGates } from "./gates.js";
 import {
   fingerprintOf,
   findOutcome,
   type IdempotencyClaim,
+  idempotencyLock,
   IdempotencyKey,
   invalidKey,
   keyMismatch,
@@ -41,8 +41,10 @@ export function rejectionError(rejection: Rejection, drop: CairnError["drop"], e
 }
 
 /**
- * A refusal, after the decision: persist the drop receipt (never fails the caller), build
- * the error carrying it, and remember it under the caller's idempotency key.
+ * A refusal, after the decision: persist the drop receipt (never fails the caller) and
+ * answer the error carrying it. Under an idempotency key, the drop and the key's outcome
+ * are written in one transaction under the key's lock, after looking for an outcome once
+ * more: concurrent retries of one refused body leave one drop and all get its answer.
  */
 async function refuse(
   ctx: ServiceContext,
@@ -50,15 +52,17 @@ async function refuse(
   rejection: Rejection,
   claim: IdempotencyClaim | null,
   existing?: ExistingArtifactRef,
-): Promise<CairnError> {
-  const drop = await recordDrop(ctx, raw, rejection);
-  const error = rejectionError(rejection, drop, existing);
-  if (claim) {
-    await saveOutcome(ctx.store, claim, { kind: "rejected", error: error.toBody() }, ctx.now()).catch((err) =>
-      (ctx.logger ?? defaultLogger).error({ code: "idempotency_save_failed", requestId: ctx.requestId }, err),
-    );
-  }
-  return error;
+): Promise<CreatedArtifact> {
+  if (!claim) throw rejectionError(rejection, await recordDrop(ctx, raw, rejection), existing);
+  const recorded = await recordDrop(ctx, raw, rejection, {
+    lock: idempotencyLock(claim),
+    check: (tx) => findOutcome(tx, claim, ctx.now()),
+    save: (tx, drop) => saveOutcome(tx, claim, { kind: "rejected", error: rejectionError(rejection, drop, existing).toBody() }, ctx.now()),
+  });
+  if ("drop" in recorded) throw rejectionError(rejection, recorded.drop, existing);
+  if (recorded.answered.fingerprint !== claim.fingerprint) return refuse(ctx, raw, keyMismatch(), null);
+  // The key's first answer, even a created receipt (the owner's policy changed in between).
+  return replayOutcome(recorded.answered.outcome);
 }
 
 /** What one attempt decided; only `created` is final for a caller taken from the cache. */
@@ -88,7 +92,7 @@ export async function createReceipt(ctx: ServiceContext, raw: unknown): Promise<
       continue;
     }
     if (outcome.kind === "replay") return replayOutcome(outcome.outcome);
-    throw await refuse(current, raw, outcome.rejection, outcome.claim, outcome.existing);
+    return refuse(current, raw, outcome.rejection, outcome.claim, outcome.existing);
   }
   throw unavailable();
 }
@@ -120,6 +124,8 @@ async function attemptReceipt(ctx: ServiceContext, raw: unknown, options: Insert
       return { kind: "refused", rejection: keyMismatch(), claim: null };
     case "duplicate":
       return { kind: "refused", rejection: { category: "duplicate", issues: [] }, claim, existing: outcome.existing };
+    case "foreign-link":
+      return { kind: "refused", rejection: followsRejection(), claim };
   }
 }
 

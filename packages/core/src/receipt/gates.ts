@@ -1,6 +1,6 @@
 import type { ServiceContext } from "../context.js";
 import { categoryOf } from "../drops/classification.js";
-import { expiresInIssue, findArtifact } from "../artifact/internal.js";
+import { expiresInIssue, findArtifact, isExpired } from "../artifact/internal.js";
 import { CairnError } from "../errors.js";
 import { ownerIssue } from "../identity/owner.js";
 import type { Policy } from "../policy/schemas.js";
@@ -30,12 +30,21 @@ function ownerGate(ctx: ServiceContext, valid: ValidReceipt): { owner: string } 
   return issue ? { category: "invalid", issues: [issue], code: "forbidden" } : { owner };
 }
 
-/** foreign-link: `follows` must name a receipt of the same owner. */
+export const followsRejection = (): Rejection => ({
+  category: "foreign-link",
+  issues: [{ field: "follows", reason: "names no receipt of the same owner" }],
+});
+
+/**
+ * foreign-link: `follows` must name a live receipt of the same owner. Read here so the
+ * gates keep their order; the write checks it again under its locks (insert.ts), so an
+ * expiry or purge in between cannot slip through.
+ */
 async function followsGate(ctx: ServiceContext, owner: string, follows: string | undefined): Promise<Rejection | null> {
   if (follows === undefined) return null;
   const target = await findArtifact(ctx.store, follows);
-  const ok = target?.owner === owner && target.metadata?.schema === RECEIPT_SCHEMA_ID;
-  return ok ? null : { category: "foreign-link", issues: [{ field: "follows", reason: "names no receipt of the same owner" }] };
+  const ok = target?.owner === owner && target.metadata?.schema === RECEIPT_SCHEMA_ID && !isExpired(target, ctx.now());
+  return ok ? null : followsRejection();
 }
 
 /** secret-detected: under `secrets: block` any finding refuses; under `redact` findings are replaced. */

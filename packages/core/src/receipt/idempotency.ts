@@ -26,6 +26,9 @@ export interface IdempotencyClaim {
   fingerprint: string;
 }
 
+/** The advisory lock every write under a key takes first: the receipt write and a refusal's drop. */
+export const idempotencyLock = (claim: IdempotencyClaim) => `cairn.idempotency ${claim.userId} ${claim.key}`;
+
 export const fingerprintOf = (raw: unknown) => createHash("sha256").update(stableJson(raw), "utf8").digest("hex");
 
 /** A malformed key: the key's issues, named by the key's field. */

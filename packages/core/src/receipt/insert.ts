@@ -9,10 +9,13 @@ import { newId } from "../ids.js";
 import { parseOwner } from "../identity/names.js";
 import { DEFAULT_POLICY, type PolicySettings } from "../policy/schemas.js";
 import type { GatedReceipt } from "./gates.js";
-import { type IdempotencyClaim, outcomeArgument, type StoredOutcome } from "./idempotency.js";
+import { type IdempotencyClaim, idempotencyLock, outcomeArgument, type StoredOutcome } from "./idempotency.js";
 import type { PreparedReceipt } from "./prepare.js";
 import { storedReceiptFields } from "./prepare.js";
 import { receiptWarnings } from "./warnings.js";
+import { RECEIPT_SCHEMA_ID } from "./schemas.js";
+import { StoreError } from "../store/faults.js";
+import type { Sql, Store } from "../store/port.js";
 
 const DUPLICATE_WINDOW_MS = 24 * 3_600_000;
 
@@ -24,13 +27,34 @@ export type InsertOutcome =
   | { kind: "duplicate"; existing: ExistingArtifactRef }
   | { kind: "replay"; outcome: StoredOutcome }
   | { kind: "mismatch" }
+  | { kind: "foreign-link" }
   | { kind: "stale"; why: StaleFact };
 
 type WriteResult =
   | { status: "created"; deliveries: number }
   | { status: "stale"; why: StaleFact }
   | { status: "replay"; fingerprint: string; outcome: string }
-  | { status: "duplicate"; id: string; share_token: string };
+  | { status: "duplicate"; id: string; share_token: string }
+  | { status: "foreign-link" };
+
+/** What `cairn_write_receipt` raises when it is called under another isolation level than read committed (migration 0012). */
+const NOT_READ_COMMITTED = "CA001";
+
+/**
+ * One call, one round trip, in the common case. A database (or role) whose default
+ * isolation is not read committed makes the function refuse before it writes anything;
+ * the same call then runs in a transaction the store begins as read committed (ADR 0028).
+ */
+async function writeReceipt(store: Store, argument: string): Promise<WriteResult | undefined> {
+  const call = async (sql: Sql) =>
+    (await sql.query<{ result: WriteResult }>("select cairn_write_receipt($1::jsonb) as result", [argument]))[0]?.result;
+  try {
+    return await call(store);
+  } catch (err) {
+    if (!(err instanceof StoreError && err.code === NOT_READ_COMMITTED)) throw err;
+    return store.transaction(call);
+  }
+}
 
 const policySettings = (p: PolicySettings): PolicySettings => ({
   secrets: p.secrets,
@@ -51,7 +75,8 @@ export interface InsertOptions {
  * team, the owner's policy is unchanged — and answers `stale` if not, so a cached
  * principal or policy never decides a write. Then: a retry racing its own first attempt
  * replays; identical concurrent submissions store one and refuse the other as a
- * duplicate; the artifact, its outbox row and the key's outcome commit together.
+ * duplicate; a `follows` target that is gone, or expired, is refused under the same locks;
+ * the artifact, its outbox row and the key's outcome commit together.
  */
 export async function insertReceipt(
   ctx: ServiceContext,
@@ -81,20 +106,19 @@ export async function insertReceipt(
   const team = parseOwner(owner);
   const argument = {
     // The key's lock, then the (owner, checksum) lock: always this order, so writers never wait crosswise.
-    locks: [...(claim ? [`cairn.idempotency ${claim.userId} ${claim.key}`] : []), `${owner} ${prepared.checksum}`],
+    locks: [...(claim ? [idempotencyLock(claim)] : []), `${owner} ${prepared.checksum}`],
     token_id: ctx.principal.token.id,
     user_id: ctx.principal.user.id,
     team: team.kind === "team" ? team.name : null,
     ...(options.checkPolicy && { policy: policySettings(policy), policy_default: policySettings(DEFAULT_POLICY) }),
+    now: now.toISOString(),
+    receipt_schema: RECEIPT_SCHEMA_ID,
     duplicate_since: new Date(now.getTime() - DUPLICATE_WINDOW_MS).toISOString(),
     artifact: artifactInsertArgument(row),
     event: eventArgument(event, eventId, eventPayload(event.type, eventId, now, event.data), now),
     claim: claim ? outcomeArgument(claim, { kind: "created", value }, now) : null,
   };
-  const [answer] = await ctx.store.query<{ result: WriteResult }>("select cairn_write_receipt($1::jsonb) as result", [
-    JSON.stringify(argument),
-  ]);
-  const result = answer?.result;
+  const result = await writeReceipt(ctx.store, JSON.stringify(argument));
   switch (result?.status) {
     case "created":
       if (result.deliveries > 0) ringOutbox();
@@ -107,6 +131,8 @@ export async function insertReceipt(
         : { kind: "mismatch" };
     case "duplicate":
       return { kind: "duplicate", existing: { id: result.id, url: shareUrl(ctx.config, result.share_token) } };
+    case "foreign-link":
+      return { kind: "foreign-link" };
     default:
       throw new Error("cairn_write_receipt returned no status");
   }

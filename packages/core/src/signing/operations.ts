@@ -40,6 +40,7 @@ export const SIGNING_OPERATIONS = {
     runPublic: (store: Store) => listPublicKeys(store),
   },
   keys_rotate: defineOperation({
+    notOn: { mcp: "administration" },
     title: "Rotate the signing key",
     description: "Retire the active signing key and make a new one (administrators only). Old public keys stay listed, so older exports still verify.",
     input: KeysRotateInput,

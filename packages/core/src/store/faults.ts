@@ -26,9 +26,13 @@ export function databaseTimeoutsFrom(env: NodeJS.ProcessEnv = process.env): Data
 }
 
 // SQLSTATE classes and codes that mean "the database is not there", not "the query is wrong":
-// 08 connection exception, 53 insufficient resources, 57P0x shutdown/crash, 57014 a
-// statement cancelled by statement_timeout.
-const UNAVAILABLE_SQLSTATE = /^(08...|53...|57P0.|57014)$/;
+// 08 connection exception, 53 insufficient resources (53300 too many connections), 57P0x
+// shutdown, crash or "starting up" (57P03), 57014 a statement cancelled by
+// statement_timeout; and a server that refuses the connection itself (ADR 0029): 55000 the
+// database does not accept connections now, 3D000 the database is not there (dropped or
+// renamed), 28000 / 28P01 the role may not log in or its password changed. Each is an
+// operator's fix, not the caller's: 503 and retry, never 500.
+const UNAVAILABLE_SQLSTATE = /^(08...|53...|57P0.|57014|55000|3D000|28000|28P01)$/;
 const UNAVAILABLE_ERRNO = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "EPIPE", "ENOTFOUND", "EAI_AGAIN"]);
 // node-postgres reports its own timeouts and lost sockets as plain Errors with these texts.
 const UNAVAILABLE_MESSAGE =

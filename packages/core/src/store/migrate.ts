@@ -1,21 +1,50 @@
-import { MIGRATIONS } from "./migrations/index.js";
+import { createHash } from "node:crypto";
+import { type Migration, MIGRATIONS } from "./migrations/index.js";
 import type { Store } from "./port.js";
 
 /** Arbitrary constant: serialises migration runs of several `cairn serve` processes on one database. */
 const MIGRATION_LOCK = 7_373_001;
 
+/** The checksum recorded for an applied migration: sha256 of its SQL text. */
+export const migrationChecksum = (m: Migration): string => createHash("sha256").update(m.sql, "utf8").digest("hex");
+
+/** An applied migration whose text is not what was applied: the schema may not be what this code expects. */
+export class ChangedMigrationError extends Error {
+  constructor(readonly version: string) {
+    super(
+      `migration ${version} was changed after this database applied it (its checksum differs). ` +
+        "Restore the migration as it was and put the change in a new one; Cairn will not start on a schema it cannot vouch for.",
+    );
+    this.name = "ChangedMigrationError";
+  }
+}
+
+/**
+ * Brings the schema up to date, and refuses (ChangedMigrationError) when an applied
+ * migration's text has changed since (ADR 0029). Rows applied before checksums were
+ * recorded have none: they take the checksum of the migration as this release ships it
+ * (a baseline), so an installation that applied them starts as before.
+ */
 export async function migrate(store: Store): Promise<string[]> {
   return store.transaction(async (tx) => {
     await tx.query("select pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
     await tx.query(
       "create table if not exists schema_migrations (version text primary key, applied_at timestamptz not null default now())",
     );
-    const done = new Set((await tx.query<{ version: string }>("select version from schema_migrations")).map((r) => r.version));
+    await tx.query("alter table schema_migrations add column if not exists checksum text");
+    const rows = await tx.query<{ version: string; checksum: string | null }>("select version, checksum from schema_migrations");
+    const recorded = new Map(rows.map((r) => [r.version, r.checksum]));
     const applied: string[] = [];
     for (const m of MIGRATIONS) {
-      if (done.has(m.version)) continue;
+      const checksum = migrationChecksum(m);
+      if (recorded.has(m.version)) {
+        const was = recorded.get(m.version);
+        if (was === null) await tx.query("update schema_migrations set checksum = $2 where version = $1", [m.version, checksum]);
+        else if (was !== checksum) throw new ChangedMigrationError(m.version);
+        continue;
+      }
       for (const statement of splitStatements(m.sql)) await tx.query(statement);
-      await tx.query("insert into schema_migrations (version) values ($1)", [m.version]);
+      await tx.query("insert into schema_migrations (version, checksum) values ($1, $2)", [m.version, checksum]);
       applied.push(m.version);
     }
     return applied;

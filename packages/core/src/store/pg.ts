@@ -12,17 +12,21 @@ export interface PgStoreOptions {
 }
 
 /**
- * `begin`, the transaction's statement timeout and its advisory locks as one
- * simple-protocol query: one round trip instead of 2 + locks. Keys are quoted by the
- * driver, never interpolated raw. The timeout is `set local` (ADR 0038): it ends with the
+ * `begin`, the transaction's isolation level, its statement timeout and its advisory locks
+ * as one simple-protocol query: one round trip instead of 2 + locks. Keys are quoted by
+ * the driver, never interpolated raw. The isolation level is pinned per transaction
+ * (ADR 0028): every lock-then-read in Cairn relies on read committed, whatever the
+ * database's default. The timeout is `set local` (ADR 0038): it ends with the
  * transaction, so behind PgBouncer in transaction mode it never reaches another client.
  */
 function beginWithLocks(client: pg.PoolClient, keys: readonly string[], statementMs: number): string {
-  const begin = `begin; set local statement_timeout = ${statementMs}`;
+  const begin = `${BEGIN_READ_COMMITTED}; set local statement_timeout = ${statementMs}`;
   if (keys.length === 0) return begin;
   const locks = keys.map((k) => `pg_advisory_xact_lock(hashtext(${client.escapeLiteral(k)}))`).join(", ");
   return `${begin}; select ${locks}`;
 }
+
+const BEGIN_READ_COMMITTED = "begin isolation level read committed";
 
 export async function openPgStore(connectionString: string, options: PgStoreOptions = {}): Promise<Store> {
   const timeouts = options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS;

@@ -6,6 +6,8 @@ import type { Sql, Store } from "./port.js";
 export async function openPgliteStore(dataDir?: string): Promise<Store> {
   const db = dataDir ? new PGlite(dataDir) : new PGlite();
   await db.waitReady;
+  const [level] = (await db.query<{ level: string }>("select current_setting('default_transaction_isolation') as level")).rows;
+  const pinIsolation = level?.level !== "read committed";
 
   const runner = (conn: Pick<PGlite, "query">, onCommit?: Array<() => void>): Sql => ({
     // In process, the embedded store cannot be down or stuck; once closed it is unavailable, like a dead server.
@@ -24,9 +26,15 @@ export async function openPgliteStore(dataDir?: string): Promise<Store> {
     driver: "pglite",
     ...runner(db),
     // PGlite runs every query and transaction under one mutex, so a transaction's advisory locks (options.locks) are already held.
+    // Read committed whatever the configured default, as on PostgreSQL (ADR 0028). PGlite's
+    // own `begin` takes no level, so it is set first, and only when needed: the embedded
+    // store is one session, whose default (postgresql.conf) is read once here.
     async transaction(fn) {
       const onCommit: Array<() => void> = [];
-      const out = await db.transaction((tx) => fn(runner(tx, onCommit)));
+      const out = await db.transaction(async (tx) => {
+        if (pinIsolation) await tx.query("set transaction isolation level read committed");
+        return fn(runner(tx, onCommit));
+      });
       for (const f of onCommit) f();
       return out;
     },

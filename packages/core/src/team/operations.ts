@@ -14,6 +14,7 @@ export const TEAM_TAG = defineApiTag(
 /** Teams: any user creates one and becomes its first member; members (and administrators) manage membership. */
 export const TEAM_OPERATIONS = {
   team_create: defineOperation({
+    notOn: { mcp: "team membership is for people" },
     title: "Create a team",
     description:
       "Create a team. You become its first member. Artifacts and runs created with owner `team:NAME` are readable by every member.",
@@ -24,6 +25,7 @@ export const TEAM_OPERATIONS = {
     run: createTeam,
   }),
   team_read: defineOperation({
+    notOn: { mcp: "team membership is for people" },
     title: "Read a team",
     description: "Read a team and its members. Only members (and administrators) can see a team.",
     input: TeamReadInput,
@@ -33,6 +35,7 @@ export const TEAM_OPERATIONS = {
     run: readTeam,
   }),
   team_member_add: defineOperation({
+    notOn: { mcp: "team membership is for people" },
     title: "Add a team member",
     description: "Add a user to a team you belong to. Adding an existing member changes nothing.",
     input: TeamMemberInput,
@@ -44,6 +47,7 @@ export const TEAM_OPERATIONS = {
     run: addTeamMember,
   }),
   team_member_remove: defineOperation({
+    notOn: { mcp: "team membership is for people" },
     title: "Remove a team member",
     description: "Remove a user (or yourself) from a team you belong to. The last member cannot be removed.",
     input: TeamMemberInput,

@@ -18,6 +18,8 @@ export interface TestUser {
 
 export interface TestWorld {
   cairn: Cairn;
+  /** The store the world's core runs on (a core does not hand out its store). */
+  store: Store;
   admin: { token: string; principal: Principal };
   /** Creates a user with a unique name and returns its token and principal. */
   user(prefix?: string): Promise<TestUser>;
@@ -32,6 +34,7 @@ export async function createTestWorld(store: Store, options?: CairnOptions | (()
   const adminPrincipal = (await authenticate(store, adminToken.token)) ?? raise("admin token did not authenticate");
   return {
     cairn,
+    store,
     admin: { token: adminToken.token, principal: adminPrincipal },
     async user(prefix = "user") {
       const name = `${prefix}-${randomBytes(4).toString("hex")}`;

@@ -33,11 +33,11 @@ export function coreLinkDriver(world: TestWorld): LinkDriver {
   };
   return {
     async invoke(as, operation, input) {
-      const principal = await authenticate(world.cairn.store, as.token);
+      const principal = await authenticate(world.store, as.token);
       if (!principal) throw new Error(`${as.name} does not authenticate`);
       return settle(world.cairn.invoke(operation as never, world.cairn.context(principal, "rest"), input));
     },
-    readByLink: (url) => settle(readArtifactByShareToken(world.cairn.store, world.cairn.config, url.split("/s/")[1] ?? "")),
+    readByLink: (url) => settle(readArtifactByShareToken(world.store, world.cairn.config, url.split("/s/")[1] ?? "")),
   };
 }
 
@@ -123,12 +123,12 @@ export async function setupLinkScenario(world: TestWorld, driver: LinkDriver): P
 
 /** Writes a span and its produced edge without the write rule (see setupLinkScenario). */
 async function plantEdge(world: TestWorld, runId: string, spanId: string, artifactId: string): Promise<void> {
-  await world.cairn.store.query(
+  await world.store.query(
     `insert into spans (run_id, span_id, name, start_time, attributes, produced_artifact_id, appended_at)
      values ($1, $2, 'planted', now(), '{}', $3, now())`,
     [runId, spanId, artifactId],
   );
-  await world.cairn.store.query(
+  await world.store.query(
     "insert into produced_edges (run_id, span_id, artifact_id, created_at) values ($1, $2, $3, now())",
     [runId, spanId, artifactId],
   );

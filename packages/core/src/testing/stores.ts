@@ -179,3 +179,19 @@ export async function createTestHome(
     },
   };
 }
+
+export interface PgAdmin {
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+/** A superuser connection to the test server, for what a test does as the operator (roles, database settings). */
+export async function connectPgAdmin(): Promise<PgAdmin> {
+  const pg = (await import("pg")).default;
+  const client = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await client.connect();
+  return {
+    query: async (text, params = []) => (await client.query(text, params)).rows,
+    close: () => client.end(),
+  };
+}

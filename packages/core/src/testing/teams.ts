@@ -7,7 +7,7 @@ import type { TestUser, TestWorld } from "./fixtures.js";
  * so after a membership change a test takes a fresh one, as the next request would.
  */
 export async function reauthenticate(world: TestWorld, user: TestUser): Promise<TestUser> {
-  const principal = await authenticate(world.cairn.store, user.token);
+  const principal = await authenticate(world.store, user.token);
   if (!principal) throw new Error(`token of ${user.name} no longer authenticates`);
   return { ...user, principal, ctx: (surface = "rest") => world.cairn.context(principal, surface) };
 }

@@ -71,7 +71,7 @@ describe("the web in Chromium", () => {
     const page = await sam.context.newPage();
     const v = await visit(page, `${base}/`);
     expect(v.status).toBe(200);
-    await expect(page.getByText(`Signed in as ${data.sam.name}`)).toBeDefined();
+    expect(await page.getByText(`Signed in as ${data.sam.name}`).isVisible()).toBe(true);
     expect(await page.locator("main h1").textContent()).toBe("Bin");
     expect(v.problems).toEqual([]);
     await page.close();

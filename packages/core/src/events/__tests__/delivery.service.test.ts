@@ -166,7 +166,8 @@ describe.each(DRIVERS)("webhook delivery on %s", (driver) => {
     const sam = await fresh();
     await fx.world.cairn.invoke("subscription_create", sam.ctx(), { url: receiver.url, events: ["receipt.dropped"] });
     const value = "Quarterly ledger 9c1e reconciliation";
-    await fx.world.cairn.invoke("receipt_create", sam.ctx(), { ...minimalReceipt({ affected: value }), before: 7 }).catch(() => {});
+    const refused = await rejectionOf(fx.world.cairn.invoke("receipt_create", sam.ctx(), { ...minimalReceipt({ affected: value }), before: 7 }));
+    expect(refused.code).toBe("validation_failed");
     const [got] = await receiver.waitFor(1);
     const payload = JSON.parse(got?.body as string);
     expect(payload.type).toBe("receipt.dropped");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { useTestWorld } from "../../__tests__/helpers.js";
+import { rejectionOf, useTestWorld } from "../../__tests__/helpers.js";
 import { DRIVERS, minimalReceipt } from "../../testing/index.js";
 import { defineJob, readJobRuns, runDueJobs } from "../jobs.js";
 import { recordEvent } from "../outbox.js";
@@ -73,10 +73,11 @@ describe.each(DRIVERS)("outbox on %s", (driver) => {
   it("announces a recoverable drop without field values, and not a duplicate", async () => {
     const sam = await fx.world.user("sam");
     const secretish = "a very particular value 7f3a";
-    await fx.world.cairn.invoke("receipt_create", sam.ctx(), { ...minimalReceipt(), changed: "two", affected: secretish }).catch(() => {});
+    const thin = await rejectionOf(fx.world.cairn.invoke("receipt_create", sam.ctx(), { ...minimalReceipt(), changed: "two", affected: secretish }));
+    expect(thin.drop?.category).toBe("too-thin");
     const ok = minimalReceipt({ learned: "dup" });
     await fx.world.cairn.invoke("receipt_create", sam.ctx(), ok);
-    await fx.world.cairn.invoke("receipt_create", sam.ctx(), ok).catch(() => {});
+    expect((await rejectionOf(fx.world.cairn.invoke("receipt_create", sam.ctx(), ok))).code).toBe("duplicate");
     const rows = await eventsOf(`user:${sam.name}`);
     const dropped = rows.filter((r) => r.type === "receipt.dropped");
     expect(dropped).toHaveLength(1);

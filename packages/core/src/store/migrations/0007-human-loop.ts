@@ -12,8 +12,8 @@ import type { Migration } from "./types.js";
  * function is immutable (which lets the pending-outcome index use it). Millisecond
  * precision, like every time the API shows, so a cursor holding a due time is exact.
  *
- * The receipts-that-ask and follows indexes are `if not exists` under the names the
- * search filters' migration (0008) uses too, so either may run first.
+ * The receipts-that-ask and follows indexes are made here only (the search filters of
+ * 0008 use them too).
  */
 export const humanLoop: Migration = {
   version: "0007_human_loop",

@@ -11,7 +11,9 @@ import type { Migration } from "./types.js";
  *   viewer may read; each filter that narrows a lot has its own.
  * - One signing key is active at a time (the partial unique index makes creating the
  *   first one race-safe across processes); retired keys stay for verification.
- * - Indexes are `if not exists`: the follows index is also made by the human loop's 0007.
+ * - The receipts-that-ask and follows indexes are made by the human loop's 0007, not here
+ *   (this migration once repeated them with `if not exists`; see ADR 0029 on why removing
+ *   the repetition changes no installation).
  * - `expiry_sweeps` is one row: what the sweeper last purged and in total (doctor).
  */
 export const lifecycle: Migration = {
@@ -26,10 +28,8 @@ export const lifecycle: Migration = {
      where metadata->'outcome'->>'measure_at' is not null;
 
     create index if not exists artifacts_owner_schema_idx on artifacts (owner, (metadata->>'schema'), id desc) where metadata is not null;
-    create index if not exists artifacts_owner_action_idx on artifacts (owner, id desc) where metadata->>'human_action' <> 'Nothing';
     create index if not exists artifacts_owner_outcome_idx on artifacts (owner, (metadata->'outcome'->>'status'), id desc) where metadata is not null;
     create index if not exists artifacts_owner_due_idx on artifacts (owner, measure_due_at) where measure_due_at is not null;
-    create index if not exists artifacts_follows_idx on artifacts (follows) where follows is not null;
 
     create table signing_keys (
       kid text primary key,

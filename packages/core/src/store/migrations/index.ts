@@ -9,6 +9,7 @@ import { lifecycle } from "./0008-lifecycle.js";
 import { dropFaults } from "./0009-drop-faults.js";
 import { receiptWrite } from "./0010-receipt-write.js";
 import { searchStatistics } from "./0011-search-statistics.js";
+import { receiptWriteEdges } from "./0012-receipt-write-edges.js";
 import { webhookOperations } from "./0013-webhook-operations.js";
 import type { Migration } from "./types.js";
 
@@ -30,5 +31,6 @@ export const MIGRATIONS: readonly Migration[] = [
   dropFaults,
   receiptWrite,
   searchStatistics,
+  receiptWriteEdges,
   webhookOperations,
 ];
