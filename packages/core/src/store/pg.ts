@@ -52,7 +52,12 @@ export async function openPgStore(connectionString: string, options: PgStoreOpti
       throw translateFault(err, callSite());
     }
   };
-  await guarded(() => pool.query("select 1"));
+  const [setting] = await guarded(() => pool.query<{ t: string }>("select current_setting('statement_timeout') as t")).then((r) => r.rows);
+  // One statement outside a transaction (most reads, the receipt write) has only the role's
+  // timeout on the server (ADR 0038): say so once, where an operator reads it, when there is none.
+  if (setting?.t === "0") {
+    logger.warn({ code: "database_role_without_statement_timeout", fix: "alter role ... set statement_timeout = '4s'" });
+  }
 
   const runner = (client: pg.Pool | pg.PoolClient, onCommit?: Array<() => void>): Sql => ({
     query<T>(text: string, params: unknown[] = []) {

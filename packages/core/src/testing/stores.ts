@@ -102,6 +102,8 @@ export async function createTestDatabase(driver: Driver): Promise<TestDatabase> 
   const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
   await admin.connect();
   await admin.query(`create database ${name}`);
+  // As docs/scaling.md tells operators: the role's (here the database's) timeout bounds single statements.
+  await admin.query(`alter database ${name} set statement_timeout = '4s'`);
   await admin.end();
   const url = new URL(PG_ADMIN_URL);
   url.pathname = `/${name}`;
