@@ -103,6 +103,7 @@ export async function startServer(settings: Settings, log: ServerLog, version: s
   try {
     // The credentials file is written inside the bootstrap transaction, before the admin commits.
     const admin = await cairn.bootstrapAdmin({
+      ...(settings.adminTokenName !== undefined && { tokenName: settings.adminTokenName }),
       persist: (token) =>
         writeCredentials(settings.credentialsPath, { url, token: token.token }).catch((err: Error) => {
           throw new Error(`could not write ${settings.credentialsPath} (${err.message}); no admin was created. Fix it and start again.`);

@@ -1,3 +1,4 @@
+import { calendarError } from "../dates.js";
 import { z } from "zod";
 import { SURFACES } from "../context.js";
 import { OwnerRef } from "../identity/names.js";
@@ -102,7 +103,7 @@ function isRealInstant(value: string): boolean {
 const SearchInstant = (description: string) =>
   storableString()
     .overwrite((s) => s.trim())
-    .refine(isRealInstant, "must be an ISO 8601 date (2026-12-01) or date-time with a zone (2026-12-01T09:00:00Z)")
+    .refine(isRealInstant, { error: calendarError("must be an ISO 8601 date (2026-12-01) or date-time with a zone (2026-12-01T09:00:00Z)") })
     .optional()
     .describe(`${description} ISO 8601 date (from the start of that day, UTC) or date-time with a zone.`);
 

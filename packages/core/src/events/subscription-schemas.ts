@@ -1,3 +1,4 @@
+import { calendarError } from "../dates.js";
 import { z } from "zod";
 import { OwnerRef } from "../identity/names.js";
 import { LIMITS } from "../limits.js";
@@ -89,7 +90,7 @@ export const RecoverInput = z.strictObject({
   id: SubscriptionId,
   since: storableString()
     .max(64)
-    .refine(isIsoDateOrDateTime, "must be an ISO 8601 date (2026-12-01) or date-time with a zone (2026-12-01T09:00:00Z)")
+    .refine(isIsoDateOrDateTime, { error: calendarError("must be an ISO 8601 date (2026-12-01) or date-time with a zone (2026-12-01T09:00:00Z)") })
     .describe("ISO 8601 date or date-time with a zone: resend every event of the owner since then that this subscription takes."),
 });
 

@@ -46,17 +46,17 @@ async function databaseCheck(ctx: ServiceContext): Promise<DoctorCheck> {
 }
 
 /** ok when nothing or only correct-by-design classes fired; warn with the fix when a recoverable one did. */
-function dropsCheck(counts: readonly DropCount[], surface: Surface): DoctorCheck {
+function dropsCheck(counts: readonly DropCount[], surface: Surface, serverUrl: string): DoctorCheck {
   const totals = totalsByCategory(counts);
   const line = rollupLine(totals, DROP_WINDOW_DAYS);
-  const recoverable = DROP_CATEGORIES.filter((c) => (totals[c] ?? 0) > 0 && classifyDrop(c, surface).recoverable);
+  const recoverable = DROP_CATEGORIES.filter((c) => (totals[c] ?? 0) > 0 && classifyDrop(c, surface, null, serverUrl).recoverable);
   if (recoverable.length === 0) {
     const summary = Object.keys(totals).length === 0 ? `${line}.` : `${line} — the gates working as designed.`;
     return { name: "Drops", status: "ok", summary };
   }
   // The most frequent recoverable class leads; ties go to the earlier gate.
   const top = [...recoverable].sort((a, b) => (totals[b] ?? 0) - (totals[a] ?? 0))[0] ?? recoverable[0];
-  const { next_action } = classifyDrop(top ?? "invalid", surface);
+  const { next_action } = classifyDrop(top ?? "invalid", surface, null, serverUrl);
   return {
     name: "Drops",
     status: "warn",
@@ -98,7 +98,7 @@ export async function runDoctor(ctx: ServiceContext): Promise<z.output<typeof Do
       inboxCheck,
       (): DoctorCheck => ({ name: "Inbox", status: "fail", summary: "Could not read the inbox.", next_action: "Check the server log." }),
     );
-    return { checks: [database, dropsCheck(counts, ctx.surface), ...(policy ? [policy] : []), webhooks, inbox] };
+    return { checks: [database, dropsCheck(counts, ctx.surface, ctx.config.publicUrl), ...(policy ? [policy] : []), webhooks, inbox] };
   } catch {
     const summary = "Could not read the drop receipts.";
     return { checks: [database, { name: "Drops", status: "fail", summary, next_action: "Check the server log." }] };

@@ -21,6 +21,8 @@ export interface Settings {
    */
   webhookRetryDelaysMs: number[] | undefined;
   webhookLeaseMs: number | undefined;
+  /** CAIRN_ADMIN_TOKEN_NAME: what the administrator's first token is called (default "admin"). */
+  adminTokenName: string | undefined;
 }
 
 function positiveInts(name: string, raw: string | undefined): number[] | undefined {
@@ -54,5 +56,6 @@ export function resolveSettings(env: NodeJS.ProcessEnv = process.env): Settings 
     webhookDenyPrivate: env.CAIRN_WEBHOOK_DENY_PRIVATE === "1",
     webhookRetryDelaysMs: positiveInts("CAIRN_WEBHOOK_RETRY_DELAYS_MS", env.CAIRN_WEBHOOK_RETRY_DELAYS_MS),
     webhookLeaseMs: positiveInts("CAIRN_WEBHOOK_LEASE_MS", env.CAIRN_WEBHOOK_LEASE_MS)?.[0],
+    adminTokenName: env.CAIRN_ADMIN_TOKEN_NAME && env.CAIRN_ADMIN_TOKEN_NAME.length > 0 ? env.CAIRN_ADMIN_TOKEN_NAME : undefined,
   };
 }

@@ -3,7 +3,7 @@ import { ARTIFACT_RESOURCE_PATTERN } from "../artifact/resource-uri.js";
 import { OwnerRef } from "../identity/names.js";
 import { LIMITS } from "../limits.js";
 import { Tags } from "../tags.js";
-import { isCalendarDateTime } from "../dates.js";
+import { calendarError, isCalendarDateTime } from "../dates.js";
 import { optionalText, requiredText, storableId, storableString, titleText } from "../text.js";
 import { receiptExample } from "./example.js";
 
@@ -72,7 +72,7 @@ export const Outcome = z
     measure_at: storableString()
       .overwrite((s) => s.trim())
       .max(64)
-      .refine(isIsoDateOrDateTime, "must be an ISO 8601 date (2026-12-01) or date-time with a zone (2026-12-01T09:00:00Z)")
+      .refine(isIsoDateOrDateTime, { error: calendarError("must be an ISO 8601 date (2026-12-01) or date-time with a zone (2026-12-01T09:00:00Z)") })
       .optional()
       .describe("When the outcome can be measured: ISO 8601 date (2026-12-01) or date-time with a zone. Required when status is `pending`.")
       .meta({ pattern: ISO_DATE_OR_DATETIME_PATTERN, examples: ["2026-12-08", "2026-12-08T09:00:00Z"] }),
