@@ -112,7 +112,8 @@ export async function startServer(settings: Settings, log: ServerLog, version: s
     if (admin) log.info(`Created the admin user; its token is in ${settings.credentialsPath} (mode 0600).`);
     else {
       const creds = await readCredentials(settings.credentialsPath).catch(() => null);
-      if (creds && creds.url !== url) await writeCredentials(settings.credentialsPath, { ...creds, url });
+      // A new port for this server's own token; a file `cairn login` pointed at another server is left alone.
+      if (creds && creds.url !== url && (await cairn.authenticate(creds.token))) await writeCredentials(settings.credentialsPath, { ...creds, url });
       log.info(
         creds
           ? `Credentials: ${settings.credentialsPath}`
