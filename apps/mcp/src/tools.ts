@@ -33,6 +33,8 @@ export const NOT_TOOLS = {
   artifact_acknowledge: "only a person can acknowledge",
   // Rotating the server's signing key is an administrator's act; agents list keys and verify.
   keys_rotate: "administration",
+  // A way in to the web for a person (SPEC §22): a model holding its user's token must not open a browser as them.
+  signin_link_create: "signing a person in to the web is for people",
 } as const satisfies Partial<Record<OperationName, string>>;
 
 export type ToolName = Exclude<OperationName, keyof typeof NOT_TOOLS>;
