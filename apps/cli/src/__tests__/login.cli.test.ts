@@ -27,13 +27,12 @@ describe("cairn login and logout (SPEC §22)", () => {
 
   beforeAll(async () => {
     server = await startCliServer("pglite");
-  });
-  afterAll(async () => server?.stop());
-
-  beforeAll(async () => {
     home = await mkdtemp(join(tmpdir(), "cairn-login-"));
   });
-  afterAll(async () => rm(home, { recursive: true, force: true }));
+  afterAll(async () => {
+    await server?.stop();
+    if (home) await rm(home, { recursive: true, force: true });
+  });
 
   it("with a good token checks it against /v1/me, then writes {url, token} with mode 0600; commands then use it", async () => {
     const dana = await cliUser(server, "dana");
