@@ -83,6 +83,26 @@ describe("cairn open, followed in Chromium (SPEC §22)", () => {
     }
   }, 180_000);
 
+  it("/docs links back to the app (SPEC §22)", async () => {
+    const base = env.server.url;
+    const profile = await launchBrowser();
+    try {
+      const page = await profile.context.newPage();
+      for (const [width, scheme] of [[1280, "light"], [390, "dark"]] as const) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.goto(`${base}/docs`);
+        const axe = await new AxeBuilder({ page }).analyze();
+        expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id), `${width} ${scheme}`).toEqual([]);
+        await page.screenshot({ path: join(SCREENSHOTS, `docs-${width}-${scheme}.png`) });
+      }
+      await page.getByRole("link", { name: "← Back to Cairn" }).click();
+      expect(new URL(page.url()).pathname).toBe("/signin");
+    } finally {
+      await profile.close();
+    }
+  }, 60_000);
+
   it("lands on the artifact it names, opens $BROWSER when one is set, and refuses an agent token", async () => {
     const base = env.server.url;
     const res = await fetch(`${base}/v1/receipts`, {
