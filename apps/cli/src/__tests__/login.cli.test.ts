@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -6,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveSettings } from "@cairn/core/local";
 import { startServer } from "../server.js";
 import { type CliServer, cliUser, runCli, startCliServer } from "./cli-process.js";
-import { homeFor } from "./serve-process.js";
+import { CLI_BIN, homeFor } from "./serve-process.js";
 
 /** A port nothing listens on: bound, read, released. */
 async function deadPort(): Promise<number> {
@@ -45,6 +46,34 @@ describe("cairn login and logout (SPEC §22)", () => {
     expect((await stat(credentials())).mode & 0o777).toBe(0o600);
     const whoami = await runCli(["whoami"], { env: asNewcomer() });
     expect(whoami.stdout).toContain(dana.name);
+  });
+
+  it("on a terminal asks for the token without echoing it", async () => {
+    const ptyHome = await mkdtemp(join(tmpdir(), "cairn-login-pty-"));
+    try {
+      // util-linux `script` gives the command a pseudo-terminal, echo on (its default when its own
+      // input is not a terminal): what we write is typed there, and shows unless the prompt hides it.
+      const command = `${process.execPath} ${CLI_BIN} login --url ${server.serve.url}`;
+      const child = spawn("script", ["-q", "-e", "-c", command, "/dev/null"], { env: { ...process.env, CAIRN_HOME: ptyHome, CAIRN_URL: "", CAIRN_TOKEN: "" }, stdio: ["pipe", "pipe", "pipe"] });
+      let seen = "";
+      let typed = false;
+      child.stdout.on("data", (d) => {
+        seen += d;
+        if (!typed && seen.includes("(input hidden): ")) {
+          typed = true;
+          child.stdin.write(`${server.adminToken}\r`);
+        }
+      });
+      const code = await new Promise((resolve) => child.once("exit", resolve));
+      child.stdin.end();
+      expect(code, seen).toBe(0);
+      expect(seen).toContain(`Token for ${server.serve.url} (input hidden): `);
+      expect(seen).toContain(`Signed in to ${server.serve.url} as admin`);
+      expect(seen).not.toContain(server.adminToken);
+      expect(JSON.parse(await readFile(join(ptyHome, "credentials"), "utf8")).token).toBe(server.adminToken);
+    } finally {
+      await rm(ptyHome, { recursive: true, force: true });
+    }
   });
 
   it("with a bad token or a dead URL is a clear error and writes nothing", async () => {
