@@ -114,11 +114,16 @@ describe("cairn login and logout (SPEC §22)", () => {
     expect(after.code).toBe(4);
   });
 
-  it("a file cairn login pointed at another server is left alone when a local cairn serve starts again", async () => {
+  it("a file cairn login pointed at another server survives a local cairn serve: kept aside on the first start, left alone after", async () => {
     const { env, home: serveHome, dispose } = await homeFor("pglite");
     try {
       const settings = resolveSettings({ ...env, PORT: "0", HOST: "127.0.0.1" });
-      await (await startServer(settings, { info: () => {} }, "test")).close();
+      const remote = `${JSON.stringify({ url: "https://cairn.example.com", token: "cairn_remote_token_kept_aside_00000000" }, null, 2)}\n`;
+      await writeFile(join(serveHome, "credentials"), remote, { mode: 0o600 });
+      const lines: string[] = [];
+      await (await startServer(settings, { info: (line) => lines.push(line) }, "test")).close();
+      expect(await readFile(join(serveHome, "credentials.previous"), "utf8")).toBe(remote);
+      expect(lines).toContain(`The credentials file held another token; it is kept in ${join(serveHome, "credentials")}.previous.`);
       const elsewhere = `${JSON.stringify({ url: "https://cairn.example.com", token: "cairn_someone_elses_token_0000000000" }, null, 2)}\n`;
       await writeFile(join(serveHome, "credentials"), elsewhere, { mode: 0o600 });
       await (await startServer(settings, { info: () => {} }, "test")).close();
