@@ -17,6 +17,36 @@ export interface CliIo {
   stdinIsTty: boolean;
   stderrIsTty: boolean;
   env: Readonly<Record<string, string | undefined>>;
+  /** Asks for a secret on the terminal without echoing it (`cairn login`); absent where there is no terminal. */
+  readSecret?(prompt: string): Promise<string>;
+}
+
+/** Reads one line from a terminal in raw mode, echoing nothing; Ctrl-C or Ctrl-D gives up. */
+function readSecretLine(prompt: string): Promise<string> {
+  const stdin = process.stdin;
+  process.stderr.write(prompt);
+  stdin.setRawMode(true);
+  stdin.resume();
+  return new Promise((resolve, reject) => {
+    let value = "";
+    const finish = (error?: Error) => {
+      stdin.off("data", onData);
+      stdin.setRawMode(false);
+      stdin.pause();
+      process.stderr.write("\n");
+      if (error) reject(error);
+      else resolve(value);
+    };
+    const onData = (chunk: Buffer) => {
+      for (const ch of chunk.toString("utf8")) {
+        if (ch === "\r" || ch === "\n") return finish();
+        if (ch === "\u0003" || ch === "\u0004") return finish(new Error("cancelled; nothing was written."));
+        if (ch === "\u007f" || ch === "\b") value = value.slice(0, -1);
+        else value += ch;
+      }
+    };
+    stdin.on("data", onData);
+  });
 }
 
 export function processIo(): CliIo {
@@ -31,5 +61,6 @@ export function processIo(): CliIo {
     stdinIsTty: process.stdin.isTTY === true,
     stderrIsTty: process.stderr.isTTY === true,
     env: process.env,
+    ...(process.stdin.isTTY === true && { readSecret: readSecretLine }),
   };
 }

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from "commander";
 import { type HttpFetch, nodeFetch } from "./client/transport.js";
 import { registerClientCommands } from "./commands/index.js";
+import { LOCAL_COMMANDS, registerLocalCommands } from "./commands/login.js";
 import type { CommandContext } from "./commands/run.js";
 import { EXIT, EXIT_CODES_HELP } from "./exit-codes.js";
 import type { CliIo } from "./io.js";
@@ -53,7 +54,12 @@ export async function main(argv: readonly string[], io: CliIo, fetchImpl: HttpFe
   const ctx: CommandContext = { version, io, fetch: fetchImpl, exitCode: EXIT.ok };
   const program = cairnProgram(version, io);
   const onlyVersion = argv.length === 1 && (argv[0] === "-v" || argv[0] === "--version");
-  if (!onlyVersion) await registerClientCommands(program, argv, ctx);
+  const first = argv.find((a) => !a.startsWith("-"));
+  if (first !== undefined && Object.hasOwn(LOCAL_COMMANDS, first)) registerLocalCommands(program, ctx);
+  else if (!onlyVersion) {
+    registerLocalCommands(program, ctx);
+    await registerClientCommands(program, argv, ctx);
+  }
   try {
     await program.parseAsync([...argv], { from: "user" });
     return ctx.exitCode;

@@ -1,4 +1,4 @@
-import { mkdir, open, readFile, rm } from "node:fs/promises";
+import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { type Cairn, openCairn, scheduleFrom, type Worker } from "@cairn/core";
@@ -113,15 +113,26 @@ export async function startServer(settings: Settings, log: ServerLog, version: s
   try {
     // The credentials file is written inside the bootstrap transaction, before the admin commits.
     const admin = await cairn.bootstrapAdmin({
-      persist: (token) =>
-        writeCredentials(settings.credentialsPath, { url, token: token.token }).catch((err: Error) => {
-          throw new Error(`could not write ${settings.credentialsPath} (${err.message}); no admin was created. Fix it and start again.`);
-        }),
+      ...(settings.adminTokenName !== undefined && { tokenName: settings.adminTokenName }),
+      persist: async (token) => {
+        try {
+          // A file `cairn login` wrote for another server is kept beside the new one, not lost.
+          const prior = await readCredentials(settings.credentialsPath).catch(() => null);
+          if (prior) await rename(settings.credentialsPath, `${settings.credentialsPath}.previous`);
+          await writeCredentials(settings.credentialsPath, { url, token: token.token });
+        } catch (err) {
+          throw new Error(`could not write ${settings.credentialsPath} (${(err as Error).message}); no admin was created. Fix it and start again.`);
+        }
+      },
     });
+    if (admin && (await readCredentials(`${settings.credentialsPath}.previous`).catch(() => null))) {
+      log.info(`The credentials file held another token; it is kept in ${settings.credentialsPath}.previous.`);
+    }
     if (admin) log.info(`Created the admin user; its token is in ${settings.credentialsPath} (mode 0600).`);
     else {
       const creds = await readCredentials(settings.credentialsPath).catch(() => null);
-      if (creds && creds.url !== url) await writeCredentials(settings.credentialsPath, { ...creds, url });
+      // A new port for this server's own token; a file `cairn login` pointed at another server is left alone.
+      if (creds && creds.url !== url && (await cairn.authenticate(creds.token))) await writeCredentials(settings.credentialsPath, { ...creds, url });
       log.info(
         creds
           ? `Credentials: ${settings.credentialsPath}`

@@ -1,4 +1,5 @@
 import { type Cairn, CairnError, clientAbortResponse, LIMITS, type Principal } from "@cairn/core";
+import { jsonSyntaxReason } from "@cairn/core/json";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { versionOfHttpRequest } from "./protocol.js";
 import { createMcpServer, type McpServerOptions } from "./server.js";
@@ -8,6 +9,25 @@ function unauthenticatedResponse(error: CairnError): Response {
     { error: error.toBody() },
     { status: 401, headers: { "WWW-Authenticate": 'Bearer realm="cairn"' } },
   );
+}
+
+/**
+ * The SDK answers a body that is not JSON with "Parse error: Invalid JSON"; this says where
+ * it breaks (line and column), as REST and `cairn mcp` do (SPEC §22). Any other answer is
+ * passed on untouched.
+ */
+async function whereJsonBreaks(res: Response, request: Request): Promise<Response> {
+  if (res.status !== 400) return res;
+  const answer = (await res.clone().json().catch(() => null)) as { error?: { code?: number; message?: string } } | null;
+  if (answer?.error?.code !== -32700 || answer.error.message !== "Parse error: Invalid JSON") return res;
+  const text = await request.text();
+  try {
+    JSON.parse(text);
+    return res;
+  } catch (err) {
+    const message = `Parse error: the request body ${jsonSyntaxReason(text, err)}`;
+    return Response.json({ jsonrpc: "2.0", error: { code: -32700, message }, id: null }, { status: 400, headers: res.headers });
+  }
 }
 
 /**
@@ -42,11 +62,13 @@ export function createMcpHttpHandler(cairn: Cairn, options: McpServerOptions): (
       maxRequestBodySize: LIMITS.requestBytes,
     });
     await server.connect(transport);
+    // Kept only to say where a body that is not JSON breaks; read only then, and the transport has bounded it.
+    const copy = req.clone();
     try {
       const answer = await transport.handleRequest(req);
       // The transport answers a body it could not read as a parse error; a client that left is no such thing.
       if (req.signal.aborted) return clientAbortResponse(cairn.log, { surface: "mcp", method: req.method, path: "/mcp", requestId });
-      return answer;
+      return await whereJsonBreaks(answer, copy);
     } finally {
       // The JSON answer is complete once handleRequest resolves; nothing outlives the request.
       await server.close();

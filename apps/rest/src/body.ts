@@ -1,4 +1,5 @@
 import { CairnError, LIMITS, ROOT_FIELD, unsupportedMediaType } from "@cairn/core";
+import { jsonSyntaxReason } from "@cairn/core/json";
 import type { Context } from "hono";
 
 const tooLarge = () =>
@@ -59,9 +60,8 @@ export async function readJsonBody(c: Context): Promise<unknown> {
   if (text.trim() === "") return undefined;
   try {
     return JSON.parse(text);
-  } catch {
-    throw new CairnError("validation_failed", "The request body is not valid JSON.", {
-      issues: [{ field: ROOT_FIELD, reason: "is not valid JSON" }],
-    });
+  } catch (err) {
+    const reason = jsonSyntaxReason(text, err);
+    throw new CairnError("validation_failed", `The request body ${reason}.`, { issues: [{ field: ROOT_FIELD, reason }] });
   }
 }

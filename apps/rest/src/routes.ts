@@ -72,6 +72,7 @@ export const ROUTES: { readonly [N in OperationName]?: RouteOf<N> } = {
   artifact_acknowledge: { method: "post", path: "/v1/artifacts/:id/acknowledge", status: 200, input: "params+body", tag: "Inbox" },
   inbox_list: { method: "get", path: "/v1/inbox", status: 200, input: "query", tag: "Inbox" },
   outcomes_list: { method: "get", path: "/v1/outcomes", status: 200, input: "query", tag: "Inbox" },
+  signin_link_create: { method: "post", path: "/v1/signin-links", status: 201, input: "body", tag: "Identity" },
 };
 
 /**

@@ -9,6 +9,7 @@ import { type BootstrapOptions, bootstrapAdmin } from "./identity/users.js";
 import { invokeOperation, refuseUnreadableInput } from "./operations/invoke.js";
 import { OPERATIONS, type OperationName, type OperationOutput } from "./operations/registry.js";
 import { preloadSecretScanner } from "./secrets/secretlint.js";
+import { type FollowedLink, followSigninLink } from "./session/links.js";
 import { authenticateSession, closeSession, type OpenedSession, openSession } from "./session/sessions.js";
 import { type LinkContext, type LinkOperationName, type LinkOperationOutput, SHARE_OPERATIONS } from "./share/operations.js";
 import { ensureSigningKey } from "./signing/keys.js";
@@ -50,6 +51,8 @@ export interface Cairn {
     open(bearer: string): Promise<OpenedSession>;
     authenticate(secret: string): Promise<Principal | null>;
     close(secret: string): Promise<void>;
+    /** Follows a one-time sign-in link (`cairn open`): a session and where to land, or null when it is used, expired or unknown. */
+    follow(code: string): Promise<FollowedLink | null>;
   };
   /** Starts webhook delivery and the scheduled jobs on this core's store (`cairn serve`, `cairn worker`). */
   startWorker(options?: Omit<WorkerOptions, "store" | "config">): Worker;
@@ -111,6 +114,7 @@ export function createCairn(store: Store, config: CairnConfig, options: CairnOpt
       open: (bearer) => openSession(store, bearer, now()),
       authenticate: (secret) => authenticateSession(store, secret, now()),
       close: (secret) => closeSession(store, secret),
+      follow: (code) => followSigninLink(store, code, now()),
     },
     startWorker: (options = {}) => startWorker({ logger: hooks.logger ?? defaultLogger, ...options, store, config }),
     invokePublic: async (name) => {

@@ -52,3 +52,25 @@ export function isWithinCalendarYears(value: string): boolean {
   const t = Date.parse(value);
   return t >= FIRST_INSTANT && t <= LAST_INSTANT;
 }
+
+/** A value written as a date (2026-02-30, or one starting a date-time) whose day does not exist: the words that say so. */
+export function missingDayReason(value: unknown): string | undefined {
+  if (typeof value !== "string") return undefined;
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?=$|T)/.exec(value.trim());
+  if (!m) return undefined;
+  const [written, y, mo, d] = m as unknown as [string, string, string, string];
+  const month = Number(mo);
+  const day = Number(d);
+  if (month >= 1 && month <= 12 && day >= 1 && day <= daysIn(Number(y), month)) return undefined;
+  // Only digits and dashes are quoted back, so no submitted secret can be echoed.
+  return `${written} is not a day in the calendar`;
+}
+
+/**
+ * A zod `error` for a date check: says the day does not exist when that is what is wrong
+ * (2026-02-30), and `otherwise` for any other shape.
+ */
+export const calendarError =
+  (otherwise: string) =>
+  (issue: { input?: unknown }): string =>
+    missingDayReason(issue.input) ?? otherwise;

@@ -18,7 +18,7 @@ export { type FieldInfo, fieldsOf } from "./fields.js";
 export { newId } from "./ids.js";
 export * from "./context.js";
 export * from "./drops/classification.js";
-export { SURFACE_WORDS, type SurfaceWords } from "./drops/surface-words.js";
+export { SURFACE_WORDS, type SurfaceWords, surfaceWords } from "./drops/surface-words.js";
 export * from "./drops/schemas.js";
 export * from "./health/schemas.js";
 export * from "./policy/schemas.js";
@@ -41,7 +41,7 @@ export { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts, databaseTimeoutsFrom,
 export * from "./operations/index.js";
 export * from "./receipt/index.js";
 export * from "./run/schemas.js";
-export { SESSION_TTL_DAYS, type OpenedSession } from "./session/index.js";
+export { type FollowedLink, type OpenedSession, SESSION_TTL_DAYS, SIGNIN_LINK_PATH, SIGNIN_LINK_TTL_MINUTES } from "./session/index.js";
 export { SHARE_OPERATIONS, ShareReadInput, type LinkContext, type LinkOperation, type LinkOperationName } from "./share/operations.js";
 export { migrate } from "./store/migrate.js";
 export { openStore } from "./store/open.js";

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { LIMITS } from "./limits.js";
+import { knownFieldsAt, nearestField } from "./suggest.js";
 import { storableCopy, UNSTORABLE_REASON } from "./text.js";
 
 /** One thing wrong with an input: a dotted path, a reason a person can act on, and the limit when one was exceeded. */
@@ -75,7 +76,7 @@ const article = (noun: string) => (/^[aeiou]/.test(noun) ? `an ${noun}` : `a ${n
  * Turns zod's issues into ours: dotted path, a reason written for people, and the limit
  * when a maximum was exceeded. Never includes the submitted value.
  */
-export function issuesFromZod(error: z.ZodError, input: unknown): Issue[] {
+export function issuesFromZod(error: z.ZodError, input: unknown, schema?: z.ZodType): Issue[] {
   const issues: Issue[] = [];
   for (const zi of error.issues) {
     const field = pathOf(zi.path);
@@ -117,7 +118,12 @@ export function issuesFromZod(error: z.ZodError, input: unknown): Issue[] {
       case "unrecognized_keys": {
         // Only as many as can be reported are named; 20k made-up keys cost a count, not 20k paths.
         const named = zi.keys.slice(0, LIMITS.issuesReported + 1);
-        for (const key of named) issues.push({ field: pathOf([...zi.path, key]), reason: "is not a known field" });
+        const known = schema ? knownFieldsAt(schema, zi.path) : [];
+        for (const key of named) {
+          // The suggestion is one of our own field names, never the caller's text.
+          const near = nearestField(key, known);
+          issues.push({ field: pathOf([...zi.path, key]), reason: near ? `is not a known field; did you mean ${near}?` : "is not a known field" });
+        }
         if (zi.keys.length > named.length) issues.push(moreIssue(zi.keys.length - named.length));
         break;
       }
@@ -139,7 +145,7 @@ export function issuesFromZod(error: z.ZodError, input: unknown): Issue[] {
         const only = relevant.length === 1 ? relevant[0] : undefined;
         if (only) {
           const nested = { issues: only.map((i) => ({ ...i, path: [...zi.path, ...i.path] })) } as unknown as z.ZodError;
-          issues.push(...issuesFromZod(nested, input));
+          issues.push(...issuesFromZod(nested, input, schema));
         } else {
           issues.push({ field, reason: zi.message === "Invalid input" ? "has an invalid value" : zi.message });
         }
@@ -162,5 +168,5 @@ export function parseWith<S extends z.ZodType>(
 ): { ok: true; value: z.output<S> } | { ok: false; issues: Issue[] } {
   const result = schema.safeParse(input);
   if (result.success) return { ok: true, value: result.data };
-  return { ok: false, issues: issuesFromZod(result.error, input) };
+  return { ok: false, issues: issuesFromZod(result.error, input, schema) };
 }

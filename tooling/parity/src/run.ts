@@ -7,6 +7,8 @@ export interface ParityEnv {
   newActor(): Promise<Actor>;
   /** The reference driver; policies and setup receipts always go through it. */
   reference: Driver;
+  /** The server's public URL, which next actions name where they send a person to a page. */
+  serverUrl: string;
 }
 
 export interface SurfaceResult {
@@ -75,7 +77,7 @@ async function runOn(env: ParityEnv, driver: Driver, scenario: Scenario): Promis
 }
 
 /** Writes and drops must record the surface they came through; normalisation hides it, so it is checked here. */
-function surfaceProblems(driver: Driver, scenario: Scenario, outcome: Outcome): string[] {
+function surfaceProblems(driver: Driver, scenario: Scenario, outcome: Outcome, serverUrl: string): string[] {
   const recorded: Array<[what: string, surface: unknown]> = [];
   const written = scenario.step.operation === "receipt_create" || scenario.step.operation === "artifact_create";
   if (outcome.ok && written) {
@@ -87,20 +89,20 @@ function surfaceProblems(driver: Driver, scenario: Scenario, outcome: Outcome): 
     .map(([what, surface]) => `${label(scenario)}: surface ${driver.name} recorded ${what} ${surface}, expected ${driver.surface}`);
   const drop = outcome.ok ? undefined : outcome.error.drop;
   if (drop && driver.surface) {
-    const phrased = classifyDrop(drop.category, driver.surface, faultOf(outcome.ok ? undefined : outcome.error.issues?.[0])).next_action;
+    const phrased = classifyDrop(drop.category, driver.surface, faultOf(outcome.ok ? undefined : outcome.error.issues?.[0]), serverUrl).next_action;
     if (drop.next_action !== phrased) problems.push(`${label(scenario)}: surface ${driver.name} said next_action ${JSON.stringify(drop.next_action)}, core phrases ${JSON.stringify(phrased)}`);
   }
   return problems;
 }
 
-function compare(driver: Driver, scenario: Scenario, run: Run, expected: unknown, referenceName: string): SurfaceResult {
+function compare(driver: Driver, scenario: Scenario, run: Run, expected: unknown, referenceName: string, serverUrl: string): SurfaceResult {
   if (!run.outcome) return { surface: driver.name, result: null, problems: [] };
   const actual = normalize(run.outcome, run.names);
   const problems: string[] = [];
   if (JSON.stringify(actual) !== JSON.stringify(expected)) {
     problems.push(`${label(scenario)}: surface ${driver.name} differs from ${referenceName}:\n${diff(expected, actual)}`);
   }
-  problems.push(...surfaceProblems(driver, scenario, run.outcome));
+  problems.push(...surfaceProblems(driver, scenario, run.outcome, serverUrl));
   return { surface: driver.name, result: actual, problems };
 }
 
@@ -159,7 +161,7 @@ export async function runScenario(env: ParityEnv, drivers: Driver[], scenario: S
         return "error" in verified ? failed(driver, scenario, verified.error) : verified.value;
       }
       const done = await run;
-      return "error" in done ? failed(driver, scenario, done.error) : compare(driver, scenario, done.value, expected, env.reference.name);
+      return "error" in done ? failed(driver, scenario, done.error) : compare(driver, scenario, done.value, expected, env.reference.name, env.serverUrl);
     }),
   );
 }

@@ -145,6 +145,28 @@ const OPERATION_SCENARIOS: Scenario[] = [
     setup: [receipt(minimalReceipt({ learned: "to be verified" }))],
     step: { operation: "receipt_verify", input: { id: "$0.id" } },
   },
+  // The on-ramp (SPEC §22): a sign-in link for the web, and the words a newcomer meets on a mistake.
+  {
+    name: "a one-time sign-in link",
+    expect: "ok",
+    check: (o) => (/\/signin\/link\/[A-Za-z0-9_-]{43}$/.test(value(o).url) && value(o).next === "/" ? null : "is not a sign-in link to the bin"),
+    step: { operation: "signin_link_create", input: {} },
+  },
+  { name: "a sign-in link to an artifact that is not there", expect: "not_found", step: { operation: "signin_link_create", input: { id: MISSING } } },
+  {
+    name: "a misspelt field names the nearest known one",
+    expect: "validation_failed",
+    drop: "invalid",
+    check: (o) => (JSON.stringify(o).includes("is not a known field; did you mean human_action?") ? null : "suggests nothing"),
+    step: { operation: "receipt_create", input: { ...minimalReceipt({ human_action: undefined }), human_actoin: "Nothing" } },
+  },
+  {
+    name: "a day that is not in the calendar",
+    expect: "validation_failed",
+    drop: "invalid",
+    check: (o) => (JSON.stringify(o).includes("2026-02-30 is not a day in the calendar") ? null : "does not say the day does not exist"),
+    step: { operation: "receipt_create", input: minimalReceipt({ outcome: { status: "pending", measure_at: "2026-02-30" } }) },
+  },
 ];
 
 /** The one table. A new scenario is one row. */

@@ -93,7 +93,7 @@ describe.each(DRIVERS)("CLI and cairn mcp hardening against cairn serve on %s", 
     expect(entry).toMatchObject({ kind: "agent", revoked_at: null, current: false });
     expect(list.stdout).not.toContain(token);
     const human = await runCli(["token", "list"], { env });
-    expect(human.stdout).toMatch(new RegExp(`${entry.id}\\s+agent\\s+active\\s+claude`));
+    expect(human.stdout).toMatch(new RegExp(`${entry.id}\\s+agent\\s+created \\d{4}-\\d{2}-\\d{2}\\s+active\\s+claude`));
 
     const live = await httpClient(serve.url, token); // an MCP session opened before the revocation
     const revoked = await runCli(["token", "revoke", entry.id], { env });

@@ -103,7 +103,7 @@ describe.each(Object.keys(TRANSPORTS) as Array<keyof typeof TRANSPORTS>)("the of
     const { error } = JSON.parse(result.content[0].text);
     expect(result._meta["cairn.dev/error"]).toEqual(error);
     expect(error.issues.map((i: Json) => i.field)).toEqual(["outcome.measure_at", "changed"]);
-    const { category, cause, next_action } = classifyDrop("invalid", "mcp", faultOf(error.issues[0]));
+    const { category, cause, next_action } = classifyDrop("invalid", "mcp", faultOf(error.issues[0]), "");
     expect(error.drop).toMatchObject({ category, cause, next_action, surface: "mcp" });
     expect(next_action).toContain("call receipt_create again");
   });

@@ -67,7 +67,7 @@ describe.each(ADAPTER_DRIVERS)("MCP over Streamable HTTP on a running server (%s
     expect(mcpDrop).toEqual(restDrop);
     expect([mcpSurface, restSurface]).toEqual(["mcp", "rest"]);
     const fault = faultOf(viaRest.json.error.issues[0]);
-    expect([mcpNext, restNext]).toEqual([classifyDrop(mcpDrop.category, "mcp", fault).next_action, classifyDrop(restDrop.category, "rest", fault).next_action]);
+    expect([mcpNext, restNext]).toEqual([classifyDrop(mcpDrop.category, "mcp", fault, server.url).next_action, classifyDrop(restDrop.category, "rest", fault, server.url).next_action]);
   });
 
   it("answers a duplicate with the existing receipt, like REST's 409", async () => {

@@ -6,6 +6,7 @@ import { keysListCommand, keysRotateCommand } from "./keys.js";
 import { verifyCommand } from "./verify.js";
 import { doctorCommand, dropsCommand, statusCommand } from "./health.js";
 import { policyGetCommand, policySetCommand } from "./policy.js";
+import { openCommand } from "./open.js";
 import { readCommand } from "./read.js";
 import { receiptCommand } from "./receipt.js";
 import { retainCommand } from "./retain.js";
@@ -74,6 +75,7 @@ export const CLI_COMMANDS: { readonly [N in OperationName]?: CliCommand<N> } = {
   inbox_list: inboxCommand,
   artifact_acknowledge: ackCommand,
   outcomes_list: outcomesCommand,
+  signin_link_create: openCommand,
 };
 
 /** Descriptions of the command groups (`cairn user …`). */

@@ -1,7 +1,8 @@
-import { resolveConnection } from "../client/connection.js";
+import { type Connection, resolveConnection } from "../client/connection.js";
 import { CairnClient } from "../client/http.js";
 import type { HttpFetch } from "../client/transport.js";
 import { EXIT } from "../exit-codes.js";
+import { CliFailure } from "../failure.js";
 import type { CliIo } from "../io.js";
 import { type Printer, printerFor, reportFailure } from "../output.js";
 
@@ -29,9 +30,18 @@ export async function runWithClient(
   ctx: CommandContext,
   json: boolean,
   body: (client: CairnClient, printer: Printer) => Promise<unknown>,
+  /** Rewords a failure to connect (no token, a bad CAIRN_URL) for this command. */
+  onConnectFailure?: (failure: CliFailure) => CliFailure,
 ): Promise<void> {
+  let connection: Connection;
   try {
-    const client = new CairnClient(await resolveConnection(ctx.io.env), ctx.version, ctx.fetch);
+    connection = await resolveConnection(ctx.io.env);
+  } catch (err) {
+    fail(ctx, onConnectFailure && err instanceof CliFailure ? onConnectFailure(err) : err, json);
+    return;
+  }
+  try {
+    const client = new CairnClient(connection, ctx.version, ctx.fetch);
     const code = await body(client, printerFor(ctx.io, json));
     ctx.exitCode = typeof code === "number" ? code : EXIT.ok;
   } catch (err) {

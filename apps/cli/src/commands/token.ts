@@ -30,7 +30,7 @@ export const tokenListCommand = operationCommand("token_list", {
     if (page.items.length === 0) printer.err("No tokens.");
     for (const t of page.items) {
       const state = t.revoked_at ? `revoked ${t.revoked_at.slice(0, 10)}` : "active";
-      printer.out(`${t.id}  ${t.kind.padEnd(5)}  ${state.padEnd(18)}  ${t.name}${t.current ? "  (this token)" : ""}`);
+      printer.out(`${t.id}  ${t.kind.padEnd(5)}  created ${t.created_at.slice(0, 10)}  ${state.padEnd(18)}  ${t.name}${t.current ? "  (this token)" : ""}`);
     }
     if (page.next_cursor) printer.err(`More: cairn token list --cursor ${page.next_cursor}`);
   },

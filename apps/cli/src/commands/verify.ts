@@ -77,6 +77,14 @@ async function verifyLines(
   return failed > 0 || total === 0 ? EXIT.unverified : EXIT.ok;
 }
 
+/** Without a token, exported lines can still be checked: say how, on the failure that has no server to ask. */
+const offlineHint = (failure: CliFailure): CliFailure =>
+  failure.exitCode === EXIT.auth && /^no token/.test(failure.message)
+    ? new CliFailure(failure.exitCode, failure.message, {
+        hint: "an exported file verifies offline with --keys FILE (a JWKS from GET /v1/keys or `cairn keys list --json`), no token needed.",
+      })
+    : failure;
+
 /** `cairn verify ID|FILE|-`: a stored receipt on the server, or exported lines — offline with `--keys`. */
 export const verifyCommand: CliCommand<"receipt_verify"> = {
   operation: "receipt_verify",
@@ -115,7 +123,7 @@ export const verifyCommand: CliCommand<"receipt_verify"> = {
           if (file) return verifyLines(ctx.io, target, json, async (line) => (await client.call("receipt_verify", { line })).data, printer);
           const { data } = await client.call("receipt_verify", { id: target });
           return report(data, json, printer) ? EXIT.ok : EXIT.unverified;
-        });
+        }, file ? offlineHint : undefined);
       });
   },
 };

@@ -1,3 +1,4 @@
+import { jsonSyntaxReason } from "@cairn/core/json";
 import { rejectedInput } from "./rejected.js";
 
 export type DocumentFormat = "json" | "yaml";
@@ -10,17 +11,6 @@ export type DocumentFormat = "json" | "yaml";
 export function detectFormat(text: string): DocumentFormat {
   const significant = text.replace(/^(\s|#[^\n]*\n)*/, "");
   return significant.startsWith("{") || significant.startsWith("[") ? "json" : "yaml";
-}
-
-/** V8's message, without the snippet of input some messages quote: issues never echo what was submitted. */
-function jsonReason(text: string, err: Error): string {
-  const at = /at position (\d+)/.exec(err.message);
-  const message = (err.message.split(', "')[0] ?? "").replace(/\s*in JSON at position \d+.*$/, "");
-  if (!at) return `is not valid JSON: ${message}`;
-  const before = text.slice(0, Number(at[1]));
-  const line = before.split("\n").length;
-  const column = Number(at[1]) - before.lastIndexOf("\n");
-  return `is not valid JSON: ${message} at line ${line}, column ${column}`;
 }
 
 async function parseYaml(text: string): Promise<{ ok: true; value: unknown } | { ok: false; reason: string }> {
@@ -44,7 +34,7 @@ export async function parseDocument(text: string, path: string): Promise<unknown
       value = JSON.parse(text);
     } catch (err) {
       const yaml = /\.json$/i.test(path) ? undefined : await parseYaml(text);
-      if (!yaml?.ok) throw rejectedInput(jsonReason(text, err as Error));
+      if (!yaml?.ok) throw rejectedInput(jsonSyntaxReason(text, err));
       value = yaml.value;
     }
   } else {

@@ -1,3 +1,4 @@
+import { jsonSyntaxReason } from "@cairn/core/json";
 import { ERROR_META_KEY } from "../light.js";
 import { ask, explainError, type JsonRpcAnswer, type JsonRpcId, type Upstream, UpstreamFailure } from "./upstream.js";
 
@@ -91,7 +92,7 @@ export async function runRelay(options: RelayOptions): Promise<RunningRelay> {
     );
     return writing;
   };
-  const answerError = (id: JsonRpcId, error: { code: number; message: string; data?: unknown }) =>
+  const answerError = (id: JsonRpcId | null, error: { code: number; message: string; data?: unknown }) =>
     write({ jsonrpc: "2.0", id, error: { code: error.code, message: error.message, ...(error.data !== undefined && { data: error.data }) } });
 
   const initialize = (id: JsonRpcId, params: unknown) => {
@@ -145,10 +146,12 @@ export async function runRelay(options: RelayOptions): Promise<RunningRelay> {
 
   const handle = (line: string) => {
     let message: Message;
+    if (line.trim() === "") return;
     try {
       message = JSON.parse(line);
-    } catch {
-      return; // not JSON-RPC: ignored, as the SDK's transport does
+    } catch (err) {
+      // JSON-RPC's parse error, saying where the line breaks (as /mcp does over HTTP).
+      return void answerError(null, { code: -32700, message: `Parse error: the message ${jsonSyntaxReason(line, err)}` });
     }
     if (typeof message !== "object" || message === null || Array.isArray(message) || message.jsonrpc !== "2.0") return;
     const { id, method, params } = message;

@@ -101,7 +101,7 @@ describe("MCP resources and prompts (in memory, PGlite)", () => {
     const result = (await client.callTool({ name: "receipt_create", arguments: minimalReceipt({ outcome: { status: "measured" } }) })) as Json;
     expect(result.isError).toBe(true);
     const error = result._meta["cairn.dev/error"];
-    expect(error.drop).toMatchObject({ category: "invalid", next_action: classifyDrop("invalid", "mcp", "missing").next_action });
+    expect(error.drop).toMatchObject({ category: "invalid", next_action: classifyDrop("invalid", "mcp", "missing", "").next_action });
     expect(error.drop.next_action).not.toMatch(/GET \//);
   });
 });

@@ -30,6 +30,11 @@ describe("/docs, the API reference people read", () => {
   });
   afterAll(async () => h?.close());
 
+  it("links back to the app (SPEC §22)", async () => {
+    const res = await h.call("GET", "/docs");
+    expect(res.text).toMatch(/<nav aria-label="Cairn"><a href="\/">← Back to Cairn<\/a>/);
+  });
+
   it("has a table of contents, every route, the nested receipt shape with its enums, examples and the auth note", async () => {
     const res = await h.call("GET", "/docs");
     expect(res.status).toBe(200);

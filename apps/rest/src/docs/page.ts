@@ -81,6 +81,7 @@ export function renderDocsPage(doc: Json): Html {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${String(info.title)} API reference</title><style>${raw(CSS)}</style></head>
 <body><main>
+<nav aria-label="Cairn"><a href="/">← Back to Cairn</a> (receipts, inbox, doctor)</nav>
 <header><h1>${String(info.title)} API <small>${String(info.version)}</small></h1><p>${prose(info.description)}</p></header>
 <p class="note"><strong>Authentication.</strong> Send <code>Authorization: Bearer &lt;token&gt;</code> on every <code>/v1</code> route except the public ones marked below. <code>cairn serve</code> writes the first admin token to <code>$CAIRN_HOME/credentials</code>; give each agent its own token (<code>cairn token create NAME --kind agent</code>). Bodies are JSON (<code>Content-Type: application/json</code>).</p>
 <p>Machine-readable: <a href="/openapi.json">/openapi.json</a> (OpenAPI 3.1) and the receipt's JSON Schema at <a href="/v1/schemas/cairn.receipt/v1">/v1/schemas/cairn.receipt/v1</a>.</p>

@@ -1,4 +1,5 @@
 import { html } from "hono/html";
+import { SIGNIN_LINK_TTL_MINUTES } from "@cairn/core";
 import { layout, type Markup } from "./layout.js";
 
 /** The sign-in form: a token, a form token, and where to go next. */
@@ -16,6 +17,30 @@ ${error ? html`<p class="error" role="alert">${error}</p>` : ""}
 <input type="hidden" name="next" value="${next}">
 <button type="submit">Sign in</button>
 </form>
+</section>`,
+  );
+}
+
+/** A sign-in link that was used, has expired, or never existed: one plain page for all three. */
+export function signinLinkSpentPage(): Markup {
+  return layout(
+    "Sign-in link used or expired",
+    html`<section class="signin" aria-labelledby="link-heading">
+<h1 id="link-heading">This sign-in link has been used or has expired</h1>
+<p>Each link from <code>cairn open</code> signs in once, within ${SIGNIN_LINK_TTL_MINUTES} minutes. Run <code>cairn open</code> again for a new one.</p>
+<p><a href="/signin">Sign in with a token instead</a></p>
+</section>`,
+  );
+}
+
+/** A sign-in link that another site sent the browser to: not followed, so it cannot sign anyone in as someone else. */
+export function signinLinkElsewherePage(): Markup {
+  return layout(
+    "Open the link yourself",
+    html`<section class="signin" aria-labelledby="link-heading">
+<h1 id="link-heading">Open this sign-in link yourself</h1>
+<p>Another site sent your browser here, so the link was not used. Paste the link from <code>cairn open</code> into the address bar, or run <code>cairn open</code> again.</p>
+<p><a href="/signin">Sign in with a token instead</a></p>
 </section>`,
   );
 }

@@ -3,7 +3,7 @@ import type { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { failureFor, type WebEnv } from "../adapter.js";
 import { messagePage } from "../pages/layout.js";
-import { signinPage } from "../pages/signin.js";
+import { signinLinkSpentPage, signinLinkElsewherePage, signinPage } from "../pages/signin.js";
 import { endSession, formIsGenuine, isCrossSite, sessionOf, signinFormIsGenuine, signinFormToken, startSession } from "../session.js";
 
 /** Forms are a few hundred bytes; anything larger is not ours. */
@@ -58,6 +58,18 @@ export function mountAuth(app: Hono<WebEnv>, cairn: Cairn): void {
       const { failure } = failureFor(cairn, c, err);
       return c.html(signinPage(signinFormToken(c), next, err.message), failure.status);
     }
+  });
+
+  // The one-time link `cairn open` prints (SPEC §22, ADR 0036). Following it is the sign-in.
+  app.get("/signin/link/:code", async (c) => {
+    // A link checker's HEAD must not spend the code.
+    if (c.req.method === "HEAD") return c.body(null, 200);
+    // Another site sending a browser here would sign it in as someone else: the code is kept for its owner.
+    if (isCrossSite(c)) return c.html(signinLinkElsewherePage(), 403);
+    const followed = await cairn.sessions.follow(c.req.param("code"));
+    if (!followed) return c.html(signinLinkSpentPage(), 410);
+    startSession(c, followed.session.secret);
+    return c.redirect(safeNext(followed.next), 303);
   });
 
   app.post("/signout", formLimit, async (c) => {

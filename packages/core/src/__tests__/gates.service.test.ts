@@ -3,7 +3,7 @@ import type { GateContext, ReceiptGate } from "../receipt/custom-gate.js";
 import { classifyDrop, faultOf, type DropCategory } from "../drops/classification.js";
 import { WITHHELD_TITLE } from "../drops/schemas.js";
 import { PLANTED } from "../secrets/__tests__/planted.js";
-import { DRIVERS, minimalReceipt, type TestUser, type TestWorld } from "../testing/index.js";
+import { DRIVERS, minimalReceipt, TEST_PUBLIC_URL, type TestUser, type TestWorld } from "../testing/index.js";
 import { captureConsole, rejectionOf, useTestWorld } from "./helpers.js";
 
 const MARKER = "ZQX-MARKER-7f3a9";
@@ -77,7 +77,7 @@ describe.each(DRIVERS)("receipt gates and drop receipts on %s", (driver) => {
     const listed = await fx.world.cairn.invoke("drops_list", sam.ctx("mcp"), {});
     expect(listed.items).toEqual([err.drop]);
     const onRest = await fx.world.cairn.invoke("drops_list", sam.ctx("rest"), {});
-    expect(onRest.items).toEqual([{ ...err.drop, next_action: classifyDrop(category, "rest", faultOf(err.issues?.[0])).next_action }]);
+    expect(onRest.items).toEqual([{ ...err.drop, next_action: classifyDrop(category, "rest", faultOf(err.issues?.[0]), TEST_PUBLIC_URL).next_action }]);
     const doctor = await fx.world.cairn.invoke("doctor", sam.ctx(), {});
     const status = await fx.world.cairn.invoke("status", sam.ctx(), {});
     expect(status.drops.counts).toEqual({ [category]: 1 });

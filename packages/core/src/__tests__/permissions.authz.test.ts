@@ -52,6 +52,8 @@ const AGENT_MAY: { readonly [N in OperationName]: boolean } = {
   keys_list: true,
   keys_rotate: false,
   receipt_verify: true,
+  // A sign-in link is a way in to the web for a person (ADR 0018).
+  signin_link_create: false,
 };
 
 // Permissions are checked before any storage is touched: one store is enough.

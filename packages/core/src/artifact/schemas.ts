@@ -7,7 +7,7 @@ import { PAGE_FIELDS } from "../paging.js";
 import { Tags } from "../tags.js";
 import { registeredSchemaIds } from "../receipt/registry.js";
 import { isIsoDateOrDateTime, OUTCOME_STATUSES } from "../receipt/schemas.js";
-import { CALENDAR_YEARS_REASON, isWithinCalendarYears } from "../dates.js";
+import { CALENDAR_YEARS_REASON, calendarError, isWithinCalendarYears } from "../dates.js";
 import { optionalText, queryText, requiredText, storableId, storableString, titleText } from "../text.js";
 
 export const SHARE_TYPES = ["markdown", "text", "json"] as const;
@@ -95,7 +95,7 @@ export const ArtifactReadInput = z.strictObject({ id: storableId(64, "Artifact i
 const SearchInstant = (description: string) =>
   storableString()
     .overwrite((s) => s.trim())
-    .refine(isIsoDateOrDateTime, { message: "must be an ISO 8601 date (2026-12-01) or date-time with a zone (2026-12-01T09:00:00Z)", abort: true })
+    .refine(isIsoDateOrDateTime, { error: calendarError("must be an ISO 8601 date (2026-12-01) or date-time with a zone (2026-12-01T09:00:00Z)"), abort: true })
     .refine(isWithinCalendarYears, CALENDAR_YEARS_REASON)
     .optional()
     .describe(`${description} ISO 8601 date (from the start of that day, UTC) or date-time with a zone.`);

@@ -1,5 +1,5 @@
 import type { Surface } from "../surfaces.js";
-import { SURFACE_WORDS, type SurfaceWords } from "./surface-words.js";
+import { type SurfaceWords, surfaceWords } from "./surface-words.js";
 
 /** Every way a receipt submission can be turned away. Order is the gate order. */
 export const DROP_CATEGORIES = [
@@ -79,18 +79,20 @@ const CLASSIFICATION_TABLE: { readonly [K in DropCategory]: ClassificationRow } 
 };
 
 /** What was wrong with an `invalid` submission's first failing field, so its drop can say which. */
-export const FIELD_FAULTS = ["missing", "malformed", "over_limit", "not_allowed"] as const;
+export const FIELD_FAULTS = ["missing", "malformed", "over_limit", "not_allowed", "unreadable"] as const;
 export type FieldFault = (typeof FIELD_FAULTS)[number];
 
 /**
  * Reads the fault from an issue's reason and limit (the validator's wording is ours and
  * stable): required or empty → missing; a maximum passed → over_limit; an unknown field,
  * a value outside the allowed set, a scheme or a character that cannot be stored →
- * not_allowed; anything else (a wrong type, a date that does not exist) → malformed.
+ * not_allowed; input that is not JSON (or YAML) at all → unreadable; anything else (a
+ * wrong type, a date that does not exist) → malformed.
  */
 export function faultOf(issue: { reason: string; limit?: number | undefined } | undefined): FieldFault | null {
   if (!issue) return null;
   const { reason } = issue;
+  if (/^is not valid (JSON|YAML)|^could not be read/.test(reason)) return "unreadable";
   if (/^is required|^must not be empty|counts as empty/.test(reason)) return "missing";
   if (issue.limit !== undefined && /at most|longer than|more than|larger than|over /.test(reason)) return "over_limit";
   if (/not a known field|not an allowed|must be one of|must use |cannot be stored|not allowed/.test(reason)) return "not_allowed";
@@ -115,17 +117,21 @@ const INVALID_BY_FAULT: { readonly [F in FieldFault]: Omit<ClassificationRow, "r
     cause: "A field or value is not allowed: an unknown field, a value outside the allowed set, or a character that cannot be stored.",
     next_action: (how) => `Remove or replace what the listed fields do not allow (check the field names for typos) and ${how.resubmit}; ${how.fieldDocs}.`,
   },
+  unreadable: {
+    cause: "The submission could not be read: it is not valid JSON.",
+    next_action: (how) => `Fix the syntax at the line and column the error names and ${how.resubmit}.`,
+  },
 };
 
 /**
- * The classification of a category, its next action phrased for the reader of `surface`;
- * an `invalid` drop with a known fault says which of missing, malformed, over the limit
- * or not allowed it was.
+ * The classification of a category, its next action phrased for the reader of `surface`
+ * on the server at `serverUrl` (its public URL); an `invalid` drop with a known fault says
+ * which of missing, malformed, over the limit, not allowed or unreadable it was.
  */
-export function classifyDrop(category: DropCategory, surface: Surface, fault?: FieldFault | null): DropClassification {
+export function classifyDrop(category: DropCategory, surface: Surface, fault: FieldFault | null | undefined, serverUrl: string): DropClassification {
   const { next_action, ...row } = CLASSIFICATION_TABLE[category];
   const specific = category === "invalid" && fault ? INVALID_BY_FAULT[fault] : null;
-  const how = SURFACE_WORDS[surface];
+  const how = surfaceWords(surface, serverUrl);
   return specific
     ? { category, recoverable: row.recoverable, cause: specific.cause, next_action: specific.next_action(how) }
     : { category, ...row, next_action: next_action(how) };

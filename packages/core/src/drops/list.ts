@@ -24,11 +24,11 @@ interface DropRow {
 }
 
 /** Classification is read from the table at read time: one source for cause and next action. */
-const toDrop = (r: DropRow, surface: Surface): DropReceipt => ({
+const toDrop = (r: DropRow, surface: Surface, serverUrl: string): DropReceipt => ({
   id: r.id,
   owner: r.owner,
   // Phrased for the reader's surface, which need not be the one the submission came through.
-  ...classifyDrop(r.category, surface, r.fault),
+  ...classifyDrop(r.category, surface, r.fault, serverUrl),
   fields: r.fields,
   title: r.title,
   title_withheld: r.title_withheld,
@@ -54,7 +54,7 @@ export async function listDrops(ctx: ServiceContext, input: z.output<typeof Drop
   );
   const page = rows.slice(0, limit);
   const last = page.at(-1);
-  return { items: page.map((r) => toDrop(r, ctx.surface)), next_cursor: rows.length > limit && last ? encodeCursor(last.id) : null };
+  return { items: page.map((r) => toDrop(r, ctx.surface, ctx.config.publicUrl)), next_cursor: rows.length > limit && last ? encodeCursor(last.id) : null };
 }
 
 export interface DropCount {

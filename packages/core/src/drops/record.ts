@@ -84,7 +84,7 @@ async function buildDrop(ctx: ServiceContext, raw: unknown, rejection: Rejection
   return {
     id: (ctx.newId ?? newId)("drp", now),
     owner,
-    ...classifyDrop(rejection.category, ctx.surface, faultOfRejection(rejection)),
+    ...classifyDrop(rejection.category, ctx.surface, faultOfRejection(rejection), ctx.config.publicUrl),
     fields: dropFields(rejection.issues),
     title: withheld ? WITHHELD_TITLE : title,
     title_withheld: withheld,

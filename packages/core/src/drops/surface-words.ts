@@ -19,6 +19,17 @@ export interface SurfaceWords {
   listDrops: string;
 }
 
+/**
+ * The words for a reader of `surface`, naming the server's own address (`serverUrl`, its
+ * public URL) where a person is sent to a page: never a placeholder like `$CAIRN_URL`.
+ */
+export function surfaceWords(surface: Surface, serverUrl: string): SurfaceWords {
+  const schemaPage = `${serverUrl.replace(/\/+$/, "")}/v1/schemas/cairn.receipt/v1`;
+  const words = SURFACE_WORDS[surface];
+  return surface === "cli" || surface === "web" ? { ...words, fieldDocs: `${words.fieldDocs}${schemaPage} documents every field` } : words;
+}
+
+/** Where a page is named (cli, web), `fieldDocs` is completed with the server's URL by `surfaceWords`. */
 export const SURFACE_WORDS: { readonly [S in Surface]: SurfaceWords } = {
   rest: {
     resubmit: "POST /v1/receipts again",
@@ -36,14 +47,14 @@ export const SURFACE_WORDS: { readonly [S in Surface]: SurfaceWords } = {
   },
   cli: {
     resubmit: "run `cairn receipt --from FILE` again (`--dry-run` checks it first)",
-    fieldDocs: "`cairn receipt --help` shows an example, and $CAIRN_URL/v1/schemas/cairn.receipt/v1 documents every field",
+    fieldDocs: "`cairn receipt --help` shows an example, and ",
     knownSchemas: "cairn.receipt/v1 is the one registered schema",
     changePolicy: "`cairn policy set`",
     listDrops: "`cairn drops`",
   },
   web: {
     resubmit: "submit it again",
-    fieldDocs: "/v1/schemas/cairn.receipt/v1 documents every field",
+    fieldDocs: "",
     knownSchemas: "/v1/schemas lists them",
     changePolicy: "`cairn policy set`",
     listDrops: "the Doctor page",

@@ -3,7 +3,7 @@ import { OwnerRef } from "../identity/names.js";
 import { LIMITS } from "../limits.js";
 import { PAGE_FIELDS } from "../paging.js";
 import { isIsoDateOrDateTime } from "../receipt/schemas.js";
-import { CALENDAR_YEARS_REASON, isWithinCalendarYears } from "../dates.js";
+import { CALENDAR_YEARS_REASON, calendarError, isWithinCalendarYears } from "../dates.js";
 import { storableString } from "../text.js";
 import { EventTypeSchema } from "./schemas.js";
 
@@ -128,7 +128,7 @@ export const RecoverInput = z.strictObject({
   id: SubscriptionId,
   since: storableString()
     .max(64)
-    .refine(isIsoDateOrDateTime, { message: "must be an ISO 8601 date (2026-12-01) or date-time with a zone (2026-12-01T09:00:00Z)", abort: true })
+    .refine(isIsoDateOrDateTime, { error: calendarError("must be an ISO 8601 date (2026-12-01) or date-time with a zone (2026-12-01T09:00:00Z)"), abort: true })
     .refine(isWithinCalendarYears, CALENDAR_YEARS_REASON)
     .describe("ISO 8601 date or date-time with a zone: resend every event of the owner since then that this subscription takes."),
 });

@@ -70,17 +70,17 @@ async function databaseCheck(ctx: ServiceContext): Promise<{ check: DoctorCheck;
 }
 
 /** ok when nothing or only correct-by-design classes fired; warn with the fix when a recoverable one did. */
-function dropsCheck(counts: readonly DropCount[], surface: Surface): DoctorCheck {
+function dropsCheck(counts: readonly DropCount[], surface: Surface, serverUrl: string): DoctorCheck {
   const totals = totalsByCategory(counts);
   const line = rollupLine(totals, DROP_WINDOW_DAYS);
-  const recoverable = DROP_CATEGORIES.filter((c) => (totals[c] ?? 0) > 0 && classifyDrop(c, surface).recoverable);
+  const recoverable = DROP_CATEGORIES.filter((c) => (totals[c] ?? 0) > 0 && classifyDrop(c, surface, null, serverUrl).recoverable);
   if (recoverable.length === 0) {
     const summary = Object.keys(totals).length === 0 ? `${line}.` : `${line} — the gates working as designed.`;
     return { name: "Drops", status: "ok", summary };
   }
   // The most frequent recoverable class leads; ties go to the earlier gate.
   const top = [...recoverable].sort((a, b) => (totals[b] ?? 0) - (totals[a] ?? 0))[0] ?? recoverable[0];
-  const { next_action } = classifyDrop(top ?? "invalid", surface);
+  const { next_action } = classifyDrop(top ?? "invalid", surface, null, serverUrl);
   return {
     name: "Drops",
     status: "warn",
@@ -120,7 +120,7 @@ export async function runDoctor(ctx: ServiceContext): Promise<z.output<typeof Do
   const owners = visibleOwners(ctx.principal);
   const counts = await countDrops(ctx.store, owners, windowStart(ctx.now(), DROP_WINDOW_DAYS)).catch((err: unknown) => err as Error);
   const [drops, policy, webhooks, inbox] = await Promise.all([
-    counts instanceof Error ? failedCheck(ctx, "Drops", "Could not read the drop receipts.", counts) : dropsCheck(counts, ctx.surface),
+    counts instanceof Error ? failedCheck(ctx, "Drops", "Could not read the drop receipts.", counts) : dropsCheck(counts, ctx.surface, ctx.config.publicUrl),
     counts instanceof Error
       ? ({ name: "Policy", status: "fail", summary: "Could not be checked: the drop receipts could not be read." } satisfies DoctorCheck)
       : standAlone(ctx, "Policy", "Could not read the owners' policies.", () => policyCheck(ctx, counts)),

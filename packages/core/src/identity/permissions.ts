@@ -19,13 +19,14 @@ export const PERMISSIONS = [
   "acknowledgements:write",
   "subscriptions:write",
   "keys:write",
+  "sessions:write",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 /**
  * Agent tokens write receipts, artifacts and runs and read what their user may read.
- * Keeping a record, policies, teams, tokens, users, acknowledgements and subscriptions
- * are a person's decisions. Human tokens hold every permission.
+ * Keeping a record, policies, teams, tokens, users, acknowledgements, subscriptions and
+ * signing in to the web are a person's decisions. Human tokens hold every permission.
  */
 const AGENT_PERMISSIONS: ReadonlySet<Permission> = new Set(["read", "receipts:write", "artifacts:write", "runs:write"]);
 

@@ -4,13 +4,14 @@ import { CairnError, forbidden, validationFailed } from "../errors.js";
 import { newId } from "../ids.js";
 import { applySecretRules, DEFAULT_SECRET_RULES } from "../secrets/policy.js";
 import type { Sql, Store } from "../store/port.js";
-import type {
-  CreatedToken,
-  Me,
+import { parseWith } from "../validation.js";
+import {
+  type CreatedToken,
+  type Me,
   TokenCreateInput,
-  User,
-  UserCreateInput,
-  UserCreateOutput,
+  type User,
+  type UserCreateInput,
+  type UserCreateOutput,
 } from "./schemas.js";
 import { insertToken } from "./tokens.js";
 
@@ -73,8 +74,13 @@ export function describeMe(ctx: ServiceContext): z.output<typeof Me> {
   return { user, token, teams };
 }
 
+/** The administrator's first token is called this unless the operator names it (CAIRN_ADMIN_TOKEN_NAME). */
+export const ADMIN_TOKEN_NAME = "admin";
+
 export interface BootstrapOptions {
   name?: string;
+  /** The first token's name, shown wherever it acts (cards, drops); default ADMIN_TOKEN_NAME. */
+  tokenName?: string;
   /**
    * Keeps the new token somewhere (the credentials file) before the admin is committed.
    * If it throws, nothing is committed and the next start tries again: the only copy of
@@ -88,12 +94,17 @@ export interface BootstrapOptions {
  * token (for the credentials file) or null when users already exist.
  */
 export async function bootstrapAdmin(store: Store, options: BootstrapOptions = {}): Promise<CreatedToken | null> {
+  const named = parseWith(TokenCreateInput.shape.name, options.tokenName ?? ADMIN_TOKEN_NAME);
+  if (!named.ok) {
+    const issues = named.issues.map((i) => ({ ...i, field: "CAIRN_ADMIN_TOKEN_NAME" }));
+    throw new CairnError("validation_failed", `CAIRN_ADMIN_TOKEN_NAME ${issues[0]?.reason ?? "is not a token name"}.`, { issues });
+  }
   return store.transaction(async (tx) => {
     await tx.query("select pg_advisory_xact_lock($1)", [7_373_002]);
     const [existing] = await tx.query<{ n: number }>("select count(*)::int as n from users");
     if (existing && existing.n > 0) return null;
     const row = await insertUser(tx, options.name ?? "admin", true);
-    const token = await insertToken(tx, row, "cairn-serve", "human");
+    const token = await insertToken(tx, row, named.value, "human");
     await options.persist?.(token);
     return token;
   });

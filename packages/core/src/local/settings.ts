@@ -26,6 +26,8 @@ export interface Settings {
    * request, headers and body; a slower one is answered 408 and disconnected.
    */
   requestTimeoutMs: number;
+  /** CAIRN_ADMIN_TOKEN_NAME: what the administrator's first token is called (default "admin"). */
+  adminTokenName: string | undefined;
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -62,5 +64,6 @@ export function resolveSettings(env: NodeJS.ProcessEnv = process.env): Settings 
     webhookRetryDelaysMs: positiveInts("CAIRN_WEBHOOK_RETRY_DELAYS_MS", env.CAIRN_WEBHOOK_RETRY_DELAYS_MS),
     webhookLeaseMs: positiveInts("CAIRN_WEBHOOK_LEASE_MS", env.CAIRN_WEBHOOK_LEASE_MS)?.[0],
     requestTimeoutMs: positiveInts("CAIRN_REQUEST_TIMEOUT_MS", env.CAIRN_REQUEST_TIMEOUT_MS)?.find((ms) => ms > 0) ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    adminTokenName: env.CAIRN_ADMIN_TOKEN_NAME && env.CAIRN_ADMIN_TOKEN_NAME.length > 0 ? env.CAIRN_ADMIN_TOKEN_NAME : undefined,
   };
 }

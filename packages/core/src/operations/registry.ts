@@ -20,6 +20,7 @@ import { INBOX_OPERATIONS } from "../inbox/operations.js";
 import { POLICY_OPERATIONS } from "../policy/operations.js";
 import { RECEIPT_OPERATIONS } from "../receipt/operations.js";
 import { RUN_OPERATIONS } from "../run/operations.js";
+import { SESSION_OPERATIONS } from "../session/operations.js";
 import { SIGNING_OPERATIONS } from "../signing/operations.js";
 import { TEAM_OPERATIONS } from "../team/operations.js";
 import type { Operation } from "./define.js";
@@ -49,6 +50,7 @@ export const OPERATIONS = titled({
   ...EVENT_OPERATIONS,
   ...INBOX_OPERATIONS,
   ...SIGNING_OPERATIONS,
+  ...SESSION_OPERATIONS,
 });
 
 export type OperationName = keyof typeof OPERATIONS;

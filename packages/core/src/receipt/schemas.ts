@@ -3,7 +3,7 @@ import { ARTIFACT_RESOURCE_PATTERN } from "../artifact/resource-uri.js";
 import { OwnerRef } from "../identity/names.js";
 import { LIMITS } from "../limits.js";
 import { Tags } from "../tags.js";
-import { CALENDAR_YEARS_REASON, isCalendarDateTime, isWithinCalendarYears } from "../dates.js";
+import { CALENDAR_YEARS_REASON, calendarError, isCalendarDateTime, isWithinCalendarYears } from "../dates.js";
 import { optionalText, requiredText, storableId, storableString, titleText } from "../text.js";
 import { receiptExample } from "./example.js";
 
@@ -84,7 +84,7 @@ export const Outcome = z
     measure_at: storableString()
       .overwrite((s) => s.trim())
       .max(64)
-      .refine(isIsoDateOrDateTime, { message: "must be an ISO 8601 date (2026-12-01) or date-time with a zone (2026-12-01T09:00:00Z)", abort: true })
+      .refine(isIsoDateOrDateTime, { error: calendarError("must be an ISO 8601 date (2026-12-01) or date-time with a zone (2026-12-01T09:00:00Z)"), abort: true })
       .refine(isWithinCalendarYears, CALENDAR_YEARS_REASON)
       .optional()
       .describe("When the outcome can be measured: ISO 8601 date (2026-12-01) or date-time with a zone. Required when status is `pending`.")

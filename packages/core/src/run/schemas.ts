@@ -2,7 +2,7 @@ import { z } from "zod";
 import { Provenance } from "../artifact/schemas.js";
 import { OwnerRef } from "../identity/names.js";
 import { LIMITS } from "../limits.js";
-import { isCalendarDateTime, isInStoredRange } from "../dates.js";
+import { calendarError, isCalendarDateTime, isInStoredRange } from "../dates.js";
 import { storableId, storableString, titleText } from "../text.js";
 
 /** Limits of the trace model, documented in the schemas and enforced with the field named. */
@@ -28,7 +28,7 @@ const IsoDateTime = (description: string) =>
   storableString()
     .max(64)
     .refine((s) => isCalendarDateTime(s, { dateOnly: false }), {
-      message: "must be an ISO 8601 date-time with a zone, e.g. 2026-11-01T10:00:00Z",
+      error: calendarError("must be an ISO 8601 date-time with a zone, e.g. 2026-11-01T10:00:00Z"),
       abort: true,
     })
     .refine(isInStoredRange, "must be between 1970-01-01 and 9999-12-31")

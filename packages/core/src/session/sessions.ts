@@ -31,19 +31,22 @@ export async function openSession(store: Store, bearer: string, now: Date): Prom
   if (principal.token.kind !== "human") {
     throw forbidden("Agent tokens cannot sign in to the web: sign in with a human token.");
   }
+  return store.transaction((tx) => insertSession(tx, principal, now));
+}
+
+/** Opens a session for a principal already known to hold a live human token (a password-less sign-in link). */
+export async function insertSession(sql: Sql, principal: Principal, now: Date): Promise<OpenedSession> {
   const secret = newSessionSecret();
   const expires = new Date(now.getTime() + SESSION_TTL_DAYS * DAY_MS);
-  await store.transaction(async (tx) => {
-    // Bounded housekeeping: this token's expired sessions go when it opens a new one.
-    await tx.query("delete from sessions where token_id = $1 and expires_at <= $2", [principal.token.id, now.toISOString()]);
-    await tx.query("insert into sessions (id, secret_hash, token_id, created_at, expires_at) values ($1, $2, $3, $4, $5)", [
-      newId("ses", now),
-      hashToken(secret),
-      principal.token.id,
-      now.toISOString(),
-      expires.toISOString(),
-    ]);
-  });
+  // Bounded housekeeping: this token's expired sessions go when it opens a new one.
+  await sql.query("delete from sessions where token_id = $1 and expires_at <= $2", [principal.token.id, now.toISOString()]);
+  await sql.query("insert into sessions (id, secret_hash, token_id, created_at, expires_at) values ($1, $2, $3, $4, $5)", [
+    newId("ses", now),
+    hashToken(secret),
+    principal.token.id,
+    now.toISOString(),
+    expires.toISOString(),
+  ]);
   return { secret, expires_at: expires.toISOString(), principal };
 }
 

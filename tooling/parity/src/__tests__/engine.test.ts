@@ -43,7 +43,7 @@ describe("the parity engine", () => {
   let env: ParityEnv;
   beforeAll(async () => {
     parity = await startParityServer("pglite");
-    env = { newActor: () => parity.newActor(), reference: coreDriver(parity.server.cairn) };
+    env = { newActor: () => parity.newActor(), reference: coreDriver(parity.server.cairn), serverUrl: parity.server.cairn.config.publicUrl };
   });
   afterAll(async () => parity?.close());
 
@@ -65,7 +65,7 @@ describe("the parity engine", () => {
     const [refusal] = await runScenario(env, [mislabelled], scenario("too thin"));
     expect(refusal?.problems).toEqual([
       'scenario "too thin": surface claims-mcp recorded drop surface rest, expected mcp',
-      `scenario "too thin": surface claims-mcp said next_action ${JSON.stringify(classifyDrop("too-thin", "rest").next_action)}, core phrases ${JSON.stringify(classifyDrop("too-thin", "mcp").next_action)}`,
+      `scenario "too thin": surface claims-mcp said next_action ${JSON.stringify(classifyDrop("too-thin", "rest", null, parity.server.url).next_action)}, core phrases ${JSON.stringify(classifyDrop("too-thin", "mcp", null, parity.server.url).next_action)}`,
     ]);
   });
 

@@ -56,7 +56,7 @@ describe("a new operation reaches every surface from the registry alone", () => 
   });
 
   it("answers the same on REST, MCP and the CLI as in core", async () => {
-    const env = { newActor: () => parity.newActor(), reference: coreDriver(parity.server.cairn) };
+    const env = { newActor: () => parity.newActor(), reference: coreDriver(parity.server.cairn), serverUrl: parity.server.cairn.config.publicUrl };
     const url = parity.server.url;
     const drivers = [restDriver(url), mcpHttpDriver(url), cliInProcessDriver(url)];
     const scenario = { name: "echo", expect: "ok" as const, step: { operation: NAME as never, input: { text: "hello" } } };

@@ -26,7 +26,7 @@ describe.each(ADAPTER_DRIVERS)("parity on %s", (store) => {
   });
 
   it.each(SCENARIOS.map((s) => [s.name, s] as const))("%s: every surface agrees", async (_name, scenario) => {
-    const env = { newActor: () => parity.newActor(), reference: coreDriver(parity.server.cairn) };
+    const env = { newActor: () => parity.newActor(), reference: coreDriver(parity.server.cairn), serverUrl: parity.server.cairn.config.publicUrl };
     const unexpected = unexpectedProblems(scenario.name, await runScenario(env, drivers, scenario));
     expect(unexpected, unexpected.join("\n\n")).toEqual([]);
   });
