@@ -6,6 +6,7 @@ import { DOCS_CSP, renderDocsPage } from "./docs/index.js";
 import { mountHealth } from "./health.js";
 import { bearerAuth, requestIds } from "./middleware.js";
 import { mountOperationRoutes } from "./operation-routes.js";
+import { mountOtlpRoutes } from "./otlp.js";
 import { routeOf } from "./routes.js";
 import { mountSchemaRoutes } from "./schemas-routes.js";
 
@@ -39,6 +40,7 @@ export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIH
   });
 
   mountOperationRoutes(app, cairn);
+  mountOtlpRoutes(app, cairn);
   mountSchemaRoutes(app);
   for (const [path, handle] of Object.entries(options.mounts ?? {})) {
     app.all(path, async (c) => {

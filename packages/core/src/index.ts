@@ -39,6 +39,9 @@ export { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts, databaseTimeoutsFrom,
 export * from "./operations/index.js";
 export * from "./receipt/index.js";
 export * from "./run/schemas.js";
+export * from "./otlp/index.js";
+export * from "./run/resource-uri.js";
+export { parseTraceparent, type Traceparent } from "./run/traceparent.js";
 export { SESSION_TTL_DAYS, type OpenedSession } from "./session/index.js";
 export { SHARE_OPERATIONS, ShareReadInput, type LinkContext, type LinkOperation, type LinkOperationName } from "./share/operations.js";
 export { migrate } from "./store/migrate.js";
