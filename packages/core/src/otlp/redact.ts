@@ -64,7 +64,10 @@ export async function redactTraceSpans(spans: readonly NormalizedSpan[], rules: 
   spans.forEach((span, i) => {
     const strings = collect(span, `spans.${i}`);
     const size = strings.reduce((n, s) => n + s.value.length, 0);
-    if (size > LIMITS.scanChars) return refuse(i, `has more text than the secret scanner reads (${LIMITS.scanChars} characters)`);
+    if (size > LIMITS.scanChars) {
+      refuse(i, `has more text than the secret scanner reads (${LIMITS.scanChars} characters)`);
+      return;
+    }
     if (chars + size > LIMITS.scanChars && batch.length > 0) {
       batches.push(batch);
       batch = [];
