@@ -8,12 +8,13 @@ export interface Chrome {
   user: string;
   formToken: string;
   /** The current section, marked in the navigation. */
-  current?: "bin" | "inbox" | "doctor";
+  current?: "bin" | "inbox" | "runs" | "doctor";
 }
 
 const NAV = [
   { key: "bin", href: "/", label: "Bin" },
   { key: "inbox", href: "/inbox", label: "Inbox" },
+  { key: "runs", href: "/runs", label: "Runs" },
   { key: "doctor", href: "/doctor", label: "Doctor" },
 ] as const;
 
