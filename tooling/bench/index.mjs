@@ -9,6 +9,7 @@ import { printFigures } from "./lib.mjs";
 import { benchAb } from "./load/ab.mjs";
 import { benchCreate, benchCreateWebhook, benchScaleOut } from "./load/create.mjs";
 import { benchCli, benchShare, benchSoak } from "./load/reads.mjs";
+import { benchTraces } from "./load/traces.mjs";
 import { benchDelivery } from "./webhooks.mjs";
 
 const drivers = (process.env.CAIRN_BENCH_DRIVERS ?? "pg,pglite").split(",");
@@ -33,6 +34,8 @@ const ROWS = {
     await benchCreateWebhook(drivers, testing);
   },
   share: () => benchShare(drivers),
+  /** OTLP spans/s through POST /v1/traces (protobuf) against a bare hono handler decoding the same requests: load/traces.mjs. */
+  traces: () => benchTraces(drivers),
   cli: () => benchCli(),
   scale: () => benchScaleOut(),
   /** Only with CAIRN_BENCH_BEFORE=<another checkout's apps/cli/dist/bin.js>: that build against this one. */
