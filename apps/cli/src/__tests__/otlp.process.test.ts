@@ -280,6 +280,10 @@ describe.each(DRIVERS)("OTLP/HTTP traces into a real cairn serve on %s", (driver
       expect(created.isError).toBeFalsy();
       expect(created.structuredContent.produced_by).toEqual([{ id: run?.id, name: "mcp-agent" }]);
       expect(created.structuredContent.metadata.evidence[0].url).toBe(`mcp://cairn/runs/${run?.id}`);
+      // On the web card the link reads as given, and opens the run page beside it.
+      const card = await signedInPage(serve.url, sam, `/a/${created.structuredContent.id}`);
+      expect(card).toContain(`href="mcp://cairn/runs/${run?.id}"`);
+      expect(card).toContain(`<a href="/runs/${run?.id}">open the run</a>`);
 
       const listed: any = await client.callTool({ name: "run_list", arguments: { q: "mcp-agent" } });
       expect(listed.structuredContent.items.map((r: any) => r.id)).toEqual([run?.id]);
