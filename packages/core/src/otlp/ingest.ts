@@ -118,18 +118,17 @@ async function storeTrace(tx: Sql, ctx: ServiceContext, owner: string, traceId: 
   }
   if (naming.fromRoot && run.name !== naming.name) await tx.query("update runs set name = $2 where id = $1", [run.id, naming.name]);
 
-  const existing = new Set(
-    (
-      await tx.query<{ span_id: string }>(
-        "select span_id from spans where run_id = $1 and span_id in (select jsonb_array_elements_text($2::jsonb))",
-        [run.id, JSON.stringify(spans.map((s) => s.span_id))],
-      )
-    ).map((r) => r.span_id),
+  // One round trip: which of these spans the run has, and how many spans it holds.
+  const [stored] = await tx.query<{ n: number; existing: string[] }>(
+    `select (select count(*)::int from spans where run_id = $1) as n,
+            coalesce((select json_agg(span_id) from spans
+                       where run_id = $1 and span_id in (select jsonb_array_elements_text($2::jsonb))), '[]'::json) as existing`,
+    [run.id, JSON.stringify(spans.map((s) => s.span_id))],
   );
+  const existing = new Set(stored?.existing ?? []);
   let fresh = spans.filter((s) => !existing.has(s.span_id));
   const unchanged = spans.length - fresh.length;
-  const [count] = await tx.query<{ n: number }>("select count(*)::int as n from spans where run_id = $1", [run.id]);
-  const room = Math.max(RUN_LIMITS.spansPerRun - (count?.n ?? 0), 0);
+  const room = Math.max(RUN_LIMITS.spansPerRun - (stored?.n ?? 0), 0);
   if (fresh.length > room) {
     bump(rejected, `their run already holds ${RUN_LIMITS.spansPerRun} spans`, fresh.length - room);
     fresh = fresh.slice(0, room);
