@@ -144,6 +144,23 @@ describe.each(DRIVERS)("OTLP ingest on %s", (driver) => {
     expect(JSON.stringify(run)).not.toContain(secret);
   });
 
+  it("stops a run at 10,000 spans: the spans past it are refused, the rest stored", async () => {
+    const sam = await fx.world.user("sam");
+    const traceId = hex(16);
+    await send(sam, request([{ traceId, spanId: hex(8) }]));
+    const [summary] = await runsOf(sam, traceId);
+    // Fill the run to one below the bound directly: 9,998 more rows.
+    await fx.store.query(
+      `insert into spans (run_id, span_id, name, start_time, attributes, appended_at)
+       select $1, 'fill' || g, 'fill', now(), '{}'::json, now() from generate_series(1, 9998) g`,
+      [summary?.id],
+    );
+    const reply = await send(sam, request([{ traceId, spanId: hex(8) }, { traceId, spanId: hex(8) }]));
+    expect(reply.result).toMatchObject({ stored: 1, rejected: 1 });
+    expect(reply.result?.message).toBe("1 span refused: their run already holds 10000 spans");
+    expect((await runsOf(sam, traceId))[0]?.span_count).toBe(10_000);
+  });
+
   it("links cairn.artifact.id only to an artifact of the run's owner", async () => {
     const sam = await fx.world.user("sam");
     const dana = await fx.world.user("dana");
