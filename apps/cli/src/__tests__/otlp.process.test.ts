@@ -251,6 +251,11 @@ describe.each(DRIVERS)("OTLP/HTTP traces into a real cairn serve on %s", (driver
     expect(shared).not.toContain(run?.id as string);
     const danaPage = await signedInPage(serve.url, dana, `/a/${theirs.json.id}`);
     expect(danaPage).not.toContain("Produced by");
+    // The run lists the receipt under the span its traceparent named; dana's is not the run owner's.
+    expect((await call(sam, "GET", `/v1/runs/${run?.id}`)).json.traced_artifacts).toEqual([{ artifact_id: mine.json.id, parent_span_id: t.rootSpanId }]);
+    const runPage = await signedInPage(serve.url, sam, `/runs/${run?.id}`);
+    expect(runPage).toContain(`<a href="/a/${mine.json.id}">`);
+    expect(runPage).not.toContain(theirs.json.id);
 
     // A receipt that comes before its trace's spans is linked once they arrive.
     const earlyTrace = "0af7651916cd43dd8448eb211c80319c";

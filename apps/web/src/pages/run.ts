@@ -13,6 +13,12 @@ function bar(offset: number, width: number) {
   return html`<div class="bar" aria-hidden="true"><span class="o${o} w${w}"></span></div>`;
 }
 
+/** "Produced <title>", linked while the artifact can be read. */
+function producedLine(id: string, produced: ProducedTitles) {
+  const title = produced.get(id);
+  return html`<span class="meta">Produced ${title ? html`<a href="/a/${encodeURIComponent(id)}">${title}</a>` : html`${id} (no longer readable)`}</span>`;
+}
+
 /** Attributes as a definition list; a long value is folded behind its first line (no script needed). */
 function attributeList(attributes: readonly AttributeView[], label: string) {
   if (attributes.length === 0) return "";
@@ -34,23 +40,17 @@ ${
   run.spans.length === 0
     ? html`<p class="muted">This run has no spans yet.</p>`
     : html`<ol class="timeline" aria-label="Spans in start order">${run.spans.map((s) => {
-        const title = s.produced_artifact_id ? produced.get(s.produced_artifact_id) : undefined;
         return html`<li class="d${Math.min(s.depth, 8)}">
 <span><strong>${s.name}</strong> <span class="meta">· ${s.duration} · <time datetime="${s.start_time}">${s.start_time.slice(11, 19)}</time></span>${
           s.status ? html` <span class="pill${s.status.code === "ok" ? " calm" : " bad"}">${s.status.label}${s.status.message ? html`: ${s.status.message}` : ""}</span>` : ""
         }</span>
 ${bar(s.offset, s.width)}
 ${attributeList(s.attributes, `Attributes of ${s.name}`)}
-${
-  s.produced_artifact_id
-    ? html`<span class="meta">Produced ${
-        title ? html`<a href="/a/${encodeURIComponent(s.produced_artifact_id)}">${title}</a>` : html`${s.produced_artifact_id} (no longer readable)`
-      }</span>`
-    : ""
-}
+${[...(s.produced_artifact_id ? [s.produced_artifact_id] : []), ...s.traced_artifact_ids].map((id) => producedLine(id, produced))}
 </li>`;
       })}</ol>`
 }
+${run.unplaced_artifact_ids.length > 0 ? html`<h2>Receipts that named this trace</h2><p class="meta">Their traceparent names a span this run does not hold yet.</p>${run.unplaced_artifact_ids.map((id) => html`<p>${producedLine(id, produced)}</p>`)}` : ""}
 <p class="meta">Run id <code>${run.id}</code></p>`,
     chrome,
   );

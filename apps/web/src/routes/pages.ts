@@ -87,7 +87,7 @@ export function mountPages(app: Hono<WebEnv>, cairn: Cairn): void {
     "/runs/:id",
     signedIn(cairn, async (c, ctx, chrome) => {
       const run = await cairn.invoke("run_read", ctx, { run_id: c.req.param("id") });
-      const ids = [...new Set(run.spans.flatMap((s) => (s.produced_artifact_id ? [s.produced_artifact_id] : [])))];
+      const ids = [...new Set([...run.spans.flatMap((s) => (s.produced_artifact_id ? [s.produced_artifact_id] : [])), ...run.traced_artifacts.map((t) => t.artifact_id)])];
       const titles = new Map<string, string | null>();
       for (const id of ids.slice(0, PRODUCED_LOOKUPS)) {
         const artifact = await cairn.invoke("artifact_read", ctx, { id }).catch(() => null);

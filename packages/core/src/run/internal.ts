@@ -61,6 +61,13 @@ export async function toRun(sql: Sql, row: RunRow): Promise<Run> {
     `select ${SPAN_COLUMNS} from spans where run_id = $1 order by start_time, span_id`,
     [row.id],
   );
+  const traced =
+    row.trace_id === null
+      ? []
+      : await sql.query<{ artifact_id: string; parent_span_id: string }>(
+          "select artifact_id, parent_span_id from trace_links where owner = $1 and trace_id = $2 order by created_at, artifact_id",
+          [row.owner, row.trace_id],
+        );
   return {
     id: row.id,
     name: row.name,
@@ -71,5 +78,6 @@ export async function toRun(sql: Sql, row: RunRow): Promise<Run> {
     created_at: iso(row.created_at),
     closed_at: row.closed_at === null ? null : iso(row.closed_at),
     spans: spans.map(toSpan),
+    traced_artifacts: traced.map((t) => ({ artifact_id: t.artifact_id, parent_span_id: t.parent_span_id })),
   };
 }

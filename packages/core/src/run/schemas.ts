@@ -111,6 +111,14 @@ export const Run = z
     created_at: z.string().describe("ISO 8601 creation time."),
     closed_at: z.string().nullable().describe("ISO 8601 time the run was closed, or null while open."),
     spans: z.array(Span).describe("Every span appended so far, ordered by start time."),
+    traced_artifacts: z
+      .array(
+        z.object({
+          artifact_id: z.string().describe("The receipt (or artifact) that named this run's trace."),
+          parent_span_id: z.string().describe("The span its traceparent named as parent: the span that produced it."),
+        }),
+      )
+      .describe("Artifacts of the run's owner sent with a W3C traceparent of this run's trace (POST /v1/receipts header, MCP _meta), oldest first."),
   })
   .meta({ id: "Run", description: "A run: an owner, a name and its spans. Runs have no share links." });
 export type Run = z.infer<typeof Run>;

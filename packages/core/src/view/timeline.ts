@@ -51,6 +51,8 @@ export interface TimelineSpanView {
   produced_artifact_id: string | null;
   status: SpanStatusView | null;
   attributes: AttributeView[];
+  /** Artifacts whose traceparent named this span as parent (SPEC §21). */
+  traced_artifact_ids: string[];
 }
 
 export interface RunTimelineView {
@@ -59,6 +61,8 @@ export interface RunTimelineView {
   owner: string;
   status: Run["status"];
   trace_id: string | null;
+  /** Artifacts whose traceparent names a span this run does not (yet) hold. */
+  unplaced_artifact_ids: string[];
   /** Attributes of the resource that sent the spans (the first span's), shown once for the run. */
   resource: AttributeView[];
   started_at: string | null;
@@ -115,6 +119,7 @@ export function runTimelineOf(run: Run, now: Date): RunTimelineView {
       produced_artifact_id: s.produced_artifact_id,
       status: statusViewOf(s.status),
       attributes: attributeViewsOf(s.attributes),
+      traced_artifact_ids: run.traced_artifacts.filter((t) => t.parent_span_id === s.span_id).map((t) => t.artifact_id),
     };
   });
   const count = `${spans.length} span${spans.length === 1 ? "" : "s"}`;
@@ -124,6 +129,7 @@ export function runTimelineOf(run: Run, now: Date): RunTimelineView {
     owner: run.owner,
     status: run.status,
     trace_id: run.trace_id,
+    unplaced_artifact_ids: run.traced_artifacts.filter((t) => !run.spans.some((s) => s.span_id === t.parent_span_id)).map((t) => t.artifact_id),
     resource: attributeViewsOf(run.spans.find((s) => Object.keys(s.resource).length > 0)?.resource ?? {}),
     started_at: run.spans.length > 0 ? new Date(start).toISOString() : null,
     summary: run.spans.length > 0 ? `${count} over ${durationOf(end - start)}` : "No spans yet",
