@@ -9,6 +9,7 @@ import { printFigures } from "./lib.mjs";
 import { benchAb } from "./load/ab.mjs";
 import { benchCreate, benchCreateWebhook } from "./load/create.mjs";
 import { benchCli, benchShare, benchSoak } from "./load/reads.mjs";
+import { benchTraces } from "./load/traces.mjs";
 import { benchScale } from "./load/scale.mjs";
 import { benchDelivery, benchFairness } from "./webhooks.mjs";
 
@@ -36,6 +37,8 @@ const ROWS = {
     await benchCreateWebhook(drivers, testing);
   },
   share: () => benchShare(drivers),
+  /** OTLP spans/s through POST /v1/traces (protobuf) against a bare hono handler decoding the same requests: load/traces.mjs. */
+  traces: () => benchTraces(drivers),
   cli: () => benchCli(),
   /** 1, 2 and 4 `cairn serve` + `cairn worker` over one PostgreSQL, direct and through PgBouncer: load/scale.mjs. */
   scale: () => benchScale(),

@@ -6,6 +6,8 @@ import {
   type Cairn,
   CairnError,
   type Logger,
+  RUN_RESOURCE_TEMPLATE,
+  runIdOfResourceUri,
   type ServiceContext,
   SHARE_TYPE_MIME,
 } from "@cairn/core";
@@ -20,7 +22,7 @@ import { errorBodyOf, type FailureSite, requestErrorCode } from "./adapter.js";
 import { RpcError } from "./rpc.js";
 import type { ToolName } from "./tools.js";
 
-/** One template: every artifact the caller may read (receipts included) is a resource. */
+/** Two templates: every artifact the caller may read (receipts included), and every run, is a resource. */
 export const RESOURCE_TEMPLATES: ListResourceTemplatesResult = {
   resourceTemplates: [
     {
@@ -29,6 +31,14 @@ export const RESOURCE_TEMPLATES: ListResourceTemplatesResult = {
       title: "Cairn artifact",
       description:
         "An artifact you can read (you own it, or a team you belong to does), by id. The body comes with its share type's MIME type; evidence links of the form mcp://cairn/artifacts/<id> name these.",
+    },
+    {
+      uriTemplate: RUN_RESOURCE_TEMPLATE,
+      name: "run",
+      title: "Cairn run",
+      description:
+        "A run you can read (yours or a team's), by id (run_…): the run object of run_read as JSON, its spans with status and attributes. Evidence links of the form mcp://cairn/runs/<id> name these.",
+      mimeType: "application/json",
     },
   ],
 };
@@ -65,12 +75,20 @@ function requestFailure(err: unknown, { log, site }: Reporting, uri?: string): R
   return new RpcError(requestErrorCode(code), message, { ...(uri && { uri }), error: body });
 }
 
-/** resources/read: the artifact's body, through core's read rule (another owner's artifact reads as not found, an expired one as gone). */
+/** resources/read: the artifact's body or the run as JSON, through core's read rules (another owner's artifact reads as not found, an expired one as gone). */
 export async function readResource(cairn: Cairn, ctx: ServiceContext, uri: string, reporting: Reporting): Promise<ReadResourceResult> {
   const id = artifactIdOfResourceUri(uri);
+  const runId = runIdOfResourceUri(uri);
   try {
+    if (runId !== null) {
+      const run = await cairn.invoke("run_read", ctx, { run_id: runId });
+      return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(run) }] };
+    }
     if (id === null) {
-      throw new CairnError("not_found", `Cairn serves only ${ARTIFACT_RESOURCE_TEMPLATE}, where id is an artifact id (art_…).`);
+      throw new CairnError(
+        "not_found",
+        `Cairn serves only ${ARTIFACT_RESOURCE_TEMPLATE}, where id is an artifact id (art_…), and ${RUN_RESOURCE_TEMPLATE}, where id is a run id (run_…).`,
+      );
     }
     const artifact = await cairn.invoke("artifact_read", ctx, { id });
     return { contents: [{ uri, mimeType: SHARE_TYPE_MIME[artifact.share_type], text: artifact.body }] };

@@ -1,4 +1,4 @@
-import type { Artifact, Cairn, Principal } from "@cairn/core";
+import { type Artifact, type Cairn, OPERATIONS, type Principal } from "@cairn/core";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
@@ -18,7 +18,7 @@ import { getPrompt, PROMPTS } from "./prompts.js";
 import { shapeForVersion } from "./protocol.js";
 import { LINKING_TOOLS, listResources, RESOURCE_TEMPLATES, readResource, resourceLinkOf } from "./resources.js";
 import { RpcError } from "./rpc.js";
-import { isToolName, toolNames } from "./tools.js";
+import { isToolName, type ToolName, toolNames } from "./tools.js";
 
 export interface McpServerOptions {
   /** Reported as serverInfo.version. */
@@ -52,6 +52,12 @@ const LooseCallToolRequest = CallToolRequestSchema.extend({
  */
 export function createMcpServer(cairn: Cairn, principal: Principal, options: McpServerOptions): Server {
   const ctx = () => cairn.context(principal, "mcp", { requestId: options.requestId });
+  /** A tool call's context: `_meta.traceparent` is passed on to the operations that read a traceparent (SPEC §21). */
+  const callContext = (name: ToolName, meta: unknown) => {
+    const traceparent = (meta as { traceparent?: unknown } | undefined)?.traceparent;
+    if (typeof traceparent !== "string" || !OPERATIONS[name].headers.includes("traceparent")) return ctx();
+    return cairn.context(principal, "mcp", { requestId: options.requestId, traceparent });
+  };
   const server = new Server(
     { name: "cairn", title: "Cairn", version: options.version },
     { capabilities: SERVER_CAPABILITIES, instructions: INSTRUCTIONS },
@@ -63,7 +69,7 @@ export function createMcpServer(cairn: Cairn, principal: Principal, options: Mcp
       throw new RpcError(ErrorCode.InvalidParams, `Unknown tool ${JSON.stringify(name)}; the tools are ${toolNames().join(", ")}.`);
     }
     try {
-      const value = await cairn.invoke(name, ctx(), args ?? {});
+      const value = await cairn.invoke(name, callContext(name, request.params._meta), args ?? {});
       const links = LINKING_TOOLS.has(name) ? [resourceLinkOf(value as Artifact)] : [];
       return shapeForVersion(toolSuccess(value, links), options.protocolVersion ?? LATEST_PROTOCOL_VERSION);
     } catch (err) {

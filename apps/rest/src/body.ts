@@ -21,7 +21,12 @@ export function isJsonContentType(header: string | undefined): boolean {
  */
 const fromNodeServer = (c: Context): boolean => typeof (c.env as { incoming?: unknown } | undefined)?.incoming === "object";
 
-async function readCounted(stream: ReadableStream<Uint8Array> | null): Promise<Uint8Array | undefined> {
+/** A body read as it arrives, refused with `tooBig()` once it passes `limit` bytes (Content-Length is not trusted). */
+export async function readCountedBody(
+  stream: ReadableStream<Uint8Array> | null,
+  limit: number,
+  tooBig: () => Error,
+): Promise<Uint8Array | undefined> {
   if (!stream) return undefined;
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -30,13 +35,17 @@ async function readCounted(stream: ReadableStream<Uint8Array> | null): Promise<U
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > LIMITS.requestBytes) {
+    if (size > limit) {
       await reader.cancel().catch(() => {});
-      throw tooLarge();
+      throw tooBig();
     }
     chunks.push(value);
   }
   return Buffer.concat(chunks);
+}
+
+async function readCounted(stream: ReadableStream<Uint8Array> | null): Promise<Uint8Array | undefined> {
+  return readCountedBody(stream, LIMITS.requestBytes, tooLarge);
 }
 
 /**

@@ -49,6 +49,7 @@ export const ROUTES: { readonly [N in OperationName]?: RouteOf<N> } = {
   team_member_remove: { method: "delete", path: "/v1/teams/:name/members/:user", status: 200, input: "params", tag: "Teams" },
   run_create: { method: "post", path: "/v1/runs", status: 201, input: "body", tag: "Runs" },
   run_read: { method: "get", path: "/v1/runs/:run_id", status: 200, input: "params", tag: "Runs" },
+  run_list: { method: "get", path: "/v1/runs", status: 200, input: "query", tag: "Runs" },
   run_append_spans: { method: "post", path: "/v1/runs/:run_id/spans", status: 200, input: "params+body", tag: "Runs" },
   run_close: { method: "post", path: "/v1/runs/:run_id/close", status: 200, input: "params", tag: "Runs" },
   drops_list: { method: "get", path: "/v1/drops", status: 200, input: "query", tag: "Drops" },

@@ -100,6 +100,7 @@ export function createCairn(store: Store, config: CairnConfig, options: CairnOpt
       ...hooks,
       requestId: request.requestId || randomUUID(),
       ...(request.idempotencyKey !== undefined && { idempotencyKey: request.idempotencyKey }),
+      ...(request.traceparent !== undefined && { traceparent: request.traceparent }),
     }),
     invoke: (name, ctx, raw) => invokeOperation(OPERATIONS[name], ctx, raw) as never,
     refuseUnreadable: (name, ctx, error) => refuseUnreadableInput(OPERATIONS[name], ctx, error),

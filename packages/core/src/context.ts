@@ -39,6 +39,11 @@ export interface RequestOptions {
    * the original outcome for the same key and input within 24 h, per user.
    */
   idempotencyKey?: string | undefined;
+  /**
+   * The W3C `traceparent` of the request (REST: the header; MCP: `_meta.traceparent`).
+   * receipt_create links the receipt to the owner's run of that trace id (SPEC §21).
+   */
+  traceparent?: string | undefined;
   /** The request's id (REST: `X-Request-Id`, echoed on the response); core's log lines carry it. Default: a new UUID. */
   requestId?: string | undefined;
 }

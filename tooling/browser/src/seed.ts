@@ -6,6 +6,8 @@ export interface Seeded {
   minimal: { id: string; url: string };
   plain: { id: string };
   run: { id: string };
+  /** A run made from an OpenTelemetry trace (POST /v1/traces): status, attributes, a long value, markup as text. */
+  traced: { id: string };
 }
 
 /** A word with no break opportunity, longer than a phone is wide (a checksum, a token, a path). */
@@ -82,5 +84,69 @@ export async function seed(base: string, adminToken: string): Promise<Seeded> {
     ],
   });
   await as("POST", `/v1/runs/${run.id}/close`);
-  return { sam, eve, full, minimal, plain, run };
+  const traced = await tracedRun(base, sam.token);
+  return { sam, eve, full, minimal, plain, run, traced };
+}
+
+const TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
+
+/** An agent's trace as the OpenTelemetry GenAI conventions write it, sent as OTLP/JSON. */
+async function tracedRun(base: string, token: string): Promise<{ id: string }> {
+  const t0 = BigInt(Date.parse("2026-11-30T09:00:00Z")) * 1_000_000n;
+  const at = (ms: number) => String(t0 + BigInt(ms) * 1_000_000n);
+  const str = (key: string, value: string) => ({ key, value: { stringValue: value } });
+  const int = (key: string, value: number) => ({ key, value: { intValue: String(value) } });
+  const messages = JSON.stringify([
+    { role: "system", content: "You plan trips. Prefer trains under 4 hours." },
+    { role: "user", content: `Book me Paris to Amsterdam on Friday, back Sunday; budget 400 EUR. ${"Keep it simple. ".repeat(12)}` },
+  ]);
+  const span = (spanId: string, parent: string | null, name: string, from: number, to: number, attributes: unknown[], status?: unknown) => ({
+    traceId: TRACE_ID,
+    spanId,
+    ...(parent && { parentSpanId: parent }),
+    name,
+    kind: 1,
+    startTimeUnixNano: at(from),
+    endTimeUnixNano: at(to),
+    attributes,
+    ...(status !== undefined && { status }),
+  });
+  const body = {
+    resourceSpans: [
+      {
+        resource: { attributes: [str("service.name", "travel-service"), str("service.version", "1.4.2"), str("telemetry.sdk.language", "nodejs")] },
+        scopeSpans: [
+          {
+            scope: { name: "travel-agent", version: "0.3.0" },
+            spans: [
+              span("a1b2c3d4e5f60718", null, "invoke_agent travel-planner", 0, 8400, [
+                str("gen_ai.operation.name", "invoke_agent"),
+                str("gen_ai.agent.name", "travel-planner"),
+                str("gen_ai.request.model", "opus-5"),
+                int("gen_ai.usage.input_tokens", 5120),
+                int("gen_ai.usage.output_tokens", 642),
+                str("gen_ai.input.messages", messages),
+              ]),
+              span("b1b2c3d4e5f60718", "a1b2c3d4e5f60718", "execute_tool search_trains", 300, 2900, [
+                str("gen_ai.operation.name", "execute_tool"),
+                str("gen_ai.tool.name", "search_trains"),
+                str("gen_ai.tool.call.arguments", '{"from":"Paris","to":"Amsterdam","date":"Friday"}'),
+              ], { code: 1 }),
+              span("c1b2c3d4e5f60718", "a1b2c3d4e5f60718", "execute_tool book_hotel", 3100, 7900, [
+                str("gen_ai.operation.name", "execute_tool"),
+                str("gen_ai.tool.name", "book_hotel"),
+                str("note", "<script>alert('not run')</script> stays text"),
+              ], { code: 2, message: "No rooms left under 150 EUR" }),
+            ],
+          },
+        ],
+      },
+    ],
+  };
+  const sent = await fetch(`${base}/v1/traces`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+  if (sent.status !== 200) throw new Error(`POST /v1/traces: ${sent.status} ${await sent.text()}`);
+  const runs = await call<{ items: Array<{ id: string }> }>(base, token, "GET", `/v1/runs?q=${TRACE_ID}`);
+  const [run] = runs.items;
+  if (!run) throw new Error("the traced run was not made");
+  return { id: run.id };
 }

@@ -5,6 +5,8 @@ const long = (n: number) => "p".repeat(n);
 // A GitHub token shape the secret scanner knows; assembled so the source holds no token literal.
 const ghp = ["ghp_", "Pa9Ri7Ty5Ww3Xx1Zz8Qq", "6Nn4Mm2Ll0Kk9Jj7"].join("");
 const MISSING = "art_00000000000000000000000000";
+// A run resource by form: evidence links are checked by form, never fetched or looked up.
+const RUN_LINK = "mcp://cairn/runs/run_01jd8x3q5v7w9y2b4c6d8f0g1h";
 
 const value = (o: Outcome) => (o.ok ? (o.value as Record<string, any>) : {});
 const receipt = (input: unknown): Step => ({ operation: "receipt_create", input });
@@ -73,6 +75,21 @@ const OPERATION_SCENARIOS: Scenario[] = [
     step: { operation: "run_append_spans", input: { run_id: "$0.id", spans: [SPAN] } },
   },
   { name: "close a run", expect: "ok", setup: [run()], step: { operation: "run_close", input: { run_id: "$0.id" } } },
+  { name: "list runs", expect: "ok", check: items(2), setup: [run(), run()], step: { operation: "run_list", input: {} } },
+  {
+    name: "list runs by name",
+    expect: "ok",
+    check: items(1),
+    setup: [run(), { operation: "run_create", input: { name: "deploy web" } }],
+    step: { operation: "run_list", input: { q: "DEPLOY" } },
+  },
+  { name: "list runs of a team you are not in", expect: "forbidden", step: { operation: "run_list", input: { owner: "team:not-a-member" } } },
+  { name: "a run as evidence", expect: "ok", step: receipt(minimalReceipt({ evidence: [{ label: "the trace", url: RUN_LINK }] })) },
+  {
+    name: "an mcp://cairn/ link that names neither an artifact nor a run",
+    expect: "validation_failed",
+    step: receipt(minimalReceipt({ evidence: [{ label: "the trace", url: "mcp://cairn/traces/4bf92f3577b34da6a3ce929d0e0e4736" }] })),
+  },
   {
     name: "list drops",
     expect: "ok",

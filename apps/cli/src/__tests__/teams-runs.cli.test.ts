@@ -51,6 +51,13 @@ describe.each(ADAPTER_DRIVERS)("cairn team and cairn run against cairn serve on 
     const read = await runCli(["read", receipt.json.id, "--json"], { env: sam.env });
     expect(read.json.produced_by).toEqual([{ id: runId, name: "nightly-export" }]);
 
+    const listed = await runCli(["runs"], { env: sam.env });
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toContain(`${runId}  nightly-export  (open, user:${sam.name}, 2 spans)`);
+    const found = await runCli(["runs", "nightly", "--json"], { env: sam.env });
+    expect(found.json.items.map((r: { id: string }) => r.id)).toEqual([runId]);
+    expect((await runCli(["runs", "no-such-run"], { env: sam.env })).stdout).toBe("No runs.\n");
+
     expect((await runCli(["run", "close", runId, "--json"], { env: sam.env })).json.status).toBe("closed");
     const late = await runCli(["run", "spans", runId, "--from", "-", "--json"], { env: sam.env, input: spans.replaceAll("a1", "b1").replaceAll("a2", "b2") });
     expect(late.code).toBe(1);

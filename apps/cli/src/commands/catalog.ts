@@ -10,7 +10,7 @@ import { openCommand } from "./open.js";
 import { readCommand } from "./read.js";
 import { receiptCommand } from "./receipt.js";
 import { retainCommand } from "./retain.js";
-import { runCloseCommand, runShowCommand, runSpansCommand, runStartCommand } from "./runs.js";
+import { runCloseCommand, runShowCommand, runSpansCommand, runStartCommand, runsCommand } from "./runs.js";
 import { searchCommand } from "./search.js";
 import {
   deliveriesCommand,
@@ -50,6 +50,7 @@ export const CLI_COMMANDS: { readonly [N in OperationName]?: CliCommand<N> } = {
   run_append_spans: runSpansCommand,
   run_close: runCloseCommand,
   run_read: runShowCommand,
+  run_list: runsCommand,
   me: whoamiCommand,
   user_create: userCreateCommand,
   token_create: tokenCreateCommand,

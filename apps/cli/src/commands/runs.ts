@@ -14,7 +14,8 @@ function printRun(run: Run, printer: Printer): void {
   printer.out(`${run.id}  ${run.name}  (${run.status}, ${run.owner}, ${run.spans.length} span${run.spans.length === 1 ? "" : "s"})`);
   for (const span of run.spans) {
     const produced = span.produced_artifact_id ? `  → ${span.produced_artifact_id}` : "";
-    printer.out(`  ${span.span_id}  ${span.name}  ${span.start_time}${produced}`);
+    const status = span.status && span.status.code !== "unset" ? `  [${span.status.code}${span.status.message ? `: ${span.status.message}` : ""}]` : "";
+    printer.out(`  ${span.span_id}  ${span.name}  ${span.start_time}${status}${produced}`);
   }
 }
 
@@ -35,6 +36,22 @@ export const runShowCommand = operationCommand("run_read", {
   args: [{ field: "run_id", name: "RUN_ID" }],
   examples: ["cairn run show run_06h2k3m4n5p6q7r8s9t0v1w2x3"],
   human: printRun,
+});
+
+export const runsCommand = operationCommand("run_list", {
+  words: ["runs"],
+  args: [{ field: "q", name: "WORDS", variadic: true }],
+  options: [{ field: "owner", flags: "--owner <owner>" }, { field: "limit", flags: "--limit <n>" }, { field: "cursor", flags: "--cursor <cursor>" }],
+  examples: ["cairn runs", "cairn runs nightly --owner team:platform", "cairn runs 4bf92f3577b34da6a3ce929d0e0e4736   # a trace id", "cairn runs --json | jq -r '.items[].id'"],
+  human(page, printer) {
+    if (page.items.length === 0) printer.out("No runs.");
+    for (const r of page.items) {
+      const errors = r.error_count > 0 ? `, ${r.error_count} error${r.error_count === 1 ? "" : "s"}` : "";
+      const trace = r.trace_id ? `  trace ${r.trace_id}` : "";
+      printer.out(`${r.id}  ${r.name}  (${r.status}, ${r.owner}, ${r.span_count} span${r.span_count === 1 ? "" : "s"}${errors})  ${r.created_at}${trace}`);
+    }
+    if (page.next_cursor) printer.out(`More: run again with --cursor ${page.next_cursor}`);
+  },
 });
 
 export const runCloseCommand = operationCommand("run_close", {

@@ -35,6 +35,7 @@ describe("MCP tool catalog", () => {
       "run_append_spans",
       "run_close",
       "run_read",
+      "run_list",
       "drops_list",
       "doctor",
       "status",

@@ -56,7 +56,7 @@ describe("MCP resources and prompts (in memory, PGlite)", () => {
     expect(first.resources.map((r) => r.title)).toEqual(["json", "text", "markdown"]);
     expect(first.nextCursor).toBeUndefined();
     const templates = await client.listResourceTemplates();
-    expect(templates.resourceTemplates.map((t) => t.uriTemplate)).toEqual(["mcp://cairn/artifacts/{id}"]);
+    expect(templates.resourceTemplates.map((t) => t.uriTemplate)).toEqual(["mcp://cairn/artifacts/{id}", "mcp://cairn/runs/{id}"]);
   });
 
   it("refuses another owner's artifact, a uri not of the form, and an expired artifact", async () => {
@@ -69,6 +69,7 @@ describe("MCP resources and prompts (in memory, PGlite)", () => {
     const malformed = await client.readResource({ uri: "mcp://cairn/runs/x" }).catch((e: Json) => e);
     expect(malformed).toMatchObject({ code: -32002 });
     expect(malformed.message).toContain("mcp://cairn/artifacts/{id}");
+    expect(malformed.message).toContain("mcp://cairn/runs/{id}");
 
     const mine = await world.cairn.invoke("artifact_create", sam.ctx(), { title: "short-lived", body: "soon gone" });
     now += 8 * DAY;
@@ -84,6 +85,32 @@ describe("MCP resources and prompts (in memory, PGlite)", () => {
     const teamClient = await connect(world, sam.principal);
     const read = await teamClient.readResource({ uri: `mcp://cairn/artifacts/${shared.id}` });
     expect(read.contents[0]).toMatchObject({ text: "for the team", mimeType: "text/markdown" });
+    await teamClient.close();
+  });
+
+  it("reads a run as JSON for its owner and for members of its team, and as not found for anyone else", async () => {
+    const run = await world.cairn.invoke("run_create", sam.ctx(), { name: "nightly export" });
+    await world.cairn.invoke("run_append_spans", sam.ctx(), {
+      run_id: run.id,
+      spans: [{ span_id: "s1", name: "export <all>", start_time: "2026-11-01T08:00:00Z", attributes: { rows: 12 } }],
+    });
+    const read = await client.readResource({ uri: `mcp://cairn/runs/${run.id}` });
+    expect(read.contents[0]).toMatchObject({ uri: `mcp://cairn/runs/${run.id}`, mimeType: "application/json" });
+    const body = JSON.parse((read.contents[0] as { text: string }).text);
+    expect(body).toMatchObject({ id: run.id, name: "nightly export", spans: [{ span_id: "s1", name: "export <all>", attributes: { rows: 12 } }] });
+
+    const stranger = await connect(world, (await world.user("stranger")).principal);
+    const refused = await stranger.readResource({ uri: `mcp://cairn/runs/${run.id}` }).catch((e: Json) => e);
+    expect(refused).toMatchObject({ code: -32002, data: { error: { code: "not_found" } } });
+    expect(JSON.stringify(refused)).not.toContain("export <all>");
+    await stranger.close();
+
+    const mate = await world.user("runmate");
+    const team = await world.team([mate, sam]);
+    const teamRun = await world.cairn.invoke("run_create", mate.ctx(), { name: "team run", owner: team });
+    const teamClient = await connect(world, sam.principal);
+    const member = await teamClient.readResource({ uri: `mcp://cairn/runs/${teamRun.id}` });
+    expect(JSON.parse((member.contents[0] as { text: string }).text).owner).toBe(team);
     await teamClient.close();
   });
 

@@ -39,6 +39,7 @@ describe.each(ADAPTER_DRIVERS)("published schemas on %s", (driver) => {
     expect(res.json.openapi).toBe("3.1.0");
     expect(res.json.paths["/v1/receipts"].post.operationId).toBe("receipt_create");
     expect(res.json.paths["/v1/artifacts/{id}"].get.operationId).toBe("artifact_read");
+    expect(Object.keys(res.json.paths["/v1/traces"].post.requestBody.content)).toEqual(["application/x-protobuf", "application/json"]);
     expect(res.json.components.securitySchemes.bearer.scheme).toBe("bearer");
   });
 

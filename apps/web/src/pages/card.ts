@@ -41,7 +41,7 @@ ${labelled(card.affected)}
     evidence.empty !== null
       ? html`<p class="warning" data-field="${evidence.field}" data-empty="true">${evidence.empty}</p>`
       : html`<ul data-field="${evidence.field}">${evidence.links.map(
-          (e) => html`<li><a href="${e.url}" rel="noopener noreferrer" data-field="${e.field}">${e.label}</a></li>`,
+          (e) => html`<li><a href="${e.url}" rel="noopener noreferrer" data-field="${e.field}">${e.label}</a>${e.open ? html` <span class="meta">· <a href="${e.open.href}">${e.open.label}</a></span>` : ""}</li>`,
         )}</ul>`
   }${evidence.note ? html`<p class="text meta" data-field="${evidence.note.field}">${raw(renderInline(evidence.note.text))}</p>` : ""}</div>
 <div><span class="label">${outcome.label}</span><p><strong data-field="${outcome.status.field}" data-value="${outcome.status.value}">${outcome.status.text}</strong>${

@@ -8,12 +8,13 @@ export interface Chrome {
   user: string;
   formToken: string;
   /** The current section, marked in the navigation. */
-  current?: "bin" | "inbox" | "doctor" | "subscriptions";
+  current?: "bin" | "inbox" | "runs" | "doctor" | "subscriptions";
 }
 
 const NAV = [
   { key: "bin", href: "/", label: "Bin" },
   { key: "inbox", href: "/inbox", label: "Inbox" },
+  { key: "runs", href: "/runs", label: "Runs" },
   { key: "doctor", href: "/doctor", label: "Doctor" },
   { key: "subscriptions", href: "/subscriptions", label: "Webhooks" },
 ] as const;

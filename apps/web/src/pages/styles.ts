@@ -94,6 +94,12 @@ section.body>h2{font-size:1.1rem}
 .timeline>li{display:grid;gap:.2rem}
 .bar{overflow:hidden;height:.5rem;background:var(--surface);border-radius:4px;border:1px solid var(--line)}
 .bar>span{display:block;height:100%;background:var(--accent);border-radius:3px;min-width:3px}
+.pill.bad{border-color:var(--warn-line);background:var(--warn-bg);color:var(--warn-fg)}
+dl.attrs{font-size:.88rem;gap:.15rem .8rem;margin:.2rem 0 .3rem;grid-template-columns:minmax(6rem,max-content) minmax(0,1fr)}
+dl.attrs dt code{border:0;background:transparent;padding:0}
+dl.attrs dd pre{margin:.3rem 0 0;max-height:24rem;overflow:auto}
+dl.attrs summary,details.resource>summary{cursor:pointer;color:var(--muted)}
+details.resource{margin:0 0 1rem}
 .tabs{display:flex;gap:1rem;list-style:none;padding:0;margin:0 0 1rem}
 .ack{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end}
 .ack div{display:grid;gap:.2rem;flex:1 1 14rem}
@@ -101,7 +107,7 @@ section.body>h2{font-size:1.1rem}
 .signin{max-width:28rem}
 .signin form{display:grid;gap:.6rem}
 .error{color:var(--warn-fg);background:var(--warn-bg);border:1px solid var(--warn-line);border-radius:var(--radius);padding:.5rem .8rem}
-@media (max-width:44rem){.pair{grid-template-columns:1fr}}
+@media (max-width:44rem){.pair{grid-template-columns:1fr}dl.attrs{grid-template-columns:minmax(0,1fr);gap:0}dl.attrs dd{margin-bottom:.35rem}}
 `;
 
 /** Timeline bars are placed by class (the CSP allows no inline style): offsets and widths in whole percents. */

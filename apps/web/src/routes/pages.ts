@@ -1,4 +1,4 @@
-import { type Artifact, artifactSummaryOf, type Cairn, CairnError, receiptCardOf, runTimelineOf, type ServiceContext } from "@cairn/core";
+import { type Artifact, artifactSummaryOf, type Cairn, CairnError, receiptCardOf, runRowOf, runTimelineOf, type ServiceContext } from "@cairn/core";
 import type { Context, Hono } from "hono";
 import { type WebEnv, webContext } from "../adapter.js";
 import { artifactPage } from "../pages/artifact.js";
@@ -7,6 +7,7 @@ import { doctorPage } from "../pages/doctor.js";
 import { acknowledgeForm } from "../pages/inbox.js";
 import type { Chrome } from "../pages/layout.js";
 import { runPage } from "../pages/run.js";
+import { runsPage } from "../pages/runs.js";
 import { sessionOf, type WebSession } from "../session.js";
 
 export const BIN_PAGE_SIZE = 25;
@@ -90,10 +91,20 @@ export function mountPages(app: Hono<WebEnv>, cairn: Cairn): void {
   );
 
   app.get(
+    "/runs",
+    signedIn(cairn, async (c, ctx, chrome) => {
+      const query = { q: c.req.query("q")?.trim() || undefined, cursor: c.req.query("cursor") || undefined };
+      const page = await cairn.invoke("run_list", ctx, { ...query, limit: BIN_PAGE_SIZE });
+      const now = ctx.now();
+      return c.html(runsPage(page.items.map((r) => runRowOf(r, now)), page.next_cursor, query, chrome));
+    }),
+  );
+
+  app.get(
     "/runs/:id",
     signedIn(cairn, async (c, ctx, chrome) => {
       const run = await cairn.invoke("run_read", ctx, { run_id: c.req.param("id") });
-      const ids = [...new Set(run.spans.flatMap((s) => (s.produced_artifact_id ? [s.produced_artifact_id] : [])))];
+      const ids = [...new Set([...run.spans.flatMap((s) => (s.produced_artifact_id ? [s.produced_artifact_id] : [])), ...run.traced_artifacts.map((t) => t.artifact_id)])];
       const titles = new Map<string, string | null>();
       for (const id of ids.slice(0, PRODUCED_LOOKUPS)) {
         titles.set(id, await producedTitle(cairn, ctx, id));

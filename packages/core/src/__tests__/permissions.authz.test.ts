@@ -29,6 +29,7 @@ const AGENT_MAY: { readonly [N in OperationName]: boolean } = {
   run_append_spans: true,
   run_close: true,
   run_read: true,
+  run_list: true,
   drops_list: true,
   doctor: true,
   status: true,

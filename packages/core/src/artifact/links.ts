@@ -19,8 +19,9 @@ const ids = (values: Iterable<string>) => JSON.stringify([...new Set(values)]);
  * SPEC §9, the one rule for both links: a linked run or receipt is shown only when it has
  * the artifact's owner (so a stranger cannot attach theirs to yours) and the viewer
  * passes authorizeRead on it (so a link holder never learns an id they could not open —
- * runs have no share links, so a link holder sees no run at all). Resolved for a whole
- * page in two queries.
+ * runs have no share links, so a link holder sees no run at all). A run is linked by a
+ * span that named the artifact, or by the trace id the receipt named (`trace_links`).
+ * Resolved for a whole page in two queries.
  */
 export async function visibleLinks(sql: Sql, viewer: Viewer, rows: readonly LinkSource[]): Promise<VisibleLinks[]> {
   const followed = rows.flatMap((r) => (r.follows ? [r.follows] : []));
@@ -34,10 +35,14 @@ export async function visibleLinks(sql: Sql, viewer: Viewer, rows: readonly Link
     rows.length === 0
       ? []
       : sql.query<{ artifact_id: string; id: string; name: string; owner: string }>(
-          `select distinct e.artifact_id, r.id, r.name, r.owner
+          `select e.artifact_id, r.id, r.name, r.owner
              from produced_edges e join runs r on r.id = e.run_id
             where e.artifact_id in (select jsonb_array_elements_text($1::jsonb))
-            order by e.artifact_id, r.id`,
+           union
+           select t.artifact_id, r.id, r.name, r.owner
+             from trace_links t join runs r on r.owner = t.owner and r.trace_id = t.trace_id
+            where t.artifact_id in (select jsonb_array_elements_text($1::jsonb))
+            order by 1, 2`,
           [ids(rows.map((r) => r.id))],
         ),
   ]);

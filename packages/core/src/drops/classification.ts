@@ -44,7 +44,7 @@ const CLASSIFICATION_TABLE: { readonly [K in DropCategory]: ClassificationRow } 
   "unsafe-link": {
     recoverable: true,
     cause: "An evidence link used a URL scheme that is not allowed.",
-    next_action: (how) => `Use https:, http: or mcp://cairn/artifacts/<id> links for evidence and ${how.resubmit}.`,
+    next_action: (how) => `Use https:, http:, mcp://cairn/artifacts/<id> or mcp://cairn/runs/<run id> links for evidence and ${how.resubmit}.`,
   },
   "too-thin": {
     recoverable: true,

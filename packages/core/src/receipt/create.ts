@@ -21,6 +21,7 @@ import { type InsertOptions, insertReceipt } from "./insert.js";
 import { renderValidReceipt } from "./prepare.js";
 import type { Rejection } from "./validate.js";
 import { issuesFromZod, ROOT_FIELD } from "../validation.js";
+import { linkTrace } from "../run/trace-links.js";
 
 function errorCodeOf(rejection: Rejection) {
   if (rejection.code) return rejection.code;
@@ -86,7 +87,10 @@ export async function createReceipt(ctx: ServiceContext, raw: unknown): Promise<
   let current = ctx;
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     const outcome = await attemptReceipt(current, raw, { checkPolicy: attempt < ATTEMPTS });
-    if (outcome.kind === "created") return outcome.value;
+    if (outcome.kind === "created") {
+      await linkTrace(current, outcome.value);
+      return outcome.value;
+    }
     if (outcome.kind === "stale" || current.principalUnchecked) {
       current = await checkedContext(current, { force: true });
       continue;

@@ -21,7 +21,7 @@ export const RECEIPT_OPERATIONS = {
     mutates: true,
     permission: "receipts:write",
     errors: ["unknown_schema", "duplicate", "idempotency_mismatch", "forbidden"],
-    headers: ["Idempotency-Key"],
+    headers: ["Idempotency-Key", "traceparent"],
     // The receipt gates validate the raw input themselves, so a rejection is classified and leaves a drop.
     runRaw: createReceipt,
     // One statement writes the receipt and re-checks a cached caller (insert.ts).

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ARTIFACT_RESOURCE_PATTERN } from "../artifact/resource-uri.js";
+import { RUN_RESOURCE_PATTERN } from "../run/resource-uri.js";
 import { OwnerRef } from "../identity/names.js";
 import { LIMITS } from "../limits.js";
 import { Tags } from "../tags.js";
@@ -20,9 +21,12 @@ export const EvidenceLink = z
       .min(1)
       .max(LIMITS.url)
       .describe(
-        "Where to see it: an https: or http: URL, or mcp://cairn/artifacts/<id> for another Cairn artifact. No other scheme is accepted; the server never fetches them.",
+        "Where to see it: an https: or http: URL, mcp://cairn/artifacts/<id> for another Cairn artifact, or mcp://cairn/runs/<run id> for a Cairn run (a trace). No other scheme is accepted; the server never fetches them.",
       )
-      .meta({ pattern: `^(https?:|${ARTIFACT_RESOURCE_PATTERN.slice(1)})`, examples: ["https://ci.example.com/runs/4812", "mcp://cairn/artifacts/art_01jd8x3q5v7w9y2b4c6d8f0g1h"] }),
+      .meta({
+        pattern: `^(https?:|${ARTIFACT_RESOURCE_PATTERN.slice(1)}|${RUN_RESOURCE_PATTERN.slice(1)})`,
+        examples: ["https://ci.example.com/runs/4812", "mcp://cairn/artifacts/art_01jd8x3q5v7w9y2b4c6d8f0g1h", "mcp://cairn/runs/run_01jd8x3q5v7w9y2b4c6d8f0g1h"],
+      }),
   })
   .describe("One piece of evidence that the change is actually active: a label and a link.");
 

@@ -2,6 +2,7 @@ import { isPlainObject } from "../json.js";
 import type { CairnErrorCode, Issue } from "../errors.js";
 import type { DropCategory } from "../drops/classification.js";
 import { ARTIFACT_RESOURCE_PREFIX, artifactIdOfResourceUri } from "../artifact/resource-uri.js";
+import { RUN_RESOURCE_PREFIX, runIdOfResourceUri } from "../run/resource-uri.js";
 import { DERIVED_TITLE_LENGTH, LIMITS } from "../limits.js";
 import { normalizeTags } from "../tags.js";
 import { isStorable, UNSTORABLE_REASON } from "../text.js";
@@ -62,8 +63,10 @@ function linkIssues(evidence: unknown): { invalid: Issue[]; unsafe: Issue[] } {
       return;
     }
     if (trimmed.startsWith(CAIRN_MCP_PREFIX)) {
-      // mcp://cairn/ links name Cairn's own resources, and artifacts are the only ones.
-      if (artifactIdOfResourceUri(trimmed) === null) invalid.push({ field, reason: `must name an artifact: ${ARTIFACT_RESOURCE_PREFIX}<id>` });
+      // mcp://cairn/ links name Cairn's own resources: an artifact or a run, by form.
+      if (artifactIdOfResourceUri(trimmed) === null && runIdOfResourceUri(trimmed) === null) {
+        invalid.push({ field, reason: `must name an artifact or a run: ${ARTIFACT_RESOURCE_PREFIX}<id> or ${RUN_RESOURCE_PREFIX}<run id>` });
+      }
     } else if (!ALLOWED_PROTOCOLS.has(parsed.protocol)) {
       unsafe.push({ field, reason: "must use https:, http: or mcp://cairn/" });
     }

@@ -3,7 +3,7 @@ import type { Principal } from "../context.js";
 import { notFound } from "../errors.js";
 import { authorizeRead } from "../identity/authorize.js";
 import type { Sql } from "../store/port.js";
-import type { Run, Span } from "./schemas.js";
+import type { Run, Span, SpanStatus } from "./schemas.js";
 
 export interface RunRow {
   id: string;
@@ -12,6 +12,7 @@ export interface RunRow {
   provenance: Provenance;
   created_at: Date | string;
   closed_at: Date | string | null;
+  trace_id: string | null;
 }
 
 export interface SpanRow {
@@ -22,10 +23,12 @@ export interface SpanRow {
   end_time: Date | string | null;
   attributes: Record<string, unknown>;
   produced_artifact_id: string | null;
+  status: SpanStatus | null;
+  resource: Record<string, unknown> | null;
 }
 
-export const RUN_COLUMNS = "id, owner, name, provenance, created_at, closed_at";
-export const SPAN_COLUMNS = "span_id, parent_span_id, name, start_time, end_time, attributes, produced_artifact_id";
+export const RUN_COLUMNS = "id, owner, name, provenance, created_at, closed_at, trace_id";
+export const SPAN_COLUMNS = "span_id, parent_span_id, name, start_time, end_time, attributes, produced_artifact_id, status, resource";
 
 const iso = (v: Date | string) => new Date(v).toISOString();
 
@@ -49,6 +52,8 @@ export const toSpan = (r: SpanRow): Span => ({
   end_time: r.end_time === null ? null : iso(r.end_time),
   attributes: r.attributes,
   produced_artifact_id: r.produced_artifact_id,
+  status: r.status,
+  resource: r.resource ?? {},
 });
 
 export async function toRun(sql: Sql, row: RunRow): Promise<Run> {
@@ -56,14 +61,23 @@ export async function toRun(sql: Sql, row: RunRow): Promise<Run> {
     `select ${SPAN_COLUMNS} from spans where run_id = $1 order by start_time, span_id`,
     [row.id],
   );
+  const traced =
+    row.trace_id === null
+      ? []
+      : await sql.query<{ artifact_id: string; parent_span_id: string }>(
+          "select artifact_id, parent_span_id from trace_links where owner = $1 and trace_id = $2 order by created_at, artifact_id",
+          [row.owner, row.trace_id],
+        );
   return {
     id: row.id,
     name: row.name,
     owner: row.owner,
     status: row.closed_at === null ? "open" : "closed",
+    trace_id: row.trace_id,
     provenance: row.provenance,
     created_at: iso(row.created_at),
     closed_at: row.closed_at === null ? null : iso(row.closed_at),
     spans: spans.map(toSpan),
+    traced_artifacts: traced.map((t) => ({ artifact_id: t.artifact_id, parent_span_id: t.parent_span_id })),
   };
 }

@@ -3,8 +3,9 @@ import { defineOperation } from "../operations/define.js";
 import { appendSpans } from "./append-spans.js";
 import { closeRun } from "./close.js";
 import { createRun } from "./create.js";
+import { listRuns } from "./list.js";
 import { readRun } from "./read.js";
-import { Run, RunAppendSpansInput, RunAppendSpansOutput, RunCreateInput, RunRef } from "./schemas.js";
+import { Run, RunAppendSpansInput, RunAppendSpansOutput, RunCreateInput, RunList, RunListInput, RunRef } from "./schemas.js";
 
 /** This area's group in the API documentation. */
 export const RUN_TAG = defineApiTag(
@@ -56,5 +57,15 @@ export const RUN_OPERATIONS = {
     mutates: false,
     errors: ["not_found"],
     run: readRun,
+  }),
+  run_list: defineOperation({
+    title: "List runs",
+    description:
+      "List your runs and your teams' runs, newest first, with their span and error counts: runs you started and runs made from OpenTelemetry traces (POST /v1/traces). `q` matches a name or a trace id.",
+    input: RunListInput,
+    output: RunList,
+    mutates: false,
+    errors: ["forbidden"],
+    run: listRuns,
   }),
 } as const;

@@ -3,7 +3,8 @@ import { Provenance } from "../artifact/schemas.js";
 import { OwnerRef } from "../identity/names.js";
 import { LIMITS } from "../limits.js";
 import { calendarError, isCalendarDateTime, isInStoredRange } from "../dates.js";
-import { storableId, storableString, titleText } from "../text.js";
+import { PAGE_FIELDS } from "../paging.js";
+import { queryText, storableId, storableString, titleText } from "../text.js";
 
 /** Limits of the trace model, documented in the schemas and enforced with the field named. */
 export const RUN_LIMITS = {
@@ -67,6 +68,16 @@ export const SpanInput = z
   .describe("One span of a run (OpenTelemetry-inspired).");
 export type SpanInput = z.output<typeof SpanInput>;
 
+export const SPAN_STATUS_CODES = ["unset", "ok", "error"] as const;
+
+export const SpanStatus = z
+  .object({
+    code: z.enum(SPAN_STATUS_CODES).describe("OpenTelemetry status code: `unset` (the default), `ok` or `error`."),
+    message: z.string().nullable().describe("The status message (OpenTelemetry sets one only with `error`), or null."),
+  })
+  .meta({ id: "SpanStatus", description: "An OpenTelemetry span status." });
+export type SpanStatus = z.infer<typeof SpanStatus>;
+
 export const Span = z
   .object({
     span_id: z.string().describe("Span id, unique within its run."),
@@ -76,6 +87,10 @@ export const Span = z
     end_time: z.string().nullable().describe("ISO 8601 end time (UTC), or null while in progress."),
     attributes: z.record(z.string(), z.unknown()).describe("Key/value attributes."),
     produced_artifact_id: z.string().nullable().describe("Id of the artifact this span produced, or null."),
+    status: SpanStatus.nullable().describe("The span's OpenTelemetry status, or null for a span appended without one."),
+    resource: z
+      .record(z.string(), z.unknown())
+      .describe("Attributes of the resource that emitted the span (OTLP ingest), e.g. service.name; empty for appended spans."),
   })
   .meta({ id: "Span", description: "A stored span." });
 export type Span = z.infer<typeof Span>;
@@ -88,10 +103,22 @@ export const Run = z
     name: z.string().describe("What the run is, e.g. nightly-export."),
     owner: z.string().describe("`user:NAME` or `team:NAME`. Only the owner user or members of the owner team can see the run."),
     status: z.enum(["open", "closed"]).describe("`open` accepts spans; `closed` does not."),
+    trace_id: z
+      .string()
+      .nullable()
+      .describe("The OpenTelemetry trace id (32 lowercase hex digits) of a run made by OTLP ingest (POST /v1/traces), or null."),
     provenance: Provenance,
     created_at: z.string().describe("ISO 8601 creation time."),
     closed_at: z.string().nullable().describe("ISO 8601 time the run was closed, or null while open."),
     spans: z.array(Span).describe("Every span appended so far, ordered by start time."),
+    traced_artifacts: z
+      .array(
+        z.object({
+          artifact_id: z.string().describe("The receipt (or artifact) that named this run's trace."),
+          parent_span_id: z.string().describe("The span its traceparent named as parent: the span that produced it."),
+        }),
+      )
+      .describe("Artifacts of the run's owner sent with a W3C traceparent of this run's trace (POST /v1/receipts header, MCP _meta), oldest first."),
   })
   .meta({ id: "Run", description: "A run: an owner, a name and its spans. Runs have no share links." });
 export type Run = z.infer<typeof Run>;
@@ -126,3 +153,33 @@ export const RunAppendSpansOutput = z
     span_count: z.number().int().describe("Spans in the run after this call."),
   })
   .meta({ id: "RunSpansAppended", description: "What an append stored." });
+
+export const RunSummary = z
+  .object({
+    id: RunId,
+    name: z.string().describe("What the run is."),
+    owner: z.string().describe("`user:NAME` or `team:NAME`."),
+    status: z.enum(["open", "closed"]).describe("`open` accepts spans; `closed` does not."),
+    trace_id: z.string().nullable().describe("The OpenTelemetry trace id of a run made by OTLP ingest, or null."),
+    span_count: z.number().int().describe("Spans stored in the run."),
+    error_count: z.number().int().describe("Spans whose OpenTelemetry status is `error`."),
+    created_at: z.string().describe("ISO 8601 creation time."),
+    closed_at: z.string().nullable().describe("ISO 8601 time the run was closed, or null while open."),
+  })
+  .meta({ id: "RunSummary", description: "A run as a list shows it: no spans, their counts." });
+export type RunSummary = z.infer<typeof RunSummary>;
+
+export const RunListInput = z
+  .strictObject({
+    q: queryText(LIMITS.query, "Only runs whose name contains these characters (case-insensitive), or whose trace id is this one.").optional(),
+    owner: OwnerRef.optional().describe("Only this owner's runs (yourself or a team you belong to). Default: yours and your teams'."),
+    ...PAGE_FIELDS,
+  })
+  .meta({ id: "RunListInput", description: "Which runs to list." });
+
+export const RunList = z
+  .object({
+    items: z.array(RunSummary).describe("Runs, newest first."),
+    next_cursor: z.string().nullable().describe("Pass as `cursor` for the next page; null on the last page."),
+  })
+  .meta({ id: "RunList", description: "A page of runs." });

@@ -1,6 +1,6 @@
 import { stableJson } from "../json.js";
 import type { Issue } from "../errors.js";
-import { RUN_LIMITS, type SpanInput } from "./schemas.js";
+import { RUN_LIMITS, type SpanInput, type SpanStatus } from "./schemas.js";
 
 /**
  * Rules across fields and spans of one batch that a field schema cannot express. Pure:
@@ -37,6 +37,8 @@ export interface NormalizedSpan {
   end_time: string | null;
   attributes: Record<string, unknown>;
   produced_artifact_id: string | null;
+  status: SpanStatus | null;
+  resource: Record<string, unknown>;
 }
 
 export function normalizeSpan(span: SpanInput): NormalizedSpan {
@@ -48,6 +50,8 @@ export function normalizeSpan(span: SpanInput): NormalizedSpan {
     end_time: span.end_time === undefined ? null : new Date(span.end_time).toISOString(),
     attributes: span.attributes ?? {},
     produced_artifact_id: span.produced_artifact_id ?? null,
+    status: null,
+    resource: {},
   };
 }
 

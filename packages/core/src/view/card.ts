@@ -1,5 +1,7 @@
 import { provenanceLine } from "../artifact/provenance-line.js";
+import { artifactIdOfResourceUri } from "../artifact/resource-uri.js";
 import type { Artifact } from "../artifact/schemas.js";
+import { runIdOfResourceUri } from "../run/resource-uri.js";
 import type { Acknowledgement } from "../inbox/acknowledgement.js";
 import { DETAILS_HEADING, renderReceiptV1 } from "../receipt/render.js";
 import {
@@ -34,7 +36,8 @@ export interface ReceiptCardView {
   evidence: {
     field: string;
     label: string;
-    links: Array<{ field: string; label: string; url: string }>;
+    /** `open` is the web page of a Cairn resource link (mcp://cairn/runs/<id> → /runs/<id>), shown beside it; null for other links. */
+    links: Array<{ field: string; label: string; url: string; open: { href: string; label: string } | null }>;
     /** Shown as a warning when no link was given. */
     empty: string | null;
     note: TextPart | null;
@@ -125,7 +128,7 @@ export function receiptCardOf(artifact: Artifact): ReceiptCardView | null {
     evidence: {
       field: "evidence",
       label: L.evidence,
-      links: m.evidence.map((e, i) => ({ field: `evidence.${i}`, label: e.label, url: e.url })),
+      links: m.evidence.map((e, i) => ({ field: `evidence.${i}`, label: e.label, url: e.url, open: webPageOf(e.url) })),
       empty: m.evidence.length === 0 ? L.noEvidence : null,
       note: m.evidence_note === undefined ? null : part("evidence_note", L.evidenceNote, m.evidence_note),
     },
@@ -144,4 +147,12 @@ export function receiptCardOf(artifact: Artifact): ReceiptCardView | null {
     learned: part("learned", L.learned, m.learned),
     details: detailsPart(artifact),
   };
+}
+
+/** Where a signed-in reader opens a Cairn resource an evidence link names (by form; the page checks who may read it). */
+function webPageOf(url: string): { href: string; label: string } | null {
+  const run = runIdOfResourceUri(url);
+  if (run !== null) return { href: `/runs/${encodeURIComponent(run)}`, label: "open the run" };
+  const artifact = artifactIdOfResourceUri(url);
+  return artifact === null ? null : { href: `/a/${encodeURIComponent(artifact)}`, label: "open the artifact" };
 }

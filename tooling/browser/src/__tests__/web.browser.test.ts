@@ -153,6 +153,8 @@ describe("the web in Chromium", () => {
         { name: "artifact-minimal", context: sam.context, path: `/a/${data.minimal.id}` },
         { name: "artifact-plain", context: sam.context, path: `/a/${data.plain.id}` },
         { name: "run", context: sam.context, path: `/runs/${data.run.id}` },
+        { name: "runs", context: sam.context, path: "/runs" },
+        { name: "run-traced", context: sam.context, path: `/runs/${data.traced.id}` },
         { name: "doctor", context: sam.context, path: "/doctor" },
         { name: "inbox", context: sam.context, path: "/inbox" },
         { name: "not-found", context: sam.context, path: "/a/art_00000000000000000000000000" },
@@ -188,6 +190,41 @@ describe("the web in Chromium", () => {
       await signedOut.close();
     }
   }, 300_000);
+
+  it("lists runs and shows a traced run's span status and attributes, escaped, a long value folded", async () => {
+    const page = await sam.context.newPage();
+    const list = await visit(page, `${base}/runs`);
+    expect(list.status).toBe(200);
+    const names = await page.locator("ol.rows .title").allTextContents();
+    expect(names).toEqual(["travel-planner", "nightly-export"]);
+    await expect.poll(() => page.locator("ol.rows li").first().textContent()).toContain("3 spans · 1 error");
+    await page.getByRole("link", { name: "travel-planner" }).click();
+    await page.waitForURL(`${base}/runs/${data.traced.id}`);
+    const hotel = page.locator("ol.timeline li", { hasText: "execute_tool book_hotel" });
+    expect(await hotel.locator(".pill").textContent()).toBe("Error: No rooms left under 150 EUR");
+    expect(await page.locator("ol.timeline li", { hasText: "search_trains" }).locator(".pill").textContent()).toBe("OK");
+    // Markup in an attribute is text, never a script.
+    expect(await hotel.locator("dd").filter({ hasText: "<script>" }).textContent()).toBe("<script>alert('not run')</script> stays text");
+    expect(await page.locator("script").count()).toBe(0);
+    // The long gen_ai.input.messages is folded behind its first characters and opens in place.
+    const folded = page.locator("details", { has: page.locator("summary", { hasText: '[{"role":"system"' }) });
+    expect(await folded.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
+    await folded.locator("summary").click();
+    expect(await folded.locator("pre").textContent()).toContain("Keep it simple. Keep it simple.");
+    expect(await page.locator("p.meta", { hasText: "Trace" }).textContent()).toContain("4bf92f3577b34da6a3ce929d0e0e4736");
+    await page.close();
+    const other = await launchBrowser();
+    try {
+      await signInThroughTheForm(other.context, base, data.eve.token);
+      const outsider = await other.context.newPage();
+      expect((await visit(outsider, `${base}/runs/${data.traced.id}`)).status).toBe(404);
+      await visit(outsider, `${base}/runs`);
+      expect(await outsider.locator("ol.rows li").count()).toBe(0);
+      expect(await outsider.textContent("main")).toContain("No runs yet");
+    } finally {
+      await other.close();
+    }
+  });
 
   it("acknowledges from the inbox; the acknowledgement shows under the chip", async () => {
     const page = await sam.context.newPage();

@@ -125,10 +125,16 @@ describe("validateReceiptInput", () => {
     expect(result.ok).toBe(true);
   });
 
-  it("accepts only artifact resources under mcp://cairn/, as invalid rather than unsafe", () => {
+  it("accepts only artifact and run resources under mcp://cairn/, as invalid rather than unsafe", () => {
+    const accepted = validateReceiptInput(
+      minimalReceipt({ evidence: [{ label: "trace", url: "mcp://cairn/runs/run_01jd8x3q5v7w9y2b4c6d8f0g1h" }] }),
+    );
+    expect(accepted.ok).toBe(true);
     const urls = [
       "mcp://cairn/artifacts/art_1",
-      "mcp://cairn/runs/run_01jd8x3q5v7w9y2b4c6d8f0g1h",
+      "mcp://cairn/runs/run_1",
+      "mcp://cairn/runs/run_01jd8x3q5v7w9y2b4c6d8f0g1h/spans",
+      "mcp://cairn/traces/4bf92f3577b34da6a3ce929d0e0e4736",
       "mcp://cairn/artifacts/art_01jd8x3q5v7w9y2b4c6d8f0g1h/extra",
       "mcp://cairn/artifacts/art_01jd8x3q5v7w9y2b4c6d8f0g1h?x=1",
       "mcp://cairn/",
@@ -138,7 +144,7 @@ describe("validateReceiptInput", () => {
     if (result.ok) return;
     expect(result.rejection.category).toBe("invalid");
     expect(result.rejection.issues).toEqual(
-      urls.map((_, i) => ({ field: `evidence.${i}.url`, reason: "must name an artifact: mcp://cairn/artifacts/<id>" })),
+      urls.map((_, i) => ({ field: `evidence.${i}.url`, reason: "must name an artifact or a run: mcp://cairn/artifacts/<id> or mcp://cairn/runs/<run id>" })),
     );
     const other = validateReceiptInput(minimalReceipt({ evidence: [{ label: "x", url: "mcp://elsewhere/artifacts/a" }] }));
     expect(!other.ok && other.rejection.category).toBe("unsafe-link");

@@ -11,6 +11,7 @@ import { receiptWrite } from "./0010-receipt-write.js";
 import { searchStatistics } from "./0011-search-statistics.js";
 import { receiptWriteEdges } from "./0012-receipt-write-edges.js";
 import { webhookOperations } from "./0013-webhook-operations.js";
+import { traces } from "./0015-traces.js";
 import { signinLinks } from "./0016-signin-links.js";
 import type { Migration } from "./types.js";
 
@@ -34,5 +35,6 @@ export const MIGRATIONS: readonly Migration[] = [
   searchStatistics,
   receiptWriteEdges,
   webhookOperations,
+  traces,
   signinLinks,
 ];

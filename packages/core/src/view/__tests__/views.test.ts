@@ -67,11 +67,11 @@ describe("summary view", () => {
 describe("run timeline view", () => {
   it("places spans in time with their depth; a span in progress runs to now", () => {
     const run: Run = {
-      id: "run_1", name: "nightly", owner: "user:sam", status: "open", provenance, created_at: "2026-11-01T10:00:00.000Z", closed_at: null,
+      id: "run_1", name: "nightly", owner: "user:sam", status: "open", trace_id: null, traced_artifacts: [], provenance, created_at: "2026-11-01T10:00:00.000Z", closed_at: null,
       spans: [
-        { span_id: "a", parent_span_id: null, name: "root", start_time: "2026-11-01T10:00:00.000Z", end_time: "2026-11-01T10:00:10.000Z", attributes: {}, produced_artifact_id: null },
-        { span_id: "b", parent_span_id: "a", name: "child", start_time: "2026-11-01T10:00:05.000Z", end_time: "2026-11-01T10:00:10.000Z", attributes: {}, produced_artifact_id: "art_1" },
-        { span_id: "c", parent_span_id: "missing", name: "orphan", start_time: "2026-11-01T10:00:08.000Z", end_time: null, attributes: {}, produced_artifact_id: null },
+        { span_id: "a", parent_span_id: null, name: "root", start_time: "2026-11-01T10:00:00.000Z", end_time: "2026-11-01T10:00:10.000Z", attributes: {}, produced_artifact_id: null, status: null, resource: {} },
+        { span_id: "b", parent_span_id: "a", name: "child", start_time: "2026-11-01T10:00:05.000Z", end_time: "2026-11-01T10:00:10.000Z", attributes: {}, produced_artifact_id: "art_1", status: null, resource: {} },
+        { span_id: "c", parent_span_id: "missing", name: "orphan", start_time: "2026-11-01T10:00:08.000Z", end_time: null, attributes: {}, produced_artifact_id: null, status: null, resource: {} },
       ],
     };
     const t = runTimelineOf(run, new Date("2026-11-01T10:00:20.000Z"));

@@ -1,0 +1,221 @@
+import { gzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { otlpTypes } from "../otlp/proto.js";
+import { receiveTraces } from "../otlp/receive.js";
+import { OTLP_LIMITS } from "../otlp/limits.js";
+import { DRIVERS, minimalReceipt } from "../testing/index.js";
+import type { TestUser } from "../testing/index.js";
+import { useTestWorld } from "./helpers.js";
+
+/** SPEC §21's mapping rules through core's receiveTraces, on both stores (the process test drives the real exporters). */
+
+let counter = 0;
+const hex = (bytes: number) => (++counter).toString(16).padStart(bytes * 2, "0");
+const str = (key: string, value: string) => ({ key, value: { stringValue: value } });
+
+interface SpanSpec {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name?: string;
+  attributes?: unknown[];
+  status?: unknown;
+}
+
+const T0 = "1764600000000000000";
+const otlpSpan = (s: SpanSpec) => ({ name: "step", startTimeUnixNano: T0, endTimeUnixNano: "1764600000500000000", ...s });
+const request = (spans: SpanSpec[], resource: unknown[] = [str("service.name", "svc")]) => ({
+  resourceSpans: [{ resource: { attributes: resource }, scopeSpans: [{ spans: spans.map(otlpSpan) }] }],
+});
+
+/** The request as OTLP/JSON, or as protobuf encoded by the official messages (ids as bytes). */
+function body(json: unknown, encoding: "json" | "protobuf") {
+  if (encoding === "json") return { body: Buffer.from(JSON.stringify(json)), contentType: "application/json", contentEncoding: undefined };
+  const { request: type } = otlpTypes();
+  const withBytes = JSON.parse(JSON.stringify(json), (key, value) =>
+    (key === "traceId" || key === "spanId" || key === "parentSpanId") && typeof value === "string" ? Buffer.from(value, "hex") : value,
+  );
+  return { body: type.encode(type.fromObject(withBytes)).finish(), contentType: "application/x-protobuf", contentEncoding: undefined };
+}
+
+describe.each(DRIVERS)("OTLP ingest on %s", (driver) => {
+  const fx = useTestWorld(driver);
+  const send = (user: TestUser, json: unknown, encoding: "json" | "protobuf" = "json") => receiveTraces(user.ctx(), body(json, encoding));
+  const runsOf = async (user: TestUser, q: string) => (await fx.world.cairn.invoke("run_list", user.ctx(), { q })).items;
+  const readRun = async (user: TestUser, id: string) => fx.world.cairn.invoke("run_read", user.ctx(), { run_id: id });
+
+  it("maps both encodings alike: one run per trace, ids as lowercase hex, AnyValues as JSON, status kept", async () => {
+    const sam = await fx.world.user("sam");
+    for (const encoding of ["json", "protobuf"] as const) {
+      const traceId = hex(16);
+      const root = hex(8);
+      const child = hex(8);
+      const reply = await send(
+        sam,
+        request([
+          { traceId, spanId: root, name: "invoke_agent planner", attributes: [str("gen_ai.agent.name", `planner-${encoding}`)] },
+          {
+            traceId,
+            spanId: child,
+            parentSpanId: root,
+            name: "execute_tool x",
+            status: { code: 2, message: "boom" },
+            attributes: [
+              { key: "big", value: { intValue: "9007199254740993" } },
+              { key: "d", value: { doubleValue: 0.5 } },
+              // Base64 in OTLP/JSON; protobufjs turns it into the bytes the protobuf body carries.
+              { key: "b", value: { bytesValue: "AQI=" } },
+              { key: "list", value: { arrayValue: { values: [{ stringValue: "a" }, { intValue: "2" }] } } },
+            ],
+          },
+        ]),
+        encoding,
+      );
+      expect(reply.code).toBe("ok");
+      expect(reply.result).toMatchObject({ stored: 2, unchanged: 0, rejected: 0 });
+      const [summary] = await runsOf(sam, traceId);
+      expect(summary).toMatchObject({ name: `planner-${encoding}`, trace_id: traceId, span_count: 2, error_count: 1 });
+      const run = await readRun(sam, summary?.id as string);
+      const stored = run.spans.find((s) => s.span_id === child);
+      expect(stored).toMatchObject({
+        parent_span_id: root,
+        status: { code: "error", message: "boom" },
+        attributes: { big: "9007199254740993", d: 0.5, b: "AQI=", list: ["a", 2] },
+        resource: { "service.name": "svc" },
+        start_time: "2025-12-01T14:40:00.000Z",
+        end_time: "2025-12-01T14:40:00.500Z",
+      });
+    }
+  });
+
+  it("names the run by service.name, then by the root span's name, and leaves a span already stored as it was", async () => {
+    const sam = await fx.world.user("sam");
+    const traceId = hex(16);
+    const root = hex(8);
+    await send(sam, request([{ traceId, spanId: root, name: "nightly job" }], []));
+    expect((await runsOf(sam, traceId))[0]?.name).toBe("nightly job");
+    const again = await send(sam, request([{ traceId, spanId: root, name: "renamed?" }, { traceId, spanId: hex(8), parentSpanId: root }], []));
+    expect(again.result).toMatchObject({ stored: 1, unchanged: 1 });
+    const [summary] = await runsOf(sam, traceId);
+    const run = await readRun(sam, summary?.id as string);
+    expect(run.spans.find((s) => s.span_id === root)?.name).toBe("nightly job");
+    expect(summary?.span_count).toBe(2);
+  });
+
+  it("sends each owner's trace to its own run: cairn.owner names a team the caller is in, or the spans are refused", async () => {
+    const sam = await fx.world.user("sam");
+    const dana = await fx.world.user("dana");
+    const team = await fx.world.team([sam]);
+    const traceId = hex(16);
+    await send(sam, request([{ traceId, spanId: hex(8) }]));
+    await send(dana, request([{ traceId, spanId: hex(8) }]));
+    expect(await runsOf(sam, traceId)).toHaveLength(1);
+    expect(await runsOf(dana, traceId)).toHaveLength(1);
+    expect((await runsOf(sam, traceId))[0]?.id).not.toBe((await runsOf(dana, traceId))[0]?.id);
+
+    const teamTrace = hex(16);
+    const toTeam = await send(sam, request([{ traceId: teamTrace, spanId: hex(8) }], [str("cairn.owner", team)]));
+    expect(toTeam.result?.stored).toBe(1);
+    expect((await runsOf(sam, teamTrace))[0]?.owner).toBe(team);
+    const refused = await send(dana, request([{ traceId: hex(16), spanId: hex(8) }], [str("cairn.owner", team)]));
+    expect(refused.result).toMatchObject({ stored: 0, rejected: 1 });
+    expect(refused.result?.message).toContain("cairn.owner names an owner you cannot act for");
+  });
+
+  it("refuses spans of a closed run, and under secrets: block the span that carries a secret, in partialSuccess", async () => {
+    const sam = await fx.world.user("sam");
+    const traceId = hex(16);
+    await send(sam, request([{ traceId, spanId: hex(8) }]));
+    const [summary] = await runsOf(sam, traceId);
+    await fx.world.cairn.invoke("run_close", sam.ctx(), { run_id: summary?.id as string });
+    const late = await send(sam, request([{ traceId, spanId: hex(8) }]), "protobuf");
+    expect(late.code).toBe("ok");
+    const { response } = otlpTypes();
+    const decoded = response.toObject(response.decode(late.body), { longs: Number });
+    expect(decoded).toEqual({ partialSuccess: { rejectedSpans: 1, errorMessage: "1 span refused: their trace's run is closed" } });
+
+    await fx.world.cairn.invoke("policy_set", sam.ctx(), { secrets: "block" });
+    const secret = ["ghp_", "A1b2C3d4E5f6G7h8I9j0", "K1l2M3n4O5p6Q7r8"].join("");
+    const blockedTrace = hex(16);
+    const blocked = await send(sam, request([{ traceId: blockedTrace, spanId: hex(8), attributes: [str("auth", secret)] }, { traceId: blockedTrace, spanId: hex(8) }]));
+    expect(blocked.result).toMatchObject({ stored: 1, rejected: 1 });
+    expect(blocked.result?.message).toContain("contains a secret; the owner's policy blocks secrets");
+    const run = await readRun(sam, (await runsOf(sam, blockedTrace))[0]?.id as string);
+    expect(JSON.stringify(run)).not.toContain(secret);
+  });
+
+  it("stops a run at 10,000 spans: the spans past it are refused, the rest stored", async () => {
+    const sam = await fx.world.user("sam");
+    const traceId = hex(16);
+    await send(sam, request([{ traceId, spanId: hex(8) }]));
+    const [summary] = await runsOf(sam, traceId);
+    // Fill the run to one below the bound directly: 9,998 more rows.
+    await fx.store.query(
+      `insert into spans (run_id, span_id, name, start_time, attributes, appended_at)
+       select $1, 'fill' || g, 'fill', now(), '{}'::json, now() from generate_series(1, 9998) g`,
+      [summary?.id],
+    );
+    const reply = await send(sam, request([{ traceId, spanId: hex(8) }, { traceId, spanId: hex(8) }]));
+    expect(reply.result).toMatchObject({ stored: 1, rejected: 1 });
+    expect(reply.result?.message).toBe("1 span refused: their run already holds 10000 spans");
+    expect((await runsOf(sam, traceId))[0]?.span_count).toBe(10_000);
+  });
+
+  it("links cairn.artifact.id only to an artifact of the run's owner", async () => {
+    const sam = await fx.world.user("sam");
+    const dana = await fx.world.user("dana");
+    const mine = await fx.world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ learned: "mine" }));
+    const theirs = await fx.world.cairn.invoke("receipt_create", dana.ctx(), minimalReceipt({ learned: "theirs" }));
+    const traceId = hex(16);
+    const reply = await send(sam, request([
+      { traceId, spanId: hex(8), attributes: [str("cairn.artifact.id", mine.id)] },
+      { traceId, spanId: hex(8), attributes: [str("cairn.artifact.id", theirs.id)] },
+    ]));
+    expect(reply.result).toMatchObject({ stored: 2, rejected: 0 });
+    expect(reply.result?.message).toContain(`cairn.artifact.id named no artifact of user:${sam.name}`);
+    const run = (await runsOf(sam, traceId))[0];
+    expect((await fx.world.cairn.invoke("artifact_read", sam.ctx(), { id: mine.id })).produced_by).toEqual([{ id: run?.id, name: "svc" }]);
+    expect((await fx.world.cairn.invoke("artifact_read", dana.ctx(), { id: theirs.id })).produced_by).toEqual([]);
+  });
+
+  it("refuses what OTLP/HTTP refuses: 10,000 spans per request, 4 MiB inflated, other types and encodings, a malformed body", async () => {
+    const sam = await fx.world.user("sam");
+    const traceId = hex(16);
+    const many = request(Array.from({ length: OTLP_LIMITS.spansPerRequest + 1 }, (_, i) => ({ traceId, spanId: (i + 1).toString(16).padStart(16, "0") })));
+    const tooMany = await send(sam, many);
+    expect(tooMany.code).toBe("payload_too_large");
+    expect(JSON.parse(Buffer.from(tooMany.body).toString())).toMatchObject({ code: 8, error: { issues: [{ limit: OTLP_LIMITS.spansPerRequest }] } });
+    expect(await runsOf(sam, traceId)).toEqual([]);
+
+    const bomb = gzipSync(Buffer.alloc(OTLP_LIMITS.requestBytes + 1));
+    const inflated = await receiveTraces(sam.ctx(), { body: bomb, contentType: "application/x-protobuf", contentEncoding: "gzip" });
+    expect(inflated.code).toBe("payload_too_large");
+    expect(inflated.contentType).toBe("application/x-protobuf");
+    const { status } = otlpTypes();
+    expect(status.toObject(status.decode(inflated.body))).toMatchObject({ code: 8, message: expect.stringContaining("4194304 bytes after decompression") });
+
+    const gzipped = await receiveTraces(sam.ctx(), { ...body(request([{ traceId: hex(16), spanId: hex(8) }]), "json"), contentEncoding: "gzip" });
+    expect(gzipped.code).toBe("validation_failed");
+    const ok = await receiveTraces(sam.ctx(), { body: gzipSync(JSON.stringify(request([{ traceId: hex(16), spanId: hex(8) }]))), contentType: "application/json; charset=utf-8", contentEncoding: "gzip" });
+    expect(ok.code).toBe("ok");
+
+    expect((await receiveTraces(sam.ctx(), { body: Buffer.from("{}"), contentType: "text/plain", contentEncoding: undefined })).code).toBe("unsupported_media_type");
+    expect((await receiveTraces(sam.ctx(), { body: Buffer.from("{}"), contentType: "application/json", contentEncoding: "br" })).code).toBe("unsupported_media_type");
+    expect((await receiveTraces(sam.ctx(), { body: Buffer.from("not json"), contentType: "application/json", contentEncoding: undefined })).code).toBe("validation_failed");
+    const empty = await receiveTraces(sam.ctx(), { body: Buffer.alloc(0), contentType: "application/x-protobuf", contentEncoding: undefined });
+    expect(empty.code).toBe("ok");
+  });
+
+  it("lists runs newest first, paged, for the owners the caller acts for", async () => {
+    const sam = await fx.world.user("sam");
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await fx.world.cairn.invoke("run_create", sam.ctx(), { name: `batch 100%_${i}` })).id);
+    const first = await fx.world.cairn.invoke("run_list", sam.ctx(), { limit: 2 });
+    expect(first.items.map((r) => r.id)).toEqual([ids[2], ids[1]]);
+    const second = await fx.world.cairn.invoke("run_list", sam.ctx(), { limit: 2, cursor: first.next_cursor as string });
+    expect(second).toEqual({ items: [expect.objectContaining({ id: ids[0], span_count: 0, error_count: 0, trace_id: null, status: "open" })], next_cursor: null });
+    // `%` and `_` match themselves.
+    expect((await fx.world.cairn.invoke("run_list", sam.ctx(), { q: "100%_1" })).items.map((r) => r.id)).toEqual([ids[1]]);
+    expect((await fx.world.cairn.invoke("run_list", sam.ctx(), { q: "1%_" })).items).toEqual([]);
+  });
+});

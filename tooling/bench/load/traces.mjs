@@ -1,0 +1,69 @@
+// Traces row: spans/s ingested through POST /v1/traces (OTLP/HTTP protobuf) by a real
+// `cairn serve`, each request a new 50-span agent trace, against the ceiling of a bare
+// hono handler decoding the same requests (ceiling-traces.mjs), measured in the same run.
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+import { figure, QUICK } from "../lib.mjs";
+import { agentTraceBody, otlpTypes } from "./otlp-body.mjs";
+import { benchDatabase, cpuMs, startCairn, startListening } from "./procs.mjs";
+
+const SPANS = 50;
+const CONNECTIONS = 8;
+const DURATION = QUICK ? 3 : 10;
+const CEILING = fileURLToPath(new URL("./ceiling-traces.mjs", import.meta.url));
+const types = otlpTypes();
+
+async function load(url, token, pid, duration) {
+  const before = await cpuMs(pid);
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration,
+    timeout: 30,
+    requests: [
+      {
+        method: "POST",
+        path: "/v1/traces",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/x-protobuf" },
+        setupRequest: (req) => ({ ...req, body: agentTraceBody(types, SPANS) }),
+      },
+    ],
+  });
+  const cpu = (await cpuMs(pid)) - before;
+  const requests = result["2xx"];
+  const bad = result.non2xx + result.errors + result.timeouts;
+  return { spansPerSecond: (requests * SPANS) / result.duration, p99: result.latency.p99, bad, cpuPerSpan: cpu / Math.max(1, requests * SPANS) };
+}
+
+export async function benchTraces(drivers) {
+  const ceiling = await startListening([CEILING], process.env, "traces ceiling");
+  try {
+    for (const driver of drivers) {
+      const db = await benchDatabase(driver);
+      const cairn = await startCairn(db);
+      try {
+        await load(ceiling.url, "x", ceiling.pid, 1);
+        await load(cairn.url, cairn.token, cairn.pid, 1);
+        // Alternating rounds, best of each, so neither side gets the quieter moment of a busy machine.
+        let best = { cairn: null, ceiling: null };
+        for (let round = 0; round < (QUICK ? 1 : 2); round++) {
+          const c = await load(ceiling.url, "x", ceiling.pid, DURATION);
+          const k = await load(cairn.url, cairn.token, cairn.pid, DURATION);
+          if (k.bad > 0) throw new Error(`cairn answered ${k.bad} non-2xx or errors on /v1/traces`);
+          if (!best.ceiling || c.spansPerSecond > best.ceiling.spansPerSecond) best.ceiling = c;
+          if (!best.cairn || k.spansPerSecond > best.cairn.spansPerSecond) best = { ...best, cairn: k };
+        }
+        const check = await fetch(`${cairn.url}/v1/runs?limit=1`, { headers: { authorization: `Bearer ${cairn.token}` } }).then((r) => r.json());
+        if (check.items[0]?.span_count !== SPANS) throw new Error(`the newest run holds ${check.items[0]?.span_count} spans, not ${SPANS}`);
+        figure({ name: `POST /v1/traces spans/s (${driver}, protobuf, c${CONNECTIONS})`, value: best.cairn.spansPerSecond, unit: "spans/s", baselineName: "ceiling: bare hono + protobuf decode", baseline: best.ceiling.spansPerSecond, higherIsBetter: true });
+        figure({ name: `POST /v1/traces p99 (${driver}, ${SPANS} spans)`, value: best.cairn.p99, unit: "ms", baselineName: "ceiling p99", baseline: best.ceiling.p99 });
+        figure({ name: `POST /v1/traces server CPU ms/span (${driver})`, value: best.cairn.cpuPerSpan, unit: "ms", baselineName: "ceiling CPU ms/span", baseline: best.ceiling.cpuPerSpan });
+      } finally {
+        await cairn.stop();
+        await db.dispose();
+      }
+    }
+  } finally {
+    await ceiling.stop();
+  }
+}
