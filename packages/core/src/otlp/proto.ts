@@ -1,13 +1,12 @@
-import { fileURLToPath } from "node:url";
 import protobuf from "protobufjs";
+import { OTLP_DESCRIPTOR } from "./descriptor.js";
 
 /**
- * The OTLP messages, read by protobufjs from the official opentelemetry-proto files in
- * `packages/core/proto` (ADR 0034): no wire format of our own. Parsed once, on the first
- * request that needs them (a few milliseconds), so a server that never receives a trace
- * never pays for it.
+ * The OTLP messages of the official opentelemetry-proto files in `packages/core/proto`
+ * (ADR 0034), read by protobufjs: no wire format of our own. They come from the files'
+ * descriptor, generated beside this module, so a bundled `cairn` needs no files on disk
+ * (ADR 0037). Built once, on the first request that needs them.
  */
-const PROTO_DIR = fileURLToPath(new URL("../../proto/", import.meta.url));
 
 export interface OtlpTypes {
   request: protobuf.Type;
@@ -19,10 +18,7 @@ let loaded: OtlpTypes | undefined;
 
 export function otlpTypes(): OtlpTypes {
   if (loaded) return loaded;
-  const root = new protobuf.Root();
-  // Imports are relative to the proto root, as protoc's -I would resolve them.
-  root.resolvePath = (_origin, target) => (target.startsWith("google/protobuf/") ? target : `${PROTO_DIR}${target}`);
-  root.loadSync(["opentelemetry/proto/collector/trace/v1/trace_service.proto", "google/rpc/status.proto"], { keepCase: false });
+  const root = protobuf.Root.fromJSON(OTLP_DESCRIPTOR as protobuf.INamespace);
   root.resolveAll();
   loaded = {
     request: root.lookupType("opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest"),
