@@ -1,4 +1,5 @@
 import type { OperationName } from "@cairn/core";
+import { assignCommand } from "./assign.js";
 import type { CliCommand } from "./define.js";
 import { exportCommand } from "./export.js";
 import { ackCommand, inboxCommand, outcomesCommand } from "./inbox.js";
@@ -38,6 +39,7 @@ export const CLI_COMMANDS: { readonly [N in OperationName]?: CliCommand<N> | nul
   artifact_search: searchCommand,
   artifact_export: exportCommand,
   artifact_retain: retainCommand,
+  artifact_assign: assignCommand,
   // Plain artifacts are for programs that speak REST or MCP; the CLI leaves receipts.
   artifact_create: null,
   doctor: doctorCommand,

@@ -9,6 +9,7 @@ import { lifecycle } from "./0008-lifecycle.js";
 import { dropFaults } from "./0009-drop-faults.js";
 import { receiptWrite } from "./0010-receipt-write.js";
 import { searchStatistics } from "./0011-search-statistics.js";
+import { assignee } from "./0014-assignee.js";
 import type { Migration } from "./types.js";
 
 export type { Migration } from "./types.js";
@@ -29,4 +30,5 @@ export const MIGRATIONS: readonly Migration[] = [
   dropFaults,
   receiptWrite,
   searchStatistics,
+  assignee,
 ];

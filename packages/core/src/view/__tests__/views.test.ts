@@ -13,6 +13,7 @@ function receipt(metadata: Record<string, unknown>): Artifact {
     metadata: { schema: "cairn.receipt/v1", changed: "Export retries uploads", affected: "Finance", before: "b", after: "a", evidence: [],
       outcome: { status: "pending", measure_at: "2026-12-07" }, human_action: "Nothing", remaining: [], learned: "nothing new", ...metadata },
     owner: "user:sam", provenance, follows: null, produced_by: [], acknowledgements: [], url: "http://x/s/t", created_at: "2026-11-01T09:00:00.000Z", expires_at: null, retained: true,
+    assignee: null, followed_by: [],
   };
 }
 
