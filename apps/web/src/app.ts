@@ -5,7 +5,9 @@ import { messagePage } from "./pages/layout.js";
 import { artifactPage } from "./pages/artifact.js";
 import { ICON, STYLESHEET } from "./pages/styles.js";
 import { mountAuth } from "./routes/auth.js";
+import { mountArtifactActions } from "./routes/act.js";
 import { mountInbox } from "./routes/inbox.js";
+import { COPY_SCRIPT } from "./pages/copy-script.js";
 import { mountPages, rawResponse } from "./routes/pages.js";
 import { securityHeaders } from "./security-headers.js";
 import { sessionOf } from "./session.js";
@@ -38,18 +40,24 @@ export function createWebApp(cairn: Cairn): Hono<WebEnv> {
     c.header("Cache-Control", "public, max-age=86400");
     return c.body(ICON);
   });
+  app.get("/assets/copy.js", (c) => {
+    c.header("Content-Type", "text/javascript; charset=utf-8");
+    c.header("Cache-Control", "public, max-age=3600");
+    return c.body(COPY_SCRIPT);
+  });
   // Browsers ask for it whatever the page says.
   app.get("/favicon.ico", (c) => c.redirect("/assets/cairn.svg", 301));
 
   mountAuth(app, cairn);
   mountPages(app, cairn);
   mountInbox(app, cairn);
+  mountArtifactActions(app, cairn);
 
   app.get("/s/:token", async (c) => {
     const artifact = await cairn.invokeLink("share_read", cairn.linkContext("web"), { token: c.req.param("token") });
     // A client that asks for JSON (`cairn read <share link>`) gets the artifact object a link holder may see.
     if (wantsJson(c.req.header("accept"))) return c.json(artifact);
-    return c.html(artifactPage(artifact, { rawHref: `/s/${encodeURIComponent(c.req.param("token"))}/raw` }, null));
+    return c.html(artifactPage(artifact, { rawHref: `/s/${encodeURIComponent(c.req.param("token"))}/raw`, linkViewer: true }, null));
   });
   app.get("/s/:token/raw", async (c) =>
     rawResponse(c, await cairn.invokeLink("share_read", cairn.linkContext("web"), { token: c.req.param("token") })),

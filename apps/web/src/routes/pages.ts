@@ -1,13 +1,13 @@
-import { type Artifact, artifactSummaryOf, type Cairn, receiptCardOf, runTimelineOf, type ServiceContext } from "@cairn/core";
+import { type Artifact, artifactSummaryOf, type Cairn, runTimelineOf, type ServiceContext } from "@cairn/core";
 import type { Context, Hono } from "hono";
 import { type WebEnv, webContext } from "../adapter.js";
 import { artifactPage } from "../pages/artifact.js";
 import { type BinQuery, binPage } from "../pages/bin.js";
 import { doctorPage } from "../pages/doctor.js";
-import { acknowledgeForm } from "../pages/inbox.js";
 import type { Chrome } from "../pages/layout.js";
 import { runPage } from "../pages/run.js";
 import { sessionOf, type WebSession } from "../session.js";
+import { artifactPageParts } from "./act.js";
 
 export const BIN_PAGE_SIZE = 25;
 const PRODUCED_LOOKUPS = 50;
@@ -60,10 +60,7 @@ export function mountPages(app: Hono<WebEnv>, cairn: Cairn): void {
     "/a/:id",
     signedIn(cairn, async (c, ctx, chrome, session) => {
       const artifact = await cairn.invoke("artifact_read", ctx, { id: c.req.param("id") });
-      const card = receiptCardOf(artifact);
-      const mine = card?.acknowledgements.some((a) => a.user === session.principal.user.name) ?? true;
-      const underChip = card?.action.needed && !mine ? acknowledgeForm(artifact.id, chrome.formToken, `/a/${encodeURIComponent(artifact.id)}`) : "";
-      return c.html(artifactPage(artifact, { rawHref: `/a/${encodeURIComponent(artifact.id)}/raw`, underChip }, chrome));
+      return c.html(artifactPage(artifact, await artifactPageParts(cairn, ctx, c, artifact, session), chrome, ctx.now()));
     }),
   );
 
