@@ -37,7 +37,8 @@ describe("acting from the artifact page (SPEC §20)", () => {
     expect(acked.headers.get("location")).toBe(`/a/${asks.id}?done=acknowledged`);
     const afterAck = await (await b.request(`/a/${asks.id}?done=acknowledged`)).text();
     expect(afterAck).toContain("Acknowledged: you said you saw what it asks.");
-    expect(afterAck).toMatch(/<p class="chip calm" data-part="chip">.*data-part="acknowledged">✓ sam-[0-9a-f]+ acknowledged 2026-12-10 09:00 UTC/s);
+    expect(afterAck).toMatch(/<p class="chip calm" data-part="chip">.*data-part="acknowledged">✓ Acknowledged<\/span><\/p>/s);
+    expect(afterAck).toContain(`${sam.name} acknowledged 2026-12-10 09:00 UTC</time>`);
 
     // The bin reads it as acknowledged, no longer waiting; the Mine tab is kim's.
     const bin = await (await b.request("/")).text();

@@ -30,10 +30,10 @@ const receiptLink = (id: string, titles: LinkTitles, field: string) =>
 
 /** The outcome's mark: "Overdue", or "Measured in" and the follow-ups (linked when the viewer may read them). */
 function outcomeMarkOf(outcome: ReceiptCardView["outcome"], titles: LinkTitles): Markup | string {
-  if (outcome.state === "overdue") return html` <span class="mark overdue" data-part="overdue">${outcome.mark}</span>`;
+  if (outcome.state === "overdue") return html` · <span class="mark overdue" data-part="overdue">${outcome.mark}</span>`;
   if (outcome.state !== "closed") return "";
   const links = outcome.followed_by.map((id, i) => html`${i > 0 ? ", " : ""}${receiptLink(id, titles, "followed_by")}`);
-  return html`<span class="mark measured" data-part="measured">${outcome.mark}${outcome.followed_by.length > 0 ? html` ${links}` : " a later receipt"}</span>`;
+  return html` · <span class="mark measured" data-part="measured">${outcome.mark}${outcome.followed_by.length > 0 ? html` ${links}` : " a later receipt"}</span>`;
 }
 
 export function receiptCard(card: ReceiptCardView, underChip: Markup | string = "", tldrIsTitle = false, titles: LinkTitles = new Map()): Markup {
@@ -41,7 +41,8 @@ export function receiptCard(card: ReceiptCardView, underChip: Markup | string = 
   return html`<section class="card" aria-label="Receipt">
 ${tldrIsTitle ? "" : html`<p class="tldr text" data-field="${card.tldr.field}">${raw(renderInline(card.tldr.text))}</p>`}
 <p class="chip${action.waiting ? "" : " calm"}" data-part="chip">${action.label}: <span data-field="${action.field}">${raw(renderInline(action.text))}</span>${
-    action.acknowledged ? html`<span class="chip-state" data-part="acknowledged">✓ ${action.acknowledged}</span>` : ""
+    // Who and when are listed right under the chip; the chip itself says, at a glance, that it was handled.
+    action.acknowledged ? html`<span class="chip-state" data-part="acknowledged">✓ Acknowledged</span>` : ""
   }</p>
 ${card.assignee ? html`<p class="assignee" data-field="assignee">${card.assignee.label} <strong>${card.assignee.user}</strong></p>` : ""}
 ${

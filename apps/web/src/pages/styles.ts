@@ -101,11 +101,11 @@ section.body>h2{font-size:1.1rem}
 .notice{border:1px solid var(--calm-line);background:var(--calm-bg);color:var(--calm-fg);border-radius:var(--radius);padding:.6rem .9rem;font-weight:600;margin:0 0 1rem}
 .chip-state{display:block;font-weight:500;margin-top:.2rem}
 .assignee{color:var(--muted)}.assignee strong{color:var(--fg)}
-.mark{margin-left:.4rem;font-weight:600}.mark.overdue{color:var(--chip-due)}.mark.measured{color:var(--ok-fg)}
+.mark{font-weight:600}.mark.overdue{color:var(--chip-due)}.mark.measured{color:var(--ok-fg)}
 .when,.tags time{white-space:nowrap}
 .acked{color:var(--ok-fg)}
 .actions .share{display:grid;gap:.3rem;margin:0 0 .9rem}
-.actions .copy{display:flex;gap:.5rem}
+.actions .copy{display:flex;gap:.5rem}.actions .copy button{flex:none;white-space:nowrap}
 .actions .forms{display:flex;flex-wrap:wrap;gap:.8rem 2rem;align-items:end}
 .actions .forms form{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end}
 .assign div{display:grid;gap:.2rem}

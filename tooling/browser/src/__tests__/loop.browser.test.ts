@@ -113,7 +113,8 @@ describe("closing the loop from the web (SPEC §20) in Chromium", () => {
     await page.getByRole("button", { name: "Acknowledge" }).click();
     await page.waitForURL(`${base}/a/${asks.id}?done=acknowledged`);
     expect(await page.getByRole("status").textContent()).toBe("Acknowledged: you said you saw what it asks.");
-    expect(await page.locator('.chip [data-part="acknowledged"]').textContent()).toMatch(/^✓ sam acknowledged \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
+    expect(await page.locator('.chip [data-part="acknowledged"]').textContent()).toBe("✓ Acknowledged");
+    expect(await page.locator(".acks").textContent()).toMatch(/^sam acknowledged \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC: Approved in #finance-ops$/);
     expect(await page.locator(".chip").getAttribute("class")).toBe("chip calm");
     await shoot(page, "artifact-acknowledged-by");
 
