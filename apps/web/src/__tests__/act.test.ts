@@ -2,7 +2,7 @@ import { fullReceipt, minimalReceipt } from "@cairn/core/testing";
 import { describe, expect, it } from "vitest";
 import { formTokenIn, signIn, useWeb } from "./helpers.js";
 
-let clock = Date.parse("2026-12-10T09:00:00.000Z");
+const clock = Date.parse("2026-12-10T09:00:00.000Z");
 
 describe("acting from the artifact page (SPEC §20)", () => {
   const fx = useWeb(() => new Date(clock));
