@@ -46,7 +46,7 @@ describe("acting from the artifact page (SPEC §20)", () => {
     const kb = await signIn(fx.app, kim);
     const mine = await (await kb.request("/inbox?state=mine")).text();
     expect(mine).toContain('aria-current="page">Mine</a>');
-    expect(mine).toContain("Nothing is assigned to you.");
+    expect(mine).toContain("Nothing open is assigned to you.");
     const all = await (await kb.request("/inbox?state=all")).text();
     expect(all).toContain(`assigned to <strong>${kim.name}</strong>`);
     expect(all).not.toContain("waiting ");

@@ -35,7 +35,7 @@ ${
         state === "open"
           ? "Nothing waits on you. Receipts that ask a person for something appear here."
           : state === "mine"
-            ? "Nothing is assigned to you. Receipts name who must act with assignee."
+            ? "Nothing open is assigned to you. Receipts name who must act with assignee."
             : "Nothing here."
       }</p>`
     : html`<ol class="rows" aria-label="Receipts that ask a person, newest first">${items.map((item) => {

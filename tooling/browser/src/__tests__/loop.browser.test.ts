@@ -175,6 +175,13 @@ describe("closing the loop from the web (SPEC §20) in Chromium", () => {
       expect(await kp.locator('nav[aria-label="Inbox states"] [aria-current="page"]').textContent()).toBe("Mine");
       // Assigned to kim but acknowledged by sam: nothing of kim's is open.
       expect(await kp.locator(".rows").count()).toBe(0);
+      await shoot(kp, "inbox-mine-empty");
+      const kims = await api<{ title: string }>(base, sam.token, "POST", "/v1/receipts", receipt({
+        owner: team, changed: "Paused the invoice export for the migration", human_action: "Resume the export after the migration.", assignee: kim.name,
+      }));
+      await kp.reload();
+      expect(await kp.locator(".rows .title").allTextContents()).toEqual([kims.title]);
+      expect(await kp.locator(".rows li").textContent()).toContain(`assigned to ${kim.name}`);
       await shoot(kp, "inbox-mine");
       await kp.close();
     } finally {
