@@ -89,6 +89,12 @@ describe("cairn inbox, ack and outcomes against cairn serve", () => {
     expect(unknown.json.error.issues[0].field).toBe("assignee");
     expect((await runCli(["assign", id], { env: sam.env })).code).toBe(EXIT.usage);
 
+    const flagged = await runCli(["receipt", "--from", "-", "--assignee", sam.name, "--json"], {
+      env: sam.env,
+      input: JSON.stringify(minimalReceipt({ human_action: ASKS, learned: "assigned by flag" })),
+    });
+    expect(flagged.code, flagged.stderr).toBe(0);
+    expect(flagged.json.assignee).toBe(sam.name);
     const cleared = await runCli(["assign", id, "--none", "--json"], { env: sam.env });
     expect(cleared.json.assignee).toBeNull();
     expect((await runCli(["inbox", "--assignee", "none", "--json"], { env: sam.env })).json.items.map((i: { id: string }) => i.id)).toContain(id);
