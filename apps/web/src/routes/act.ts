@@ -1,7 +1,7 @@
 import { type Artifact, type Cairn, CairnError, receiptCardOf, type ServiceContext } from "@cairn/core";
 import type { Context, Hono } from "hono";
 import type { WebEnv } from "../adapter.js";
-import { artifactActions, type ArtifactPageParts } from "../pages/artifact.js";
+import { artifactActions, artifactPage, type ArtifactPageParts } from "../pages/artifact.js";
 import { acknowledgeForm } from "../pages/inbox.js";
 import { formIsGenuine, type WebSession } from "../session.js";
 import { formLimit, refusedForm } from "./auth.js";
@@ -61,8 +61,18 @@ export async function artifactPageParts(
   };
 }
 
-/** Retain and Assign from /a/:id, each a form with the form token, each confirmed on the page it returns to. */
+/**
+ * The artifact page, and Retain and Assign from it: each a form with the form token, each
+ * confirmed on the page it returns to (Acknowledge is in routes/inbox.ts).
+ */
 export function mountArtifactActions(app: Hono<WebEnv>, cairn: Cairn): void {
+  app.get(
+    "/a/:id",
+    signedIn(cairn, async (c, ctx, chrome, session) => {
+      const artifact = await cairn.invoke("artifact_read", ctx, { id: c.req.param("id") });
+      return c.html(artifactPage(artifact, await artifactPageParts(cairn, ctx, c, artifact, session), chrome, ctx.now()));
+    }),
+  );
   app.post(
     "/a/:id/retain",
     formLimit,

@@ -1,13 +1,11 @@
 import { type Artifact, artifactSummaryOf, type Cairn, runTimelineOf, type ServiceContext } from "@cairn/core";
 import type { Context, Hono } from "hono";
 import { type WebEnv, webContext } from "../adapter.js";
-import { artifactPage } from "../pages/artifact.js";
 import { type BinQuery, binPage } from "../pages/bin.js";
 import { doctorPage } from "../pages/doctor.js";
 import type { Chrome } from "../pages/layout.js";
 import { runPage } from "../pages/run.js";
 import { sessionOf, type WebSession } from "../session.js";
-import { artifactPageParts } from "./act.js";
 
 export const BIN_PAGE_SIZE = 25;
 const PRODUCED_LOOKUPS = 50;
@@ -53,14 +51,6 @@ export function mountPages(app: Hono<WebEnv>, cairn: Cairn): void {
       const now = ctx.now();
       const rows = page.items.map((a) => artifactSummaryOf(a, now));
       return c.html(binPage(rows, page.next_cursor, query, chrome));
-    }),
-  );
-
-  app.get(
-    "/a/:id",
-    signedIn(cairn, async (c, ctx, chrome, session) => {
-      const artifact = await cairn.invoke("artifact_read", ctx, { id: c.req.param("id") });
-      return c.html(artifactPage(artifact, await artifactPageParts(cairn, ctx, c, artifact, session), chrome, ctx.now()));
     }),
   );
 
