@@ -5,6 +5,8 @@ import { startWorker, type Worker } from "../../events/worker.js";
 import { authenticate } from "../../identity/tokens.js";
 import { sweepExpired } from "../../lifecycle/sweep.js";
 import { DRIVERS, minimalReceipt, startReceiver, TEST_PUBLIC_URL, type TestReceiver } from "../../testing/index.js";
+import { splitStatements } from "../../store/migrate.js";
+import { assignee as assigneeMigration } from "../../store/migrations/0014-assignee.js";
 import { emitMeasureDue } from "../measure-due.js";
 import { outcomeStateOf } from "../rules.js";
 
@@ -189,5 +191,25 @@ describe.each(DRIVERS)("closing the loop (SPEC §20) on %s", (driver) => {
     await sweepExpired(fx.store, new Date(clock));
     expect((await rejectionOf(fx.world.cairn.invoke("artifact_read", ida.ctx(), { id: created.id }))).code).toBe("not_found");
     expect(await events()).toBe(1);
+  });
+
+  it("migration 0014 gives receipts stored before it the same rule: a pending outcome due after the expiry is kept until 7 days after", async () => {
+    at("2026-12-01T09:00:00.000Z");
+    const joe = await fx.world.user("joe");
+    const later = await fx.world.cairn.invoke("receipt_create", joe.ctx(), minimalReceipt({ outcome: { status: "pending", measure_at: "2027-02-01" }, learned: "old row" }));
+    const plain = await fx.world.cairn.invoke("receipt_create", joe.ctx(), minimalReceipt({ learned: "nothing pending" }));
+    // As a row written before 0014 was: the owner's default expiry, a week away.
+    const oldExpiry = "2026-12-08T09:00:00.000Z";
+    await fx.store.query("update artifacts set expires_at = $2 where id in (select jsonb_array_elements_text($1::jsonb))", [
+      JSON.stringify([later.id, plain.id]),
+      oldExpiry,
+    ]);
+    for (const statement of splitStatements(assigneeMigration.sql)) await fx.store.query(statement);
+    const rows = await fx.store.query<{ id: string; expires_at: Date | string }>(
+      "select id, expires_at from artifacts where id in (select jsonb_array_elements_text($1::jsonb))",
+      [JSON.stringify([later.id, plain.id])],
+    );
+    const byId = Object.fromEntries(rows.map((r) => [r.id, new Date(r.expires_at).toISOString()]));
+    expect(byId).toEqual({ [later.id]: "2027-02-08T00:00:00.000Z", [plain.id]: oldExpiry });
   });
 });

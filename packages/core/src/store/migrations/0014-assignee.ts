@@ -7,12 +7,21 @@ import type { Migration } from "./types.js";
  * write names one, records its `artifact.assigned` event in the same statement — so the
  * receipt write (`cairn_write_receipt`, unchanged) commits artifact, both events and the
  * idempotency outcome together.
+ *
+ * Receipts stored before this migration whose pending outcome falls due after their
+ * expiry get the rule new receipts follow (SPEC §20): kept until 7 days after it falls
+ * due, so the sweeper does not delete them before `receipt.measure_due` can fire. (Which of
+ * them asked for a shorter `expires_in` was never stored; keeping one a little longer loses
+ * nothing, deleting one early loses its outcome.)
  */
 export const assignee: Migration = {
   version: "0014_assignee",
   sql: `
     alter table artifacts add column if not exists assignee text;
     create index if not exists artifacts_assignee_idx on artifacts (assignee, id) where assignee is not null;
+    update artifacts set expires_at = measure_due_at + interval '7 days'
+     where not retained and expires_at is not null and measure_due_at is not null and measure_due_at >= expires_at
+       and metadata is not null and metadata->'outcome'->>'status' = 'pending';
 
     create or replace function cairn_insert_artifact(a jsonb) returns void language plpgsql as $$
     begin
