@@ -1,8 +1,8 @@
-import { type Acknowledgement, HUMAN_ACTION_LABEL, type OperationOutput } from "@cairn/core";
+import type { Acknowledgement, OperationOutput } from "@cairn/core";
 import { isPlainObject } from "@cairn/core/json";
 import type { Command } from "commander";
 import { CliFailure } from "../failure.js";
-import { fieldOf, operationMeta } from "../metadata.js";
+import { fieldOf, humanActionLabel, operationMeta } from "../metadata.js";
 import type { Printer } from "../output.js";
 import { type CliCommand, examplesHelp, operationCommand } from "./define.js";
 import { optionFor } from "./fields.js";
@@ -12,12 +12,12 @@ function ackLine(k: Acknowledgement): string {
   return `  acknowledged by ${k.by.user} (${k.by.token_name}) at ${k.at}${k.note === null ? "" : `: ${k.note}`}`;
 }
 
-function printInbox(page: OperationOutput<"inbox_list">, printer: Printer): void {
+function printInbox(page: OperationOutput<"inbox_list">, label: string, printer: Printer): void {
   if (page.items.length === 0) printer.out("Nothing waits on anyone.");
   for (const item of page.items) {
     const assigned = item.assignee === null ? "" : `  assigned to ${item.assignee}`;
     printer.out(`${item.id}  ${item.state}  ${item.age.text}  ${item.receipt.owner}${assigned}  ${item.receipt.title}`);
-    printer.out(`  ${HUMAN_ACTION_LABEL}: ${item.human_action}`);
+    printer.out(`  ${label}: ${item.human_action}`);
     for (const k of item.acknowledgements) printer.out(ackLine(k));
   }
   if (page.next_cursor) printer.err(`More: --cursor ${page.next_cursor}`);
@@ -67,7 +67,7 @@ export const inboxCommand: CliCommand<"inbox_list"> = {
       await runWithClient(ctx, json, async (client, printer) => {
         const answer = await client.call("inbox_list", request);
         if (json) printer.out(answer.text);
-        else printInbox(answer.data, printer);
+        else printInbox(answer.data, await humanActionLabel(), printer);
       });
     });
   },
