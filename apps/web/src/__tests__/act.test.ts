@@ -63,6 +63,10 @@ describe("acting from the artifact page (SPEC §20)", () => {
     const before = await (await b.request(`/a/${original.id}`)).text();
     expect(before).toContain('<time class="when" data-field="outcome.measure_at">2026-12-05 09:00 UTC</time>');
     expect(before).toContain('data-part="overdue">Overdue</span>');
+    // A link holder cannot see follow-ups, so the share page never marks it overdue (it could be wrong).
+    const shared = await (await fx.app.request(`/s/${original.url.split("/s/")[1]}`)).text();
+    expect(shared).toContain("2026-12-05 09:00 UTC");
+    expect(shared).not.toContain("Overdue");
     expect(await (await b.request("/?outcome=overdue")).text()).toContain(original.title);
 
     const followUp = await fx.world.cairn.invoke(

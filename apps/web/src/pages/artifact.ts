@@ -34,9 +34,8 @@ const when = (iso: string) => html`<time class="when" datetime="${iso}">${readab
  * and followed-by are already filtered by core (§9, §20).
  */
 export function artifactPage(artifact: Artifact, parts: ArtifactPageParts, chrome: Chrome | null, now = new Date()): Markup {
-  const card = receiptCardOf(artifact, now);
   // A link holder cannot see follow-ups, so an outcome is never marked overdue for them.
-  if (card && parts.linkViewer && card.outcome.state === "overdue") Object.assign(card.outcome, { state: "upcoming", mark: null });
+  const card = receiptCardOf(artifact, now, !parts.linkViewer);
   const titles = parts.titles ?? new Map<string, string>();
   return layout(
     artifact.title,

@@ -135,14 +135,15 @@ export function receiptDetailsOf(artifact: Pick<Artifact, "title" | "body" | "me
 
 /**
  * The card of a receipt, or null when the artifact is not one. `now` decides whether a
- * pending outcome is overdue, by the one rule; `followed` says a receipt follows it when
- * the viewer cannot see which (a share-link reader): it reads as measured, never overdue.
+ * pending outcome is overdue, by the one rule. `followersKnown: false` is for a viewer who
+ * cannot see who follows it (a share-link reader): the outcome's state is then unknown
+ * (null, no mark) rather than possibly, wrongly, overdue.
  */
-export function receiptCardOf(artifact: Artifact, now: Date = new Date(), followed = false): ReceiptCardView | null {
+export function receiptCardOf(artifact: Artifact, now: Date = new Date(), followersKnown = true): ReceiptCardView | null {
   const m = receiptMetadataOf(artifact);
   if (!m) return null;
   const L = CARD_LABELS;
-  const state = outcomeStateOf(m, followed || artifact.followed_by.length > 0, now);
+  const state = followersKnown ? outcomeStateOf(m, artifact.followed_by.length > 0, now) : null;
   const firstAck = artifact.acknowledgements[0];
   return {
     header: provenanceLine(artifact.provenance, "Receipt"),
