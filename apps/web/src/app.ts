@@ -14,7 +14,7 @@ import { sessionOf } from "./session.js";
 
 /**
  * The web surface: sign-in, the bin, inbox, artifact, run and doctor pages, and share
- * links. Server-rendered, no scripts. Mounted beside the REST API by `cairn serve`.
+ * links. Server-rendered; the one script (the share link's Copy button, ADR 0033) is optional. Mounted beside the REST API by `cairn serve`.
  */
 /** Whether the client prefers JSON to a page (it names application/json and not text/html). */
 const wantsJson = (accept: string | undefined) => !!accept && accept.includes("application/json") && !accept.includes("text/html");
