@@ -8,7 +8,7 @@ export type { CliTable, OperationMeta };
  * into dist, and what a run from source uses. Tests compare the built table with it.
  */
 export async function liveTable(): Promise<CliTable> {
-  const [{ OPERATIONS, SCHEMA_REGISTRY, fieldsOf, isOfferedOn, operationNames }, sdk] = await Promise.all([
+  const [{ HUMAN_ACTION_LABEL, OPERATIONS, SCHEMA_REGISTRY, fieldsOf, isOfferedOn, operationNames }, sdk] = await Promise.all([
     import("@cairn/core"),
     import("@modelcontextprotocol/sdk/types.js"),
   ]);
@@ -20,6 +20,7 @@ export async function liveTable(): Promise<CliTable> {
   return {
     operations,
     receiptDescription: SCHEMA_REGISTRY["cairn.receipt/v1"].description,
+    humanActionLabel: HUMAN_ACTION_LABEL,
     mcpProtocol: { latest: sdk.LATEST_PROTOCOL_VERSION, supported: [...sdk.SUPPORTED_PROTOCOL_VERSIONS] },
   };
 }
@@ -39,6 +40,10 @@ export async function operationMeta(name: OperationName): Promise<OperationMeta>
 /** Every operation name, in the registry's order. */
 export async function operationNamesOf(): Promise<OperationName[]> {
   return Object.keys((await tableFor()).operations) as OperationName[];
+}
+
+export async function humanActionLabel(): Promise<string> {
+  return (await tableFor()).humanActionLabel;
 }
 
 export async function receiptDescription(): Promise<string> {

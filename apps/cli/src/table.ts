@@ -14,6 +14,8 @@ export interface CliTable {
   operations: { [name: string]: OperationMeta };
   /** cairn.receipt/v1's description in the schema registry (`cairn receipt --help`). */
   receiptDescription: string;
+  /** The words in front of a receipt's stored human action (`You need to do`): the renderers' alone (SPEC §20). */
+  humanActionLabel: string;
   /** The MCP revisions the pinned SDK speaks, and its newest (`cairn mcp` negotiates with them as the SDK's Server does). */
   mcpProtocol: { latest: string; supported: string[] };
 }

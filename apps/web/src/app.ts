@@ -5,7 +5,9 @@ import { messagePage } from "./pages/layout.js";
 import { artifactPage } from "./pages/artifact.js";
 import { ICON, STYLESHEET } from "./pages/styles.js";
 import { mountAuth } from "./routes/auth.js";
+import { mountArtifactActions } from "./routes/act.js";
 import { mountInbox } from "./routes/inbox.js";
+import { COPY_SCRIPT } from "./pages/copy-script.js";
 import { mountPages, rawResponse } from "./routes/pages.js";
 import { mountSubscriptions } from "./routes/subscriptions.js";
 import { securityHeaders } from "./security-headers.js";
@@ -13,7 +15,7 @@ import { sessionOf } from "./session.js";
 
 /**
  * The web surface: sign-in, the bin, inbox, artifact, run and doctor pages, and share
- * links. Server-rendered, no scripts. Mounted beside the REST API by `cairn serve`.
+ * links. Server-rendered; the one script (the share link's Copy button, ADR 0033) is optional. Mounted beside the REST API by `cairn serve`.
  */
 /** Whether the client prefers JSON to a page (it names application/json and not text/html). */
 const wantsJson = (accept: string | undefined) => !!accept && accept.includes("application/json") && !accept.includes("text/html");
@@ -39,6 +41,11 @@ export function createWebApp(cairn: Cairn): Hono<WebEnv> {
     c.header("Cache-Control", "public, max-age=86400");
     return c.body(ICON);
   });
+  app.get("/assets/copy.js", (c) => {
+    c.header("Content-Type", "text/javascript; charset=utf-8");
+    c.header("Cache-Control", "public, max-age=3600");
+    return c.body(COPY_SCRIPT);
+  });
   // Browsers ask for it whatever the page says.
   app.get("/favicon.ico", (c) => c.redirect("/assets/cairn.svg", 301));
 
@@ -46,12 +53,13 @@ export function createWebApp(cairn: Cairn): Hono<WebEnv> {
   mountPages(app, cairn);
   mountInbox(app, cairn);
   mountSubscriptions(app, cairn);
+  mountArtifactActions(app, cairn);
 
   app.get("/s/:token", async (c) => {
     const artifact = await cairn.invokeLink("share_read", cairn.linkContext("web"), { token: c.req.param("token") });
     // A client that asks for JSON (`cairn read <share link>`) gets the artifact object a link holder may see.
     if (wantsJson(c.req.header("accept"))) return c.json(artifact);
-    return c.html(artifactPage(artifact, { rawHref: `/s/${encodeURIComponent(c.req.param("token"))}/raw` }, null));
+    return c.html(artifactPage(artifact, { rawHref: `/s/${encodeURIComponent(c.req.param("token"))}/raw`, linkViewer: true }, null));
   });
   app.get("/s/:token/raw", async (c) =>
     rawResponse(c, await cairn.invokeLink("share_read", cairn.linkContext("web"), { token: c.req.param("token") })),

@@ -8,7 +8,8 @@ import sanitizeHtml from "sanitize-html";
  * against a short allowlist, so a future markdown-it option or plugin cannot widen what
  * reaches the page. Links carry no referrer, so share tokens never leak.
  */
-const md = new MarkdownIt({ html: false, linkify: false, typographer: false });
+// linkify: bare URLs become links through markdown-it's own linkify-it (the same validation and sanitising as written links).
+const md = new MarkdownIt({ html: false, linkify: true, typographer: false });
 
 const defaultLinkOpen =
   md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));

@@ -7,9 +7,12 @@ export interface SecurityHeaderOptions {
   csp?: string;
 }
 
-/** No script at all, no framing, no form posts elsewhere, nothing loaded from another origin. */
+/**
+ * No inline script, no framing, no form posts elsewhere, nothing loaded from another
+ * origin. The one script is our own file (the share link's Copy button, ADR 0033).
+ */
 export function contentSecurityPolicy({ styleSrc = "'self'" }: SecurityHeaderOptions = {}): string {
-  return `default-src 'none'; style-src ${styleSrc}; img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`;
+  return `default-src 'none'; script-src 'self'; style-src ${styleSrc}; img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`;
 }
 
 /**

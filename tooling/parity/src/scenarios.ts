@@ -329,5 +329,49 @@ export const SCENARIOS: Scenario[] = [
     setup: [receipt(minimalReceipt({ learned: "due long ago", outcome: { status: "pending", measure_at: "2020-01-01" } }))],
     step: { operation: "outcomes_list", input: {} },
   },
+  // SPEC §20: the assignee, and API objects that carry stored values (never "You need to do: …").
+  {
+    name: "assign a receipt to yourself",
+    expect: "ok",
+    check: (o) => (typeof value(o).assignee === "string" ? null : "names no assignee"),
+    setup: [receipt(minimalReceipt({ learned: "to assign", human_action: "Rotate the key." }))],
+    step: { operation: "artifact_assign", input: { id: "$0.id", assignee: "$actor" } },
+  },
+  {
+    name: "assign nobody",
+    expect: "ok",
+    check: (o) => (value(o).assignee === null ? null : "still names an assignee"),
+    setup: [receipt(minimalReceipt({ learned: "assigned at create", assignee: "$actor" }))],
+    step: { operation: "artifact_assign", input: { id: "$0.id", assignee: null } },
+  },
+  {
+    name: "assign a user who cannot read it",
+    expect: "validation_failed",
+    other: true,
+    setup: [receipt(minimalReceipt({ learned: "not theirs" }))],
+    step: { operation: "artifact_assign", input: { id: "$0.id", assignee: "$other" } },
+  },
+  {
+    name: "the inbox of what is assigned to me carries human_action as stored",
+    expect: "ok",
+    check: (o) => {
+      const item = value(o).items?.[0];
+      return item?.human_action === "Rotate the key." && item.human_action === item.receipt?.metadata?.human_action && item.assignee
+        ? null
+        : `human_action ${JSON.stringify(item?.human_action)} is not the stored value`;
+    },
+    setup: [
+      receipt(minimalReceipt({ learned: "mine to do", human_action: "Rotate the key.", assignee: "$actor" })),
+      receipt(minimalReceipt({ learned: "nobody's", human_action: "Rotate the other key." })),
+    ],
+    step: { operation: "inbox_list", input: { assignee: "me" } },
+  },
+  {
+    name: "an overdue outcome carries human_action as stored",
+    expect: "ok",
+    check: (o) => (value(o).items?.[0]?.human_action === "Measure the error rate." ? null : "human_action is not the stored value"),
+    setup: [receipt(minimalReceipt({ learned: "due", human_action: "Measure the error rate.", outcome: { status: "pending", measure_at: "2020-01-01" } }))],
+    step: { operation: "outcomes_list", input: {} },
+  },
   ...OPERATION_SCENARIOS,
 ];

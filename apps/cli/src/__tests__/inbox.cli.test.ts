@@ -63,4 +63,40 @@ describe("cairn inbox, ack and outcomes against cairn serve", () => {
     expect(doctor.code).toBe(1);
     expect(doctor.stdout).toContain("WARN  Inbox: 0 open actions; 1 outcome overdue.");
   });
+
+  it("cairn assign names who must act, --none clears it; an agent token is refused; inbox --assignee me and status say what is yours", async () => {
+    const sam = await cliUser(server, "sam");
+    const receipt = await server.rest("POST", "/v1/receipts", sam.token, minimalReceipt({ human_action: ASKS, learned: "to assign" }));
+    const id = receipt.json.id as string;
+    expect((await runCli(["inbox", "--assignee", "me", "--json"], { env: sam.env })).json.items).toEqual([]);
+
+    const assigned = await runCli(["assign", id, sam.name], { env: sam.env });
+    expect(assigned.code, assigned.stderr).toBe(0);
+    expect(assigned.stdout).toContain(`Assigned ${id} to ${sam.name}`);
+    const mine = await runCli(["inbox", "--assignee", "me", "--json"], { env: sam.env });
+    expect(mine.json.items.map((i: { id: string; human_action: string; assignee: string }) => [i.id, i.human_action, i.assignee])).toEqual([
+      [id, ASKS, sam.name],
+    ]);
+    expect((await runCli(["inbox", "--assignee", "me"], { env: sam.env })).stdout).toContain(`assigned to ${sam.name}`);
+    expect((await runCli(["status"], { env: sam.env })).stdout).toContain("Inbox: 1 open (1 yours)");
+
+    const agent = await runCli(["token", "create", "claude", "--kind", "agent"], { env: sam.env });
+    const denied = await runCli(["assign", id, "--none", "--json"], { env: { ...sam.env, CAIRN_TOKEN: agent.stdout.trim() } });
+    expect(denied.code).toBe(EXIT.auth);
+    expect(denied.json.error.message).toContain("artifacts:assign");
+    const unknown = await runCli(["assign", id, "nobody-at-all", "--json"], { env: sam.env });
+    expect(unknown.code).toBe(EXIT.rejected);
+    expect(unknown.json.error.issues[0].field).toBe("assignee");
+    expect((await runCli(["assign", id], { env: sam.env })).code).toBe(EXIT.usage);
+
+    const flagged = await runCli(["receipt", "--from", "-", "--assignee", sam.name, "--json"], {
+      env: sam.env,
+      input: JSON.stringify(minimalReceipt({ human_action: ASKS, learned: "assigned by flag" })),
+    });
+    expect(flagged.code, flagged.stderr).toBe(0);
+    expect(flagged.json.assignee).toBe(sam.name);
+    const cleared = await runCli(["assign", id, "--none", "--json"], { env: sam.env });
+    expect(cleared.json.assignee).toBeNull();
+    expect((await runCli(["inbox", "--assignee", "none", "--json"], { env: sam.env })).json.items.map((i: { id: string }) => i.id)).toContain(id);
+  });
 });

@@ -1,4 +1,5 @@
 import type { OperationName } from "@cairn/core";
+import { assignCommand } from "./assign.js";
 import type { CliCommand } from "./define.js";
 import { exportCommand } from "./export.js";
 import { ackCommand, inboxCommand, outcomesCommand } from "./inbox.js";
@@ -41,6 +42,7 @@ export const CLI_COMMANDS: { readonly [N in OperationName]?: CliCommand<N> } = {
   artifact_search: searchCommand,
   artifact_export: exportCommand,
   artifact_retain: retainCommand,
+  artifact_assign: assignCommand,
   doctor: doctorCommand,
   status: statusCommand,
   drops_list: dropsCommand,

@@ -2,7 +2,7 @@ import type { Acknowledgement, OperationOutput } from "@cairn/core";
 import { isPlainObject } from "@cairn/core/json";
 import type { Command } from "commander";
 import { CliFailure } from "../failure.js";
-import { fieldOf, operationMeta } from "../metadata.js";
+import { fieldOf, humanActionLabel, operationMeta } from "../metadata.js";
 import type { Printer } from "../output.js";
 import { type CliCommand, examplesHelp, operationCommand } from "./define.js";
 import { optionFor } from "./fields.js";
@@ -12,11 +12,12 @@ function ackLine(k: Acknowledgement): string {
   return `  acknowledged by ${k.by.user} (${k.by.token_name}) at ${k.at}${k.note === null ? "" : `: ${k.note}`}`;
 }
 
-function printInbox(page: OperationOutput<"inbox_list">, printer: Printer): void {
+function printInbox(page: OperationOutput<"inbox_list">, label: string, printer: Printer): void {
   if (page.items.length === 0) printer.out("Nothing waits on anyone.");
   for (const item of page.items) {
-    printer.out(`${item.id}  ${item.state}  ${item.age.text}  ${item.receipt.owner}  ${item.receipt.title}`);
-    printer.out(`  ${item.human_action}`);
+    const assigned = item.assignee === null ? "" : `  assigned to ${item.assignee}`;
+    printer.out(`${item.id}  ${item.state}  ${item.age.text}  ${item.receipt.owner}${assigned}  ${item.receipt.title}`);
+    printer.out(`  ${label}: ${item.human_action}`);
     for (const k of item.acknowledgements) printer.out(ackLine(k));
   }
   if (page.next_cursor) printer.err(`More: --cursor ${page.next_cursor}`);
@@ -25,6 +26,7 @@ function printInbox(page: OperationOutput<"inbox_list">, printer: Printer): void
 const PAGE_OPTIONS = [
   ["state", "--state <state>"],
   ["owner", "--owner <owner>"],
+  ["assignee", "--assignee <me|none|name>"],
   ["limit", "--limit <n>"],
   ["cursor", "--cursor <cursor>"],
 ] as const;
@@ -50,7 +52,7 @@ export const inboxCommand: CliCommand<"inbox_list"> = {
     cmd
       .option("--all", "Open and acknowledged actions (the same as --state all).")
       .option("--json", JSON_HELP)
-      .addHelpText("after", examplesHelp(["cairn inbox", "cairn inbox --all --owner team:platform", "cairn inbox --json | jq -r '.items[].id'"]));
+      .addHelpText("after", examplesHelp(["cairn inbox", "cairn inbox --all --owner team:platform", "cairn inbox --assignee me", "cairn inbox --json | jq -r '.items[].id'"]));
     cmd.action(async (opts: Record<string, unknown>) => {
       const json = opts.json === true;
       const request: Record<string, unknown> = {};
@@ -65,7 +67,7 @@ export const inboxCommand: CliCommand<"inbox_list"> = {
       await runWithClient(ctx, json, async (client, printer) => {
         const answer = await client.call("inbox_list", request);
         if (json) printer.out(answer.text);
-        else printInbox(answer.data, printer);
+        else printInbox(answer.data, await humanActionLabel(), printer);
       });
     });
   },

@@ -29,6 +29,7 @@ interface ReceiptOptions {
   tag?: string[];
   model?: string;
   owner?: string;
+  assignee?: string;
   expiresIn?: number;
   dryRun?: boolean;
   json?: boolean;
@@ -67,6 +68,7 @@ export const receiptCommand: CliCommand<"receipt_create"> = {
       .addOption(optionFor(field("tags"), "--tag <tag>", " Repeat for more; added to the file's tags.").argParser(collect))
       .addOption(optionFor(field("model"), "--model <model>", " Overrides the file's model."))
       .addOption(optionFor(field("owner"), "--owner <owner>", " Overrides the file's owner."))
+      .addOption(optionFor(field("assignee"), "--assignee <name>", " Overrides the file's assignee."))
       .addOption(optionFor(field("expires_in"), "--expires-in <seconds>", " Overrides the file's expires_in."))
       .option(
         "--dry-run",
@@ -97,6 +99,7 @@ export const receiptCommand: CliCommand<"receipt_create"> = {
           ...(opts.title !== undefined && { title: opts.title }),
           ...(opts.model !== undefined && { model: opts.model }),
           ...(opts.owner !== undefined && { owner: opts.owner }),
+          ...(opts.assignee !== undefined && { assignee: opts.assignee }),
           ...(details !== undefined && { details }),
           ...(opts.expiresIn !== undefined && { expiresIn: opts.expiresIn }),
         });

@@ -5,6 +5,7 @@ export interface ReceiptFlags {
   tags: string[];
   model?: string;
   owner?: string;
+  assignee?: string;
   details?: string;
   expiresIn?: number;
 }
@@ -20,6 +21,7 @@ export function applyReceiptFlags(doc: unknown, flags: ReceiptFlags): unknown {
   if (flags.title !== undefined) out.title = flags.title;
   if (flags.model !== undefined) out.model = flags.model;
   if (flags.owner !== undefined) out.owner = flags.owner;
+  if (flags.assignee !== undefined) out.assignee = flags.assignee;
   if (flags.details !== undefined) out.details = flags.details;
   if (flags.expiresIn !== undefined) out.expires_in = flags.expiresIn;
   if (flags.tags.length > 0) {

@@ -31,6 +31,7 @@ describe("MCP tool catalog", () => {
       "artifact_create",
       "artifact_read",
       "artifact_search",
+      "artifact_assign",
       "run_create",
       "run_append_spans",
       "run_close",

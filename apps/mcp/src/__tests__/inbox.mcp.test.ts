@@ -43,7 +43,7 @@ describe("MCP inbox_list and outcomes_list", () => {
     const id = created.structuredContent.id;
     const inbox = (await client.callTool({ name: "inbox_list", arguments: {} })) as Json;
     expect(inbox.isError).toBeFalsy();
-    expect(inbox.structuredContent.items.map((i: Json) => [i.id, i.state, i.human_action])).toEqual([[id, "open", "You need to do: Rotate the key"]]);
+    expect(inbox.structuredContent.items.map((i: Json) => [i.id, i.state, i.human_action])).toEqual([[id, "open", "Rotate the key"]]);
     const outcomes = (await client.callTool({ name: "outcomes_list", arguments: { state: "all" } })) as Json;
     expect(outcomes.structuredContent.items.map((o: Json) => [o.id, o.state])).toEqual([[id, "overdue"]]);
 

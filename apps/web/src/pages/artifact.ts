@@ -1,7 +1,7 @@
-import { type Artifact, provenanceLine, receiptCardOf } from "@cairn/core";
+import { type Artifact, provenanceLine, readableInstant, receiptCardOf } from "@cairn/core";
 import { html, raw } from "hono/html";
 import { renderMarkdown } from "../markdown.js";
-import { receiptCard, titleOf } from "./card.js";
+import { type LinkTitles, receiptCard, titleOf } from "./card.js";
 import { type Chrome, layout, type Markup } from "./layout.js";
 
 /** A plain artifact's body is its content, shown once: markdown rendered, text and JSON as they are. */
@@ -15,28 +15,41 @@ export interface ArtifactPageParts {
   rawHref: string;
   /** Under the chip, for a signed-in viewer who may act: the Acknowledge form. */
   underChip?: Markup | string;
+  /** What the last form did, said at the top of the page (the confirmation after a POST). */
+  notice?: string | null;
+  /** The share link field and the Retain and Assign forms, for a signed-in viewer. */
+  actions?: Markup | string;
+  /** Titles of the receipts it follows and that follow it. */
+  titles?: LinkTitles;
+  /** Whether the viewer may learn that a receipt follows it (signed in); a link holder sees no overdue mark. */
+  linkViewer?: boolean;
 }
+
+const when = (iso: string) => html`<time class="when" datetime="${iso}">${readableInstant(iso)}</time>`;
 
 /**
  * One artifact: whose claim it is, the title, the card (receipts) or the body (others),
- * then the facts once. The rendered body of a receipt is not repeated: it is the raw
- * markdown behind `rawHref`. Produced-by and follows are already filtered by core (§9).
+ * what a signed-in person can do with it, then the facts once. The rendered body of a
+ * receipt is not repeated: it is the raw markdown behind `rawHref`. Produced-by, follows
+ * and followed-by are already filtered by core (§9, §20).
  */
-export function artifactPage(artifact: Artifact, parts: ArtifactPageParts, chrome: Chrome | null): Markup {
-  const card = receiptCardOf(artifact);
-  const expires = artifact.expires_at ? `Expires ${artifact.expires_at.slice(0, 10)}` : "Retained";
+export function artifactPage(artifact: Artifact, parts: ArtifactPageParts, chrome: Chrome | null, now = new Date()): Markup {
+  // A link holder cannot see follow-ups, so an outcome is never marked overdue for them.
+  const card = receiptCardOf(artifact, now, !parts.linkViewer);
+  const titles = parts.titles ?? new Map<string, string>();
   return layout(
     artifact.title,
-    html`<article>
+    html`${parts.notice ? html`<p class="notice" role="status" data-part="notice">${parts.notice}</p>` : ""}<article>
 <p class="assertion" data-field="assertion">${card ? card.header : provenanceLine(artifact.provenance, "Artifact")}</p>
 ${titleOf(artifact.title, card)}
-${card ? receiptCard(card, parts.underChip ?? "", card.tldr.text === artifact.title) : bodyOf(artifact)}
+${card ? receiptCard(card, parts.underChip ?? "", card.tldr.text === artifact.title, titles) : bodyOf(artifact)}
+${parts.actions ?? ""}
 <section aria-labelledby="facts-heading">
 <h2 id="facts-heading">About this ${card ? "receipt" : "artifact"}</h2>
 <dl class="facts">
 <dt>Owner</dt><dd>${artifact.owner}</dd>
-<dt>Created</dt><dd><time datetime="${artifact.created_at}">${artifact.created_at.slice(0, 16).replace("T", " ")} UTC</time></dd>
-<dt>Lifetime</dt><dd>${expires}</dd>
+<dt>Created</dt><dd>${when(artifact.created_at)}</dd>
+<dt>Lifetime</dt><dd>${artifact.expires_at ? html`Expires ${when(artifact.expires_at)}` : "Retained"}</dd>
 ${
   artifact.tags.length > 0
     ? html`<dt>Tags</dt><dd>${artifact.tags.map((t, i) => html`${i > 0 ? ", " : ""}${chrome ? html`<a href="/?tag=${encodeURIComponent(t)}">${t}</a>` : t}`)}</dd>`
@@ -47,7 +60,12 @@ ${
     ? html`<dt>Produced by</dt><dd>${artifact.produced_by.map((r, i) => html`${i > 0 ? ", " : ""}<a data-field="produced_by" href="/runs/${encodeURIComponent(r.id)}">run ${r.name}</a>`)}</dd>`
     : ""
 }
-${artifact.follows ? html`<dt>Follows</dt><dd><a data-field="follows" href="/a/${encodeURIComponent(artifact.follows.id)}">${artifact.follows.id}</a></dd>` : ""}
+${artifact.follows ? html`<dt>Follows</dt><dd><a data-field="follows" href="/a/${encodeURIComponent(artifact.follows.id)}">${titles.get(artifact.follows.id) ?? artifact.follows.id}</a></dd>` : ""}
+${
+  artifact.followed_by.length > 0
+    ? html`<dt>Followed by</dt><dd>${artifact.followed_by.map((id, i) => html`${i > 0 ? ", " : ""}<a href="/a/${encodeURIComponent(id)}">${titles.get(id) ?? id}</a>`)}</dd>`
+    : ""
+}
 <dt>Checksum</dt><dd><code data-field="checksum">${artifact.checksum}</code></dd>
 <dt>Raw</dt><dd><a href="${parts.rawHref}">${artifact.share_type === "markdown" ? "View the raw markdown" : "View the raw body"}</a></dd>
 </dl>
@@ -55,4 +73,34 @@ ${artifact.follows ? html`<dt>Follows</dt><dd><a data-field="follows" href="/a/$
 </article>`,
     chrome,
   );
+}
+
+/**
+ * What a signed-in person can do on the artifact page (SPEC §20): copy the share link (a
+ * plain read-only field anyone can select; the Copy button appears only where the page's
+ * one script runs), retain it, and name who must act. Each form posts with the form token.
+ */
+export function artifactActions(artifact: Artifact, candidates: readonly string[], formToken: string): Markup {
+  const id = encodeURIComponent(artifact.id);
+  const csrf = html`<input type="hidden" name="csrf" value="${formToken}">`;
+  return html`<section class="actions" aria-labelledby="actions-heading">
+<h2 id="actions-heading">Share and act</h2>
+<div class="share"><label for="share-link">Share link (anyone holding it can read this)</label>
+<div class="copy"><input id="share-link" data-part="share-link" readonly value="${artifact.url}"><button type="button" class="quiet" data-copy="share-link" hidden>Copy</button></div></div>
+<div class="forms">
+${
+  artifact.retained
+    ? html`<p class="muted" data-part="retained">Retained: it does not expire.</p>`
+    : html`<form method="post" action="/a/${id}/retain">${csrf}<button type="submit">Retain</button><span class="muted"> Keep it past ${artifact.expires_at ? readableInstant(artifact.expires_at) : "its expiry"}.</span></form>`
+}
+<form class="assign" method="post" action="/a/${id}/assign">${csrf}
+<div><label for="assignee">Who must act</label><select id="assignee" name="assignee">
+<option value=""${artifact.assignee === null ? html` selected` : ""}>Nobody</option>
+${candidates.map((name) => html`<option value="${name}"${artifact.assignee === name ? html` selected` : ""}>${name}</option>`)}
+</select></div>
+<div><button type="submit">Assign</button></div>
+</form>
+</div>
+</section>
+<script src="/assets/copy.js" defer></script>`;
 }

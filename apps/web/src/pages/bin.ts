@@ -36,8 +36,10 @@ ${RECEIPT_FILTER_CHOICES.map(
 function row(a: ArtifactSummaryView) {
   return html`<li>
 <a class="title" href="/a/${encodeURIComponent(a.id)}">${a.title}</a>
-${a.action ? html`<span><span class="pill${a.action.needed ? "" : " calm"}">${a.action.label}: ${raw(renderInline(a.action.text))}</span></span>` : ""}
-<span class="tags">${a.outcome ? html`<span${a.outcome.due ? html` class="due"` : ""}>${a.outcome.line}</span>` : ""}<span>${a.owner}</span><span><time datetime="${a.created_at}">${a.age}</time></span></span>
+${a.action ? html`<span><span class="pill${a.action.waiting ? "" : " calm"}">${a.action.label}: ${raw(renderInline(a.action.text))}</span></span>` : ""}
+<span class="tags">${a.action?.acknowledged ? html`<span class="acked" data-part="acknowledged">✓ ${a.action.acknowledged}</span>` : ""}${
+    a.outcome ? html`<span${a.outcome.due ? html` class="due"` : ""} data-outcome="${a.outcome.state ?? a.outcome.status}">${a.outcome.line}</span>` : ""
+  }${a.assignee ? html`<span>assigned to <strong>${a.assignee}</strong></span>` : ""}<span>${a.owner}</span><span><time datetime="${a.created_at}">${a.age}</time></span></span>
 </li>`;
 }
 

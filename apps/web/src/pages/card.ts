@@ -22,11 +22,29 @@ export function titleOf(title: string, card: ReceiptCardView | null): Markup {
  * and after, evidence, outcome, what remains, what the system now knows. Every label and
  * value comes from core's card view; `data-field` carries each value's metadata path.
  */
-export function receiptCard(card: ReceiptCardView, underChip: Markup | string = "", tldrIsTitle = false): Markup {
+/** Titles of linked receipts the viewer may read, by id (a link whose title is unknown shows its id). */
+export type LinkTitles = ReadonlyMap<string, string>;
+
+const receiptLink = (id: string, titles: LinkTitles, field: string) =>
+  html`<a data-field="${field}" href="/a/${encodeURIComponent(id)}">${titles.get(id) ?? id}</a>`;
+
+/** The outcome's mark: "Overdue", or "Measured in" and the follow-ups (linked when the viewer may read them). */
+function outcomeMarkOf(outcome: ReceiptCardView["outcome"], titles: LinkTitles): Markup | string {
+  if (outcome.state === "overdue") return html` · <span class="mark overdue" data-part="overdue">${outcome.mark}</span>`;
+  if (outcome.state !== "closed") return "";
+  const links = outcome.followed_by.map((id, i) => html`${i > 0 ? ", " : ""}${receiptLink(id, titles, "followed_by")}`);
+  return html` · <span class="mark measured" data-part="measured">${outcome.mark}${outcome.followed_by.length > 0 ? html` ${links}` : " a later receipt"}</span>`;
+}
+
+export function receiptCard(card: ReceiptCardView, underChip: Markup | string = "", tldrIsTitle = false, titles: LinkTitles = new Map()): Markup {
   const { action, evidence, outcome, remaining } = card;
   return html`<section class="card" aria-label="Receipt">
 ${tldrIsTitle ? "" : html`<p class="tldr text" data-field="${card.tldr.field}">${raw(renderInline(card.tldr.text))}</p>`}
-<p class="chip${action.needed ? "" : " calm"}" data-part="chip">${action.label}: <span data-field="${action.field}">${raw(renderInline(action.text))}</span></p>
+<p class="chip${action.waiting ? "" : " calm"}" data-part="chip">${action.label}: <span data-field="${action.field}">${raw(renderInline(action.text))}</span>${
+    // Who and when are listed right under the chip; the chip itself says, at a glance, that it was handled.
+    action.acknowledged ? html`<span class="chip-state" data-part="acknowledged">✓ Acknowledged</span>` : ""
+  }</p>
+${card.assignee ? html`<p class="assignee" data-field="assignee">${card.assignee.label} <strong>${card.assignee.user}</strong></p>` : ""}
 ${
   card.acknowledgements.length > 0
     ? html`<ul class="acks" aria-label="Acknowledgements">${card.acknowledgements.map(
@@ -46,9 +64,9 @@ ${labelled(card.affected)}
   }${evidence.note ? html`<p class="text meta" data-field="${evidence.note.field}">${raw(renderInline(evidence.note.text))}</p>` : ""}</div>
 <div><span class="label">${outcome.label}</span><p><strong data-field="${outcome.status.field}" data-value="${outcome.status.value}">${outcome.status.text}</strong>${
     outcome.measure_at
-      ? html` · ${outcome.measure_at.label.toLowerCase()} <time data-field="${outcome.measure_at.field}">${outcome.measure_at.text}</time>`
+      ? html` · ${outcome.measure_at.label.toLowerCase()} <time class="when" data-field="${outcome.measure_at.field}">${outcome.measure_at.text}</time>`
       : ""
-  }</p>${outcome.summary ? text(outcome.summary) : ""}</div>
+  }${outcomeMarkOf(outcome, titles)}</p>${outcome.summary ? text(outcome.summary) : ""}</div>
 <div><span class="label">${remaining.label}</span>${
     remaining.empty !== null
       ? html`<p data-field="${remaining.field}" data-empty="true">${remaining.empty}</p>`

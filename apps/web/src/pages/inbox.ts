@@ -3,10 +3,12 @@ import { html, raw } from "hono/html";
 import { renderInline } from "../markdown.js";
 import { type Chrome, layout, type Markup } from "./layout.js";
 
+/** The inbox's tabs: each is a state, and "Mine" is the open ones assigned to the viewer (`assignee=me`). */
 export const INBOX_STATES = [
-  { value: "open", label: "Open" },
-  { value: "acknowledged", label: "Acknowledged" },
-  { value: "all", label: "All" },
+  { value: "open", label: "Open", state: "open", assignee: undefined },
+  { value: "mine", label: "Mine", state: "open", assignee: "me" },
+  { value: "acknowledged", label: "Acknowledged", state: "acknowledged", assignee: undefined },
+  { value: "all", label: "All", state: "all", assignee: undefined },
 ] as const;
 
 /** The Acknowledge form: a person saying they saw it, with an optional note. Posts back to `next`. */
@@ -20,22 +22,33 @@ export function acknowledgeForm(id: string, formToken: string, next: string): Ma
 }
 
 /** What waits on people (SPEC §15): newest first, each with its chip, age, acknowledgements and the Acknowledge button. */
-export function inboxPage(items: InboxItem[], state: string, nextCursor: string | null, chrome: Chrome): Markup {
+export function inboxPage(items: InboxItem[], state: string, nextCursor: string | null, chrome: Chrome, notice: string | null = null): Markup {
   return layout(
     "Inbox",
-    html`<h1>Inbox</h1>
+    html`${notice ? html`<p class="notice" role="status" data-part="notice">${notice}</p>` : ""}<h1>Inbox</h1>
 <nav aria-label="Inbox states"><ul class="tabs">${INBOX_STATES.map(
       (s) => html`<li><a href="/inbox?state=${s.value}"${s.value === state ? html` aria-current="page"` : ""}>${s.label}</a></li>`,
     )}</ul></nav>
 ${
   items.length === 0
-    ? html`<p class="muted">${state === "open" ? "Nothing waits on you. Receipts that ask a person for something appear here." : "Nothing here."}</p>`
+    ? html`<p class="muted">${
+        state === "open"
+          ? "Nothing waits on you. Receipts that ask a person for something appear here."
+          : state === "mine"
+            ? "Nothing open is assigned to you. Receipts name who must act with assignee."
+            : "Nothing here."
+      }</p>`
     : html`<ol class="rows" aria-label="Receipts that ask a person, newest first">${items.map((item) => {
         const card = receiptCardOf(item.receipt);
-        return html`<li>
+        const acknowledged = item.state === "acknowledged";
+        return html`<li${acknowledged ? html` data-state="acknowledged"` : ""}>
 <a class="title" href="/a/${encodeURIComponent(item.id)}">${item.receipt.title}</a>
-${card ? html`<span><span class="pill">${card.action.label}: ${raw(renderInline(card.action.text))}</span></span>` : ""}
-<span class="tags"><span>${item.receipt.owner}</span><span>waiting ${item.age.text}</span>${card?.acknowledgements.map((a) => html`<span>${a.text}</span>`) ?? ""}</span>
+${card ? html`<span><span class="pill${acknowledged ? " calm" : ""}">${card.action.label}: ${raw(renderInline(card.action.text))}</span></span>` : ""}
+<span class="tags"><span>${item.receipt.owner}</span>${item.assignee ? html`<span>assigned to <strong>${item.assignee}</strong></span>` : ""}${
+          acknowledged
+            ? card?.acknowledgements.map((a) => html`<span class="acked" data-part="acknowledged">✓ ${a.text}</span>`)
+            : html`<span class="waiting">waiting ${item.age.text}</span>`
+        }</span>
 ${item.state === "open" ? acknowledgeForm(item.id, chrome.formToken, `/inbox?state=${state}`) : ""}
 </li>`;
       })}</ol>`

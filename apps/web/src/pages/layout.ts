@@ -30,7 +30,7 @@ function siteHeader(chrome: Chrome | null) {
 </div></header>`;
 }
 
-/** Every page: landmarks, a skip link, no scripts, one same-origin stylesheet, nothing indexed. */
+/** Every page: landmarks, a skip link, no inline script, one same-origin stylesheet, nothing indexed. */
 export function layout(title: string, content: Markup, chrome: Chrome | null = null): Markup {
   return html`<!doctype html>
 <html lang="en">

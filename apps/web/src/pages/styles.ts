@@ -74,6 +74,7 @@ dl.facts dd{margin:0;min-width:0}
 section.body>h2{font-size:1.1rem}
 .filters{display:flex;flex-wrap:wrap;gap:.6rem;align-items:end;margin:0 0 1.2rem}
 .filters div{display:grid;gap:.2rem;min-width:0;flex:1 1 9rem}
+.filters select{min-width:10rem}
 .filters div:first-child{flex:2 1 14rem}
 .filters div:last-child{flex:0 0 auto}
 .rows{list-style:none;margin:0;padding:0;border-top:1px solid var(--line)}
@@ -104,6 +105,21 @@ details.resource{margin:0 0 1rem}
 .ack{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end}
 .ack div{display:grid;gap:.2rem;flex:1 1 14rem}
 .ack div:last-child{flex:0 0 auto}
+.notice{border:1px solid var(--calm-line);background:var(--calm-bg);color:var(--calm-fg);border-radius:var(--radius);padding:.6rem .9rem;font-weight:600;margin:0 0 1rem}
+.chip-state{display:block;font-weight:500;margin-top:.2rem}
+.assignee{color:var(--muted)}.assignee strong{color:var(--fg)}
+.mark{font-weight:600}.mark.overdue{color:var(--chip-due)}.mark.measured{color:var(--ok-fg)}
+.when,.tags time{white-space:nowrap}
+.acked{color:var(--ok-fg)}
+.actions .share{display:grid;gap:.3rem;margin:0 0 .9rem}
+.actions .copy{display:flex;gap:.5rem}.actions .copy button{flex:none;white-space:nowrap}
+.actions .forms{display:flex;flex-wrap:wrap;gap:.8rem 2rem;align-items:end}
+.actions .forms form{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end}
+.assign div{display:grid;gap:.2rem}
+.assign select{min-width:12rem}
+.body table{border-collapse:collapse;margin:.6rem 0;display:block;overflow-x:auto;max-width:100%}
+.body th,.body td{border:1px solid var(--line);padding:.35rem .7rem;text-align:left;vertical-align:top}
+.body th{background:var(--surface)}
 .signin{max-width:28rem}
 .signin form{display:grid;gap:.6rem}
 .error{color:var(--warn-fg);background:var(--warn-bg);border:1px solid var(--warn-line);border-radius:var(--radius);padding:.5rem .8rem}

@@ -14,10 +14,16 @@ export function mountInbox(app: Hono<WebEnv>, cairn: Cairn): void {
     "/inbox",
     signedIn(cairn, async (c, ctx, chrome) => {
       const asked = c.req.query("state");
-      const state = INBOX_STATES.find((s) => s.value === asked)?.value ?? "open";
+      const tab = INBOX_STATES.find((s) => s.value === asked) ?? INBOX_STATES[0];
       const cursor = c.req.query("cursor");
-      const page = await cairn.invoke("inbox_list", ctx, { state, limit: INBOX_PAGE_SIZE, ...(cursor && { cursor }) });
-      return c.html(inboxPage(page.items, state, page.next_cursor, chrome));
+      const page = await cairn.invoke("inbox_list", ctx, {
+        state: tab.state,
+        ...(tab.assignee && { assignee: tab.assignee }),
+        limit: INBOX_PAGE_SIZE,
+        ...(cursor && { cursor }),
+      });
+      const notice = c.req.query("done") === "acknowledged" ? "Acknowledged: you said you saw what it asks." : null;
+      return c.html(inboxPage(page.items, tab.value, page.next_cursor, chrome, notice));
     }),
   );
 
@@ -30,7 +36,10 @@ export function mountInbox(app: Hono<WebEnv>, cairn: Cairn): void {
       const note = typeof form.note === "string" && form.note.trim() !== "" ? form.note : undefined;
       const id = c.req.param("id") ?? "";
       await cairn.invoke("artifact_acknowledge", ctx, { id, ...(note !== undefined && { note }) });
-      return c.redirect(safeNext(typeof form.next === "string" ? form.next : `/a/${encodeURIComponent(id)}`), 303);
+      // The page it returns to says it was done (SPEC §20).
+      const next = new URL(safeNext(typeof form.next === "string" ? form.next : `/a/${encodeURIComponent(id)}`), "http://cairn.invalid");
+      next.searchParams.set("done", "acknowledged");
+      return c.redirect(`${next.pathname}${next.search}`, 303);
     }),
   );
 }

@@ -1,10 +1,8 @@
-import { type Artifact, artifactSummaryOf, type Cairn, CairnError, receiptCardOf, runRowOf, runTimelineOf, type ServiceContext } from "@cairn/core";
+import { type Artifact, artifactSummaryOf, type Cairn, CairnError, runRowOf, runTimelineOf, type ServiceContext } from "@cairn/core";
 import type { Context, Hono } from "hono";
 import { type WebEnv, webContext } from "../adapter.js";
-import { artifactPage } from "../pages/artifact.js";
 import { type BinQuery, binPage } from "../pages/bin.js";
 import { doctorPage } from "../pages/doctor.js";
-import { acknowledgeForm } from "../pages/inbox.js";
 import type { Chrome } from "../pages/layout.js";
 import { runPage } from "../pages/run.js";
 import { runsPage } from "../pages/runs.js";
@@ -14,15 +12,16 @@ export const BIN_PAGE_SIZE = 25;
 const PRODUCED_LOOKUPS = 50;
 const DOCTOR_DROPS = 20;
 
-/** Why a produced artifact has no title to show: it is gone, expired or not the viewer's. */
+/** Why a linked artifact has no title to show: it is gone, expired or not the viewer's. */
 const UNSHOWN = new Set(["not_found", "gone", "forbidden"]);
 
 /**
- * The title of an artifact a run produced, or null when there is none to show. Only an
- * answer about the artifact itself is null: an outage (503) or a fault (500) propagates,
- * so the page reads as the outage it is instead of as a list of missing titles.
+ * The title of a linked artifact (one a run produced, a follow-up, the receipt it follows),
+ * or null when there is none to show. Only an answer about the artifact itself is null: an
+ * outage (503) or a fault (500) propagates, so the page reads as the outage it is instead
+ * of as a list of missing titles.
  */
-async function producedTitle(cairn: Cairn, ctx: ServiceContext, id: string): Promise<string | null> {
+export async function linkedTitle(cairn: Cairn, ctx: ServiceContext, id: string): Promise<string | null> {
   try {
     return (await cairn.invoke("artifact_read", ctx, { id })).title;
   } catch (err) {
@@ -75,17 +74,6 @@ export function mountPages(app: Hono<WebEnv>, cairn: Cairn): void {
   );
 
   app.get(
-    "/a/:id",
-    signedIn(cairn, async (c, ctx, chrome, session) => {
-      const artifact = await cairn.invoke("artifact_read", ctx, { id: c.req.param("id") });
-      const card = receiptCardOf(artifact);
-      const mine = card?.acknowledgements.some((a) => a.user === session.principal.user.name) ?? true;
-      const underChip = card?.action.needed && !mine ? acknowledgeForm(artifact.id, chrome.formToken, `/a/${encodeURIComponent(artifact.id)}`) : "";
-      return c.html(artifactPage(artifact, { rawHref: `/a/${encodeURIComponent(artifact.id)}/raw`, underChip }, chrome));
-    }),
-  );
-
-  app.get(
     "/a/:id/raw",
     signedIn(cairn, async (c, ctx) => rawResponse(c, await cairn.invoke("artifact_read", ctx, { id: c.req.param("id") }))),
   );
@@ -107,7 +95,7 @@ export function mountPages(app: Hono<WebEnv>, cairn: Cairn): void {
       const ids = [...new Set([...run.spans.flatMap((s) => (s.produced_artifact_id ? [s.produced_artifact_id] : [])), ...run.traced_artifacts.map((t) => t.artifact_id)])];
       const titles = new Map<string, string | null>();
       for (const id of ids.slice(0, PRODUCED_LOOKUPS)) {
-        titles.set(id, await producedTitle(cairn, ctx, id));
+        titles.set(id, await linkedTitle(cairn, ctx, id));
       }
       return c.html(runPage(runTimelineOf(run, ctx.now()), titles, chrome));
     }),

@@ -16,6 +16,7 @@ const AGENT_MAY: { readonly [N in OperationName]: boolean } = {
   artifact_search: true,
   artifact_export: true,
   artifact_retain: false,
+  artifact_assign: false,
   me: true,
   user_create: false,
   token_create: false,

@@ -17,11 +17,13 @@ describe.each(DRIVERS)("warnings on accepted receipts on %s", (driver) => {
     expect((read.metadata as unknown as { outcome: { measure_at: string } }).outcome.measure_at).toBe("2020-01-01");
   });
 
-  it("no evidence is a warning; a future measure_at with evidence has none", async () => {
+  it("no evidence is a warning; a future measure_at before the expiry, with evidence, has none", async () => {
     const sam = await fx.world.user("sam");
-    const bare = await fx.world.cairn.invoke("receipt_create", sam.ctx(), fullReceipt({ evidence: [], outcome: { status: "pending", measure_at: "2999-01-01" } }));
+    // Inside the default 7-day life: a later one moves the expiry and says so (SPEC §20).
+    const soon = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+    const bare = await fx.world.cairn.invoke("receipt_create", sam.ctx(), fullReceipt({ evidence: [], outcome: { status: "pending", measure_at: soon } }));
     expect(bare.warnings.map((w) => w.field)).toEqual(["evidence"]);
-    const fine = await fx.world.cairn.invoke("receipt_create", sam.ctx(), fullReceipt({ learned: "the second one", outcome: { status: "pending", measure_at: "2999-01-01" } }));
+    const fine = await fx.world.cairn.invoke("receipt_create", sam.ctx(), fullReceipt({ learned: "the second one", outcome: { status: "pending", measure_at: soon } }));
     expect(fine.warnings).toEqual([]);
   });
 

@@ -7,6 +7,8 @@ import { normalizeTags } from "../tags.js";
 import { loadPolicy } from "../policy/store.js";
 import { recordArtifactCreated } from "../events/artifact-event.js";
 import { applySecretRules } from "../secrets/policy.js";
+import { ringOutbox } from "../events/wake.js";
+import { assignedAtCreate, assigneeIssue } from "./assign.js";
 import { expiryOf, insertArtifact, provenanceOf, toArtifact } from "./internal.js";
 import type { ArtifactCreateInput, CreatedArtifact } from "./schemas.js";
 
@@ -38,6 +40,8 @@ export async function createArtifact(
   );
   const [title = input.title, body = input.body, ...rest] = values;
   const expiresAt = expiryOf(now, policy.default_ttl_days, input.expires_in);
+  const unassignable = input.assignee === undefined ? null : await assigneeIssue(ctx.store, owner, input.assignee);
+  if (unassignable) throw validationFailed([unassignable]);
   // The artifact and its artifact.created event commit together, or neither does.
   const row = await ctx.store.transaction(async (tx) => {
     const inserted = await insertArtifact(tx, now, expiresAt, {
@@ -51,7 +55,9 @@ export async function createArtifact(
       provenance: provenanceOf(ctx, input.model === undefined ? undefined : rest[tags.length]),
       follows: null,
       details: null,
-    });
+      assignee: input.assignee ?? null,
+    }, input.assignee === undefined ? undefined : assignedAtCreate(ctx, now));
+    if (input.assignee !== undefined) tx.afterCommit(ringOutbox);
     await recordArtifactCreated(tx, ctx.config, inserted, now);
     return inserted;
   });

@@ -3,10 +3,10 @@ import type { Viewer } from "../identity/authorize.js";
 import { type Issue, validationFailed } from "../errors.js";
 import { newId, newShareToken } from "../ids.js";
 import { acknowledgementsOf } from "../inbox/acknowledgement.js";
-import { dueAtOf } from "../receipt/due.js";
+import { dueAtOf } from "../inbox/rules.js";
 import type { Sql } from "../store/port.js";
 import { SHARE_PATH } from "./share-link.js";
-import { type VisibleLinks, visibleLinks } from "./links.js";
+import { NO_LINKS, type VisibleLinks, visibleLinks } from "./links.js";
 import type { Artifact, Provenance } from "./schemas.js";
 
 export interface ArtifactRow {
@@ -24,12 +24,14 @@ export interface ArtifactRow {
   created_at: Date | string;
   expires_at: Date | string | null;
   retained: boolean;
+  /** The one user who must act (SPEC §20), by name; null when nobody is assigned. */
+  assignee: string | null;
   /** A receipt's `details` as stored (after redaction), or null: what the body's Details section was rendered from. */
   details?: string | null;
 }
 
 export const ARTIFACT_COLUMNS =
-  "id, owner, title, share_type, body, checksum, tags, metadata, provenance, follows, share_token, created_at, expires_at, retained, details";
+  "id, owner, title, share_type, body, checksum, tags, metadata, provenance, follows, share_token, created_at, expires_at, retained, details, assignee";
 
 const DAY_MS = 86_400_000;
 
@@ -67,7 +69,7 @@ export async function toArtifacts(sql: Sql, config: CairnConfig, viewer: Viewer,
   const links = await visibleLinks(sql, viewer, rows);
   const acknowledgements = await acknowledgementsOf(sql, rows.filter((r) => r.metadata !== null).map((r) => r.id));
   return rows.map((row, i) =>
-    mapRow(config, row, links[i] ?? { follows: null, produced_by: [] }, acknowledgements.get(row.id) ?? []),
+    mapRow(config, row, links[i] ?? NO_LINKS, acknowledgements.get(row.id) ?? []),
   );
 }
 
@@ -91,6 +93,8 @@ function mapRow(config: CairnConfig, row: ArtifactRow, link: VisibleLinks, ackno
     expires_at: row.expires_at === null ? null : iso(row.expires_at),
     retained: row.retained,
     acknowledgements,
+    assignee: row.assignee ?? null,
+    followed_by: link.followed_by,
   };
 }
 
@@ -101,7 +105,7 @@ function mapRow(config: CairnConfig, row: ArtifactRow, link: VisibleLinks, ackno
  */
 export async function toNewArtifact(sql: Sql, config: CairnConfig, viewer: Viewer, row: ArtifactRow): Promise<Artifact> {
   if (row.follows !== null) return toArtifact(sql, config, viewer, row);
-  return mapRow(config, row, { follows: null, produced_by: [] }, []);
+  return mapRow(config, row, NO_LINKS, []);
 }
 
 export async function toArtifact(sql: Sql, config: CairnConfig, viewer: Viewer, row: ArtifactRow): Promise<Artifact> {
@@ -111,8 +115,9 @@ export async function toArtifact(sql: Sql, config: CairnConfig, viewer: Viewer, 
 }
 
 /** What a write supplies; the store assigns id, share token, times and retention. */
-export type NewArtifact = Omit<ArtifactRow, "id" | "share_token" | "created_at" | "expires_at" | "retained" | "metadata"> & {
+export type NewArtifact = Omit<ArtifactRow, "id" | "share_token" | "created_at" | "expires_at" | "retained" | "metadata" | "assignee"> & {
   metadata: Record<string, unknown> | null;
+  assignee?: string | null;
 };
 
 /**
@@ -144,11 +149,15 @@ export function newArtifactRow(now: Date, expiresAt: Date, a: NewArtifact): Arti
     created_at: now,
     expires_at: expiresAt,
     retained: false,
+    assignee: a.assignee ?? null,
   };
 }
 
-/** The argument of `cairn_insert_artifact` (migration 0010): json columns as the text Cairn serialised. */
-export function artifactInsertArgument(row: ArtifactRow): Record<string, unknown> {
+/**
+ * The argument of `cairn_insert_artifact` (migrations 0010, 0014): json columns as the
+ * text Cairn serialised; with an assignee, the `artifact.assigned` event it records too.
+ */
+export function artifactInsertArgument(row: ArtifactRow, assignedEvent?: Record<string, string>): Record<string, unknown> {
   return {
     id: row.id,
     owner: row.owner,
@@ -165,12 +174,20 @@ export function artifactInsertArgument(row: ArtifactRow): Record<string, unknown
     expires_at: row.expires_at === null ? null : iso(row.expires_at),
     details: row.details ?? null,
     measure_due_at: dueAtOf(row.metadata as Parameters<typeof dueAtOf>[0])?.toISOString() ?? null,
+    assignee: row.assignee,
+    ...(assignedEvent && { assigned_event: assignedEvent }),
   };
 }
 
-export async function insertArtifact(sql: Sql, now: Date, expiresAt: Date, a: NewArtifact): Promise<ArtifactRow> {
+export async function insertArtifact(
+  sql: Sql,
+  now: Date,
+  expiresAt: Date,
+  a: NewArtifact,
+  assignedEvent?: (row: ArtifactRow) => Record<string, string>,
+): Promise<ArtifactRow> {
   const row = newArtifactRow(now, expiresAt, a);
-  await sql.query("select cairn_insert_artifact($1::jsonb)", [JSON.stringify(artifactInsertArgument(row))]);
+  await sql.query("select cairn_insert_artifact($1::jsonb)", [JSON.stringify(artifactInsertArgument(row, assignedEvent?.(row)))]);
   return row;
 }
 

@@ -1,5 +1,6 @@
 import { defineApiTag } from "../operations/api-tags.js";
 import { defineOperation } from "../operations/define.js";
+import { ArtifactAssignInput, assignArtifact } from "./assign.js";
 import { createArtifact } from "./create.js";
 import { ArtifactExportPage, exportArtifacts } from "./export.js";
 import { readArtifact } from "./read.js";
@@ -74,5 +75,17 @@ export const ARTIFACT_OPERATIONS = {
     permission: "artifacts:retain",
     errors: ["not_found"],
     run: retainArtifact,
+  }),
+  artifact_assign: defineOperation({
+    title: "Assign an artifact",
+    description:
+      "Name the one user who must act on an artifact (a bare user name who may read it: the owner user or a member of the owner team), or null for nobody. Human tokens only: an agent may name an assignee only when it creates the receipt. Each change is announced as artifact.assigned. Returns the artifact.",
+    input: ArtifactAssignInput,
+    output: Artifact,
+    mutates: true,
+    idempotent: true,
+    permission: "artifacts:assign",
+    errors: ["not_found", "gone"],
+    run: assignArtifact,
   }),
 } as const;

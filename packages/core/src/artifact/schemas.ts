@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { SURFACES } from "../context.js";
-import { OwnerRef } from "../identity/names.js";
+import { AssigneeName, OwnerRef } from "../identity/names.js";
 import { Acknowledgement } from "../inbox/acknowledgement.js";
 import { LIMITS } from "../limits.js";
 import { PAGE_FIELDS } from "../paging.js";
@@ -63,6 +63,10 @@ export const Artifact = z
     acknowledgements: z
       .array(Acknowledgement)
       .describe("People who said they saw what this receipt asks of them, oldest first; empty when nobody has."),
+    assignee: z.string().nullable().describe("The one user who must act on it (a bare user name, e.g. sam), or null when nobody is assigned."),
+    followed_by: z
+      .array(z.string())
+      .describe("Ids of the later receipts that follow this one (its outcome measured) and that you can read, oldest first."),
   })
   .meta({ id: "Artifact", description: "A stored artifact, receipts included." });
 export type Artifact = z.infer<typeof Artifact>;
@@ -83,6 +87,7 @@ export const ArtifactCreateInput = z
     tags: Tags.optional(),
     model: optionalText(LIMITS.model, "The model that wrote it, e.g. opus-5. Shown as a claim."),
     owner: OwnerRef.optional(),
+    assignee: AssigneeName.optional(),
     expires_in: ExpiresIn,
   })
   .meta({ id: "ArtifactCreateInput", description: "A plain artifact. It takes no metadata: structured records use their own verb." });

@@ -1,5 +1,5 @@
 import { idFloorAt } from "../ids.js";
-import { measureDueAt, overdueSql } from "../receipt/due.js";
+import { measureDueAt, overdueSql } from "../inbox/rules.js";
 import { DEFAULT_HUMAN_ACTION } from "../receipt/schemas.js";
 import type { ArtifactSearchInput } from "./schemas.js";
 
@@ -42,7 +42,7 @@ export function addSearchFilters(where: Conditions, input: ArtifactSearchInput, 
     where.add(`a.metadata->>'human_action' = ${where.param(DEFAULT_HUMAN_ACTION)}`);
   }
   if (input.outcome === "overdue") {
-    where.add(`a.metadata is not null and ${overdueSql("a", `${where.param(now.toISOString())}::timestamptz`)}`);
+    where.add(`a.metadata is not null and ${overdueSql("a", where.param(now.toISOString()))}`);
   } else if (input.outcome !== undefined) {
     where.add(`a.metadata is not null and a.metadata->'outcome'->>'status' = ${where.param(input.outcome)}`);
   }

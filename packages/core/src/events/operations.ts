@@ -34,7 +34,7 @@ export const EVENT_OPERATIONS = {
     notOn: { mcp: "an outbound target is a person's decision" },
     title: "Subscribe a URL to events",
     description:
-      "Subscribe a URL to your events (or a team's, as a member): artifact.created, receipt.dropped, receipt.measure_due, receipt.acknowledged. Deliveries are signed per Standard Webhooks with the returned `whsec_` secret, which is shown only once. Human tokens only.",
+      "Subscribe a URL to your events (or a team's, as a member): artifact.created, receipt.dropped, receipt.measure_due, receipt.acknowledged, artifact.assigned. Deliveries are signed per Standard Webhooks with the returned `whsec_` secret, which is shown only once. Human tokens only.",
     input: SubscriptionCreateInput,
     output: CreatedSubscription,
     mutates: true,

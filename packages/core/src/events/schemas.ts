@@ -7,7 +7,7 @@ import { DropReceipt } from "../drops/schemas.js";
  * them; adding a type here makes every table keyed by EventType fail to compile until it
  * has its payload schema.
  */
-export const EVENT_TYPES = ["artifact.created", "receipt.dropped", "receipt.measure_due", "receipt.acknowledged"] as const;
+export const EVENT_TYPES = ["artifact.created", "receipt.dropped", "receipt.measure_due", "receipt.acknowledged", "artifact.assigned"] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 export const EventTypeSchema = z.enum(EVENT_TYPES).describe(`An event type: ${EVENT_TYPES.join(", ")}.`);
 
@@ -55,6 +55,17 @@ export const AcknowledgedData = z.object({
     .describe("The acknowledgement record."),
 });
 
+/** SPEC §20: who must act changed. Names are bare user names; `by` is the user who changed it. */
+export const AssignedData = z.object({
+  id: z.string().describe("Artifact id."),
+  title: z.string().describe("Title."),
+  url: z.string().describe("Share link."),
+  owner: z.string().describe("`user:NAME` or `team:NAME`."),
+  assignee: z.string().nullable().describe("The user now assigned, or null when nobody is."),
+  previous_assignee: z.string().nullable().describe("The user assigned before, or null."),
+  by: z.object({ user: z.string(), token_name: z.string() }).describe("Who changed it, from the bearer token."),
+});
+
 /** Payload schema of each type's `data`. Parsing with it fixes the key order and strips anything else. */
 export const EVENT_DATA = {
   "artifact.created": ArtifactCreatedData,
@@ -62,6 +73,7 @@ export const EVENT_DATA = {
   "receipt.dropped": DropReceipt,
   "receipt.measure_due": MeasureDueData,
   "receipt.acknowledged": AcknowledgedData,
+  "artifact.assigned": AssignedData,
 } as const satisfies { readonly [T in EventType]: z.ZodType };
 
 /**

@@ -43,6 +43,6 @@ export const Status = z
       })
       .describe("What the gates turned away recently."),
     inbox: InboxSummary,
-    lines: z.array(z.string()).describe("The same, as lines for people: `Last receipt: …`, `Drops (7d): …` and `Inbox: 3 open, oldest 2 days`."),
+    lines: z.array(z.string()).describe("The same, as lines for people: `Last receipt: …`, `Drops (7d): …` and `Inbox: 3 open (1 yours), oldest 2 days`."),
   })
   .meta({ id: "Status", description: "The last receipt, the drop rollup and what waits on people." });

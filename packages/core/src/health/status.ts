@@ -29,7 +29,7 @@ export async function readStatus(ctx: ServiceContext): Promise<z.output<typeof S
     [owners, now.toISOString()],
   );
   const counts = totalsByCategory(await countDrops(ctx.store, visibleOwners(ctx.principal), windowStart(now, DROP_WINDOW_DAYS)));
-  const inbox = await summarizeInbox(ctx.store, visibleOwners(ctx.principal), now);
+  const inbox = await summarizeInbox(ctx.store, visibleOwners(ctx.principal), now, ctx.principal.user.name);
   const lastReceipt = last
     ? { id: last.id, title: last.title, owner: last.owner, created_at: new Date(last.created_at).toISOString(), url: shareUrl(ctx.config, last.share_token) }
     : null;

@@ -9,6 +9,11 @@ export const UserName = storableString()
 
 export const TeamName = UserName.describe("A team name: lowercase letters, digits, '.', '_' or '-', at most 64 characters.");
 
+/** SPEC §20: the one user who must act, a bare user name who may read the artifact. Not part of the body. */
+export const AssigneeName = UserName.describe(
+  "Who must act on it: a bare user name such as `sam` (not `user:sam`) who may read it — the owner user or a member of the owner team. Not part of the body.",
+);
+
 export const OwnerRef = storableString()
   .regex(/^(user|team):[a-z0-9][a-z0-9._-]{0,63}$/, "must be user:NAME or team:NAME")
   .describe(

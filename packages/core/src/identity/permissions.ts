@@ -12,6 +12,7 @@ export const PERMISSIONS = [
   "artifacts:write",
   "runs:write",
   "artifacts:retain",
+  "artifacts:assign",
   "policy:write",
   "teams:write",
   "tokens:write",

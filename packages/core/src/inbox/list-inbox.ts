@@ -3,9 +3,17 @@ import { ARTIFACT_COLUMNS, type ArtifactRow, toArtifacts } from "../artifact/int
 import type { ServiceContext } from "../context.js";
 import { LIMITS } from "../limits.js";
 import { humanActionText } from "./format.js";
+import type { Principal } from "../context.js";
 import { ageOf, ARTIFACT_ID, decodeCursor, encodeCursor, ownersOf } from "./internal.js";
 import { ACTION_STATES, type ActionState, actionStateSql, needsActionSql, unexpiredSql } from "./rules.js";
 import type { InboxList, InboxListInput } from "./schemas.js";
+
+/** `assignee=me|none|NAME` as one SQL parameter: the user name, '' for nobody, null for no filter. */
+function assigneeFilter(principal: Principal, assignee: string | undefined): string | null {
+  if (assignee === undefined) return null;
+  if (assignee === "me") return principal.user.name;
+  return assignee === "none" ? "" : assignee;
+}
 
 /**
  * inbox_list: receipts that ask a person for something, of the owners the caller acts
@@ -25,8 +33,9 @@ export async function listInbox(ctx: ServiceContext, input: z.output<typeof Inbo
       where a.owner in (select jsonb_array_elements_text($1::jsonb)) and ${needsActionSql("a")}
         and ${unexpiredSql("a", "$2")} and ($3::text is null or a.id < $3::text)
         and ${actionStateSql("a")} = any(string_to_array($4::text, ','))
+        and ($6::text is null or ($6 = '' and a.assignee is null) or a.assignee = $6)
       order by a.id desc limit $5`,
-    [JSON.stringify(owners), now.toISOString(), after ?? null, states.join(","), limit + 1],
+    [JSON.stringify(owners), now.toISOString(), after ?? null, states.join(","), limit + 1, assigneeFilter(ctx.principal, input.assignee)],
   );
   const page = rows.slice(0, limit);
   const receipts = await toArtifacts(ctx.store, ctx.config, { kind: "principal", principal: ctx.principal }, page);
@@ -35,7 +44,8 @@ export async function listInbox(ctx: ServiceContext, input: z.output<typeof Inbo
     return {
       id: row.id,
       state: row.action_state,
-      human_action: humanActionText(row.metadata).text,
+      human_action: humanActionText(row.metadata).action,
+      assignee: row.assignee ?? null,
       age: ageOf(row.created_at, now),
       acknowledgements: receipt.acknowledgements,
       receipt,

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { ARTIFACT_COLUMNS, type ArtifactRow, toArtifacts } from "../artifact/internal.js";
 import type { ServiceContext } from "../context.js";
 import { LIMITS } from "../limits.js";
+import { humanActionText } from "./format.js";
 import { ARTIFACT_ID, decodeCursor, encodeCursor, ISO_TIME, ownersOf } from "./internal.js";
 import { dueAtSql, isPendingSql, OUTCOME_STATES, type OutcomeState, outcomeStateSql, unexpiredSql } from "./rules.js";
 import type { OutcomeList, OutcomesListInput } from "./schemas.js";
@@ -42,6 +43,7 @@ export async function listOutcomes(
     state: row.outcome_state,
     measure_at: row.measure_at,
     due_at: new Date(row.due_at).toISOString(),
+    human_action: humanActionText(row.metadata).action,
     receipt: receipts[i] as (typeof receipts)[number],
   }));
   const last = items.at(-1);

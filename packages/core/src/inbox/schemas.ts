@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { Artifact, ArtifactReadInput } from "../artifact/schemas.js";
-import { OwnerRef } from "../identity/names.js";
+import { OwnerRef, UserName } from "../identity/names.js";
 import { PAGE_FIELDS } from "../paging.js";
 import { optionalText } from "../text.js";
 import { Acknowledgement } from "./acknowledgement.js";
@@ -28,6 +28,9 @@ export const InboxListInput = z.strictObject({
     .default("open")
     .describe("`open` (default): actions nobody has acknowledged yet; `acknowledged`; or `all`."),
   owner: OwnerRef.optional().describe("Only this owner (`user:NAME` or `team:NAME`, one you act for). Default: you and your teams."),
+  assignee: UserName.optional().describe(
+    "Only what is assigned to `me` (you), to `none` (nobody), or to the user NAME (a bare user name). Default: all.",
+  ),
   ...PAGE_FIELDS,
 });
 
@@ -43,7 +46,8 @@ export const InboxItem = z
   .object({
     id: z.string().describe("Artifact id of the receipt."),
     state: z.enum(ACTION_STATES).describe("`open` until a person acknowledges it, then `acknowledged`."),
-    human_action: z.string().describe("What the receipt asks, as the card's chip says it: `You need to do: …`."),
+    human_action: z.string().describe("What the receipt asks, as stored in its metadata, e.g. `Rotate the key`."),
+    assignee: z.string().nullable().describe("The user who must act (a bare user name), or null when nobody is assigned."),
     age: Age,
     acknowledgements: z.array(Acknowledgement).describe("Who said they saw it, oldest first."),
     receipt: Artifact,
@@ -73,6 +77,7 @@ export const OutcomeItem = z
     state: z.enum(OUTCOME_STATES).describe("`overdue`, `upcoming`, or `closed` once a receipt follows it."),
     measure_at: z.string().describe("The receipt's `outcome.measure_at`, as written."),
     due_at: z.string().describe("ISO 8601 time it comes due: a date-only `measure_at` is due from the start of that day (UTC)."),
+    human_action: z.string().describe("What the receipt asks, as stored in its metadata (`Nothing` when it asks nothing)."),
     receipt: Artifact,
   })
   .meta({ id: "OutcomeItem", description: "A pending outcome and when it comes due." });
@@ -88,6 +93,7 @@ export const OutcomeList = z
 export const InboxSummary = z
   .object({
     open: z.number().int().describe("Open actions: receipts asking a person for something that nobody has acknowledged."),
+    mine: z.number().int().describe("Of those, how many are assigned to you."),
     oldest_open_days: z.number().int().nullable().describe("Age in whole days of the oldest open action; null when none is open."),
     oldest_open_id: z.string().nullable().describe("Its artifact id; null when none is open."),
     stale: z.number().int().describe("Open actions older than 3 days (doctor warns about them)."),

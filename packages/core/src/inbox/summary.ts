@@ -6,16 +6,17 @@ import type { InboxSummary } from "./schemas.js";
 const DAY_MS = 86_400_000;
 
 /** What status and doctor report about the human loop, over some owners, from the one rule. */
-export async function summarizeInbox(sql: Sql, owners: readonly string[], now: Date): Promise<InboxSummary> {
+export async function summarizeInbox(sql: Sql, owners: readonly string[], now: Date, user?: string): Promise<InboxSummary> {
   const params = [JSON.stringify(owners), now.toISOString()];
   const staleBefore = new Date(now.getTime() - STALE_ACTION_DAYS * DAY_MS).toISOString();
   const [actions, outcomes] = await Promise.all([
-    sql.query<{ open: number | string; stale: number | string; oldest_id: string | null; oldest_at: Date | string | null }>(
-      `select count(*) as open, count(*) filter (where a.created_at < $3::timestamptz) as stale,
+    sql.query<{ open: number | string; mine: number | string; stale: number | string; oldest_id: string | null; oldest_at: Date | string | null }>(
+      `select count(*) as open, count(*) filter (where a.assignee = $4::text) as mine,
+              count(*) filter (where a.created_at < $3::timestamptz) as stale,
               min(a.id) as oldest_id, min(a.created_at) as oldest_at from artifacts a
         where a.owner in (select jsonb_array_elements_text($1::jsonb)) and ${needsActionSql("a")}
           and ${unexpiredSql("a", "$2")} and ${actionStateSql("a")} = 'open'`,
-      [...params, staleBefore],
+      [...params, staleBefore, user ?? null],
     ),
     sql.query<{ id: string; n: number | string }>(
       `select a.id, count(*) over () as n from artifacts a
@@ -29,6 +30,7 @@ export async function summarizeInbox(sql: Sql, owners: readonly string[], now: D
   const oldestAt = actions[0]?.oldest_at ?? null;
   return {
     open,
+    mine: Number(actions[0]?.mine ?? 0),
     oldest_open_days: oldestAt === null ? null : Math.floor((now.getTime() - new Date(oldestAt).getTime()) / DAY_MS),
     oldest_open_id: actions[0]?.oldest_id ?? null,
     stale: Number(actions[0]?.stale ?? 0),
@@ -39,10 +41,11 @@ export async function summarizeInbox(sql: Sql, owners: readonly string[], now: D
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
-/** `Inbox: 3 open, oldest 2 days` (and the overdue outcomes, when there are any). */
+/** `Inbox: 3 open (1 yours), oldest 2 days` (and the overdue outcomes, when there are any). */
 export function inboxLine(s: InboxSummary): string {
   const days = s.oldest_open_days ?? 0;
-  const actions = s.open === 0 ? "nothing open" : `${s.open} open, oldest ${days === 0 ? "under 1 day" : plural(days, "day")}`;
+  const actions =
+    s.open === 0 ? "nothing open" : `${s.open} open (${s.mine} yours), oldest ${days === 0 ? "under 1 day" : plural(days, "day")}`;
   return `Inbox: ${actions}${s.overdue > 0 ? `; ${plural(s.overdue, "outcome")} overdue` : ""}`;
 }
 

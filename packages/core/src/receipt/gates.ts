@@ -1,5 +1,6 @@
 import type { ServiceContext } from "../context.js";
 import { categoryOf } from "../drops/classification.js";
+import { assigneeIssue } from "../artifact/assign.js";
 import { expiresInIssue, findArtifact, isExpired } from "../artifact/internal.js";
 import { CairnError } from "../errors.js";
 import { ownerIssue } from "../identity/owner.js";
@@ -108,7 +109,7 @@ async function customGates(ctx: ServiceContext, gated: GatedReceipt): Promise<Re
 /**
  * The receipt gates, in their fixed order. Each returns a typed rejection:
  *   1. static: schema → shape → links → thinness (validateReceiptInput, one pass)
- *   2. owner → 3. follows (foreign-link) → expires_in within the TTL (invalid) → 4. secrets (redact or secret-detected)
+ *   2. owner → 3. follows (foreign-link) → assignee (invalid) → expires_in within the TTL (invalid) → 4. secrets (redact or secret-detected)
  *   5. policy (policy-vetoed) → 6. custom gates (their category, else unknown)
  *   7. duplicate — inside the insert transaction (insert.ts), atomic with the insert.
  * The first gate that refuses decides; later gates do not run.
@@ -122,6 +123,10 @@ export async function runReceiptGates(ctx: ServiceContext, raw: unknown): Promis
 
   const foreign = await followsGate(ctx, owner, validation.value.metadata.follows);
   if (foreign) return refuse(foreign);
+  // The assignee must be able to read it (SPEC §20): an unknown user is `invalid`, still a drop.
+  const assignee = validation.value.assignee;
+  const unassignable = assignee === undefined ? null : await assigneeIssue(ctx.store, owner, assignee);
+  if (unassignable) return refuse({ category: "invalid", issues: [unassignable] });
 
   const policy = await gatingPolicy(ctx, owner);
   // expires_in is checked against the owner's TTL once the owner is known: still `invalid`, still a drop.

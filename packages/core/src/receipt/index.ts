@@ -2,7 +2,7 @@ export { checksumOf } from "../checksum.js";
 export { type FieldInfo, fieldsOf } from "../fields.js";
 export { LIMITS } from "../limits.js";
 export { rejectionError } from "./create.js";
-export { dueAtOf, isOverdue, measureDueAt, overdueSql } from "./due.js";
+export { dueAtOf, measureDueAt, outcomeStateOf } from "../inbox/rules.js";
 export type { GateContext, GateReceipt, GateRefusal, ReceiptGate } from "./custom-gate.js";
 export { IdempotencyKey } from "./idempotency.js";
 export { prepareReceipt, prepareRedactedReceipt, renderValidReceipt, storedReceiptFields, type PreparedReceipt } from "./prepare.js";

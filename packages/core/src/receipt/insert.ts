@@ -1,4 +1,5 @@
-import { artifactInsertArgument, expiryOf, newArtifactRow, provenanceOf, shareUrl, toNewArtifact } from "../artifact/internal.js";
+import { artifactInsertArgument, newArtifactRow, provenanceOf, shareUrl, toNewArtifact } from "../artifact/internal.js";
+import { assignedAtCreate } from "../artifact/assign.js";
 import type { CreatedArtifact } from "../artifact/schemas.js";
 import { artifactCreatedData } from "../events/artifact-event.js";
 import { eventArgument, eventPayload } from "../events/outbox.js";
@@ -12,6 +13,7 @@ import type { GatedReceipt } from "./gates.js";
 import { type IdempotencyClaim, idempotencyLock, outcomeArgument, type StoredOutcome } from "./idempotency.js";
 import type { PreparedReceipt } from "./prepare.js";
 import { storedReceiptFields } from "./prepare.js";
+import { receiptExpiry } from "./expiry.js";
 import { receiptWarnings } from "./warnings.js";
 import { RECEIPT_SCHEMA_ID } from "./schemas.js";
 import { StoreError } from "../store/faults.js";
@@ -89,17 +91,19 @@ export async function insertReceipt(
   const { owner, policy } = gated;
   // `follows` is not rendered (the body is public to link holders), so it joins the checksum here.
   const follows = prepared.metadata.follows ?? null;
-  const row = newArtifactRow(now, expiryOf(now, policy.default_ttl_days, prepared.expiresIn), {
+  const expiry = receiptExpiry(now, policy.default_ttl_days, prepared.expiresIn, prepared.metadata);
+  const row = newArtifactRow(now, expiry.expiresAt, {
     owner,
     ...storedReceiptFields(prepared),
     provenance: provenanceOf(ctx, prepared.model),
     follows,
     details: prepared.details ?? null,
+    assignee: prepared.assignee ?? null,
   });
   const value: CreatedArtifact = {
     ...(await toNewArtifact(ctx.store, ctx.config, { kind: "principal", principal: ctx.principal }, row)),
     redactions: gated.redactions,
-    warnings: receiptWarnings(prepared.metadata, now),
+    warnings: [...receiptWarnings(prepared.metadata, now), ...(expiry.warning ? [expiry.warning] : [])],
   };
   const eventId = newId("evt", now);
   const event = { type: "artifact.created" as const, owner, data: artifactCreatedData(ctx.config, row) };
@@ -114,14 +118,15 @@ export async function insertReceipt(
     now: now.toISOString(),
     receipt_schema: RECEIPT_SCHEMA_ID,
     duplicate_since: new Date(now.getTime() - DUPLICATE_WINDOW_MS).toISOString(),
-    artifact: artifactInsertArgument(row),
+    artifact: artifactInsertArgument(row, row.assignee === null ? undefined : assignedAtCreate(ctx, now)(row)),
     event: eventArgument(event, eventId, eventPayload(event.type, eventId, now, event.data), now),
     claim: claim ? outcomeArgument(claim, { kind: "created", value }, now) : null,
   };
   const result = await writeReceipt(ctx.store, JSON.stringify(argument));
   switch (result?.status) {
     case "created":
-      if (result.deliveries > 0) ringOutbox();
+      // The assigned event's deliveries are not counted in `deliveries`: ring for it too.
+      if (result.deliveries > 0 || row.assignee !== null) ringOutbox();
       return { kind: "created", value };
     case "stale":
       return { kind: "stale", why: result.why };

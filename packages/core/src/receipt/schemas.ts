@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ARTIFACT_RESOURCE_PATTERN } from "../artifact/resource-uri.js";
 import { RUN_RESOURCE_PATTERN } from "../run/resource-uri.js";
-import { OwnerRef } from "../identity/names.js";
+import { AssigneeName, OwnerRef } from "../identity/names.js";
 import { LIMITS } from "../limits.js";
 import { Tags } from "../tags.js";
 import { CALENDAR_YEARS_REASON, calendarError, isCalendarDateTime, isWithinCalendarYears } from "../dates.js";
@@ -163,6 +163,7 @@ export const ReceiptCreateInput = ReceiptFields.extend({
   tags: Tags.optional(),
   model: optionalText(LIMITS.model, "The model that wrote the receipt, e.g. opus-5. Shown as a claim, never verified."),
   owner: OwnerRef.optional(),
+  assignee: AssigneeName.optional(),
   expires_in: z
     .number()
     .int()

@@ -35,6 +35,8 @@ export interface ValidReceipt {
   sentTags?: string[];
   model?: string;
   owner?: string;
+  /** The user who must act (SPEC §20); checked against the owner by the assignee gate. */
+  assignee?: string;
   /** Seconds until expiry when sooner than the owner's TTL; an artifact field, not rendered. */
   expiresIn?: number;
 }
@@ -170,6 +172,7 @@ export function validateReceiptInput(raw: unknown): ReceiptValidation {
       ...(v.details !== undefined && { details: v.details }),
       ...(v.model !== undefined && { model: v.model }),
       ...(v.owner !== undefined && { owner: v.owner }),
+      ...(v.assignee !== undefined && { assignee: v.assignee }),
       ...(v.expires_in !== undefined && { expiresIn: v.expires_in }),
     },
   };

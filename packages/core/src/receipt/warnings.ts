@@ -1,4 +1,4 @@
-import { measureDueAt } from "./due.js";
+import { measureDueAt } from "../inbox/rules.js";
 import type { ReceiptMetadata } from "./schemas.js";
 
 /** Something a reader of the receipt will trip over that is still no reason to refuse it. */

@@ -3,6 +3,7 @@ import { artifactIdOfResourceUri } from "../artifact/resource-uri.js";
 import type { Artifact } from "../artifact/schemas.js";
 import { runIdOfResourceUri } from "../run/resource-uri.js";
 import type { Acknowledgement } from "../inbox/acknowledgement.js";
+import { type OutcomeState, outcomeStateOf } from "../inbox/rules.js";
 import { DETAILS_HEADING, renderReceiptV1 } from "../receipt/render.js";
 import {
   DEFAULT_HUMAN_ACTION,
@@ -27,7 +28,10 @@ export interface ReceiptCardView {
   /** "Receipt asserted by claude · opus-5 for sam, via MCP": whose claim it is, never "verified". */
   header: string;
   tldr: TextPart;
-  action: TextPart & { needed: boolean };
+  /** `needed`: it asks a person for something; `waiting`: and nobody has acknowledged it yet (SPEC §20). */
+  action: TextPart & { needed: boolean; waiting: boolean; acknowledged: string | null };
+  /** "Assigned to sam", or null when nobody is. */
+  assignee: { label: string; user: string } | null;
   /** Shown under the chip (SPEC §15): who said they saw it, oldest first. */
   acknowledgements: Array<{ user: string; at: string; note: string | null; text: string }>;
   affected: TextPart;
@@ -47,6 +51,12 @@ export interface ReceiptCardView {
     status: { field: string; value: OutcomeStatus; text: string };
     measure_at: TextPart | null;
     summary: TextPart | null;
+    /** The one rule's state (inbox/rules.ts): `overdue` is marked; `closed` reads "Measured in …" and links the follow-ups. */
+    state: OutcomeState | null;
+    /** "Overdue" or "Measured in", or null when neither applies. */
+    mark: string | null;
+    /** Receipts that follow it, that the viewer may read, oldest first. */
+    followed_by: string[];
   };
   remaining: {
     field: string;
@@ -70,7 +80,10 @@ export const CARD_LABELS = {
   evidenceNote: "About the evidence",
   outcome: "Outcome",
   measureAt: "Measure at",
-  due: "due",
+  overdue: "Overdue",
+  measuredIn: "Measured in",
+  follows: "Follows",
+  assignee: "Assigned to",
   summary: "What was measured",
   remaining: "What remains",
   nothingRemains: "Nothing remains.",
@@ -79,9 +92,20 @@ export const CARD_LABELS = {
   acknowledged: "acknowledged",
 } as const;
 
+/** An instant as people read it everywhere Cairn shows one: `2026-12-15 09:00 UTC`. */
+export const readableInstant = (iso: string) => `${new Date(iso).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+
+/** A `measure_at` as people read it: a date stays a date; a date-time becomes its UTC minute. */
+export const readableMeasureAt = (measureAt: string) => (/^\d{4}-\d{2}-\d{2}$/.test(measureAt) ? measureAt : readableInstant(measureAt));
+
 /** "sam acknowledged 2026-12-01 09:10 UTC": who, and when, from the server's record. */
-export const acknowledgementText = (a: Acknowledgement) =>
-  `${a.by.user} ${CARD_LABELS.acknowledged} ${a.at.slice(0, 16).replace("T", " ")} UTC`;
+export const acknowledgementText = (a: Acknowledgement) => `${a.by.user} ${CARD_LABELS.acknowledged} ${readableInstant(a.at)}`;
+
+/** The outcome's mark beside its status: overdue, or measured by a later receipt; null otherwise. */
+export function outcomeMark(state: OutcomeState | null): string | null {
+  if (state === "overdue") return CARD_LABELS.overdue;
+  return state === "closed" ? CARD_LABELS.measuredIn : null;
+}
 
 /** Receipt metadata as stored by receipt_create, or null for any other artifact. */
 export function receiptMetadataOf(artifact: Pick<Artifact, "metadata">): ReceiptMetadata | null {
@@ -112,15 +136,28 @@ export function receiptDetailsOf(artifact: Pick<Artifact, "title" | "body" | "me
   return artifact.body.slice(prefix.length, -1);
 }
 
-/** The card of a receipt, or null when the artifact is not one. */
-export function receiptCardOf(artifact: Artifact): ReceiptCardView | null {
+/**
+ * The card of a receipt, or null when the artifact is not one. `now` decides whether a
+ * pending outcome is overdue, by the one rule. `followersKnown: false` is for a viewer who
+ * cannot see who follows it (a share-link reader): the outcome's state is then unknown
+ * (null, no mark) rather than possibly, wrongly, overdue.
+ */
+export function receiptCardOf(artifact: Artifact, now: Date = new Date(), followersKnown = true): ReceiptCardView | null {
   const m = receiptMetadataOf(artifact);
   if (!m) return null;
   const L = CARD_LABELS;
+  const state = followersKnown ? outcomeStateOf(m, artifact.followed_by.length > 0, now) : null;
+  const firstAck = artifact.acknowledgements[0];
   return {
     header: provenanceLine(artifact.provenance, "Receipt"),
     tldr: part("changed", L.tldr, m.changed),
-    action: { ...part("human_action", L.action, m.human_action), needed: needsHuman(m) },
+    action: {
+      ...part("human_action", L.action, m.human_action),
+      needed: needsHuman(m),
+      waiting: needsHuman(m) && firstAck === undefined,
+      acknowledged: needsHuman(m) && firstAck ? acknowledgementText(firstAck) : null,
+    },
+    assignee: artifact.assignee === null ? null : { label: L.assignee, user: artifact.assignee },
     acknowledgements: artifact.acknowledgements.map((a) => ({ user: a.by.user, at: a.at, note: a.note, text: acknowledgementText(a) })),
     affected: part("affected", L.affected, m.affected),
     before: part("before", L.before, m.before),
@@ -135,8 +172,11 @@ export function receiptCardOf(artifact: Artifact): ReceiptCardView | null {
     outcome: {
       label: L.outcome,
       status: { field: "outcome.status", value: m.outcome.status, text: OUTCOME_LABELS[m.outcome.status] },
-      measure_at: m.outcome.measure_at === undefined ? null : part("outcome.measure_at", L.measureAt, m.outcome.measure_at),
+      measure_at: m.outcome.measure_at === undefined ? null : part("outcome.measure_at", L.measureAt, readableMeasureAt(m.outcome.measure_at)),
       summary: m.outcome.summary === undefined ? null : part("outcome.summary", L.summary, m.outcome.summary),
+      state,
+      mark: outcomeMark(state),
+      followed_by: artifact.followed_by,
     },
     remaining: {
       field: "remaining",

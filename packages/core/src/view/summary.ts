@@ -1,6 +1,7 @@
 import type { Artifact } from "../artifact/schemas.js";
+import { type OutcomeState, outcomeStateOf } from "../inbox/rules.js";
 import { OUTCOME_LABELS, type OutcomeStatus } from "../receipt/schemas.js";
-import { CARD_LABELS, needsHuman, receiptMetadataOf } from "./card.js";
+import { acknowledgementText, CARD_LABELS, needsHuman, outcomeMark, readableMeasureAt, receiptMetadataOf } from "./card.js";
 
 /** One row of a list of artifacts (the web's bin): what a person scans before opening one. */
 export interface ArtifactSummaryView {
@@ -10,16 +11,23 @@ export interface ArtifactSummaryView {
   created_at: string;
   /** "3 days ago". */
   age: string;
-  /** Null for an artifact that is not a receipt. */
-  action: { label: string; text: string; needed: boolean } | null;
+  /**
+   * Null for an artifact that is not a receipt. `waiting`: it asks a person and nobody has
+   * acknowledged it; `acknowledged`: "sam acknowledged 2026-12-01 09:10 UTC" once someone has.
+   */
+  action: { label: string; text: string; needed: boolean; waiting: boolean; acknowledged: string | null } | null;
+  /** The user who must act, or null. */
+  assignee: string | null;
   outcome: {
     status: OutcomeStatus;
     text: string;
     /** The measurement date, when the receipt set one. */
     measure_at: string | null;
-    /** A pending measurement whose date has come (a date-only value is due from the start of that day, UTC). */
+    /** The one rule's state (inbox/rules.ts): a followed receipt is `closed`, never overdue. */
+    state: OutcomeState | null;
+    /** Marked as overdue: pending, due, and nothing follows it. */
     due: boolean;
-    /** All of it as one line: "Pending · measure at 2026-12-07 · due". */
+    /** All of it as one line: "Pending · measure at 2026-12-07 · Overdue". */
     line: string;
   } | null;
   tags: string[];
@@ -40,33 +48,42 @@ export function ageOf(iso: string, now: Date): string {
   return plural(Math.floor(ms / DAY), "day");
 }
 
-/** Whether a measure_at (date or date-time) has come; a date alone counts from 00:00 UTC. */
-export function isDue(measureAt: string, now: Date): boolean {
-  const at = /^\d{4}-\d{2}-\d{2}$/.test(measureAt) ? Date.parse(`${measureAt}T00:00:00Z`) : Date.parse(measureAt);
-  return at <= now.getTime();
-}
+type Summarised = Pick<Artifact, "id" | "title" | "owner" | "created_at" | "metadata" | "tags" | "acknowledgements" | "assignee" | "followed_by">;
 
-export function artifactSummaryOf(artifact: Pick<Artifact, "id" | "title" | "owner" | "created_at" | "metadata" | "tags">, now: Date): ArtifactSummaryView {
+export function artifactSummaryOf(artifact: Summarised, now: Date): ArtifactSummaryView {
   const m = receiptMetadataOf(artifact);
   const measureAt = m?.outcome.measure_at ?? null;
-  const due = m?.outcome.status === "pending" && measureAt !== null && isDue(measureAt, now);
+  const state = m ? outcomeStateOf(m, artifact.followed_by.length > 0, now) : null;
+  const mark = outcomeMark(state);
+  const firstAck = artifact.acknowledgements[0];
+  const needed = m ? needsHuman(m) : false;
   return {
     id: artifact.id,
     title: artifact.title,
     owner: artifact.owner,
     created_at: artifact.created_at,
     age: ageOf(artifact.created_at, now),
-    action: m ? { label: CARD_LABELS.action, text: m.human_action, needed: needsHuman(m) } : null,
+    action: m
+      ? {
+          label: CARD_LABELS.action,
+          text: m.human_action,
+          needed,
+          waiting: needed && firstAck === undefined,
+          acknowledged: needed && firstAck ? acknowledgementText(firstAck) : null,
+        }
+      : null,
+    assignee: artifact.assignee,
     outcome: m
       ? {
           status: m.outcome.status,
           text: OUTCOME_LABELS[m.outcome.status],
           measure_at: measureAt,
-          due,
+          state,
+          due: state === "overdue",
           line: [
             OUTCOME_LABELS[m.outcome.status],
-            ...(measureAt ? [`${CARD_LABELS.measureAt.toLowerCase()} ${measureAt}`] : []),
-            ...(due ? [CARD_LABELS.due] : []),
+            ...(measureAt ? [`${CARD_LABELS.measureAt.toLowerCase()} ${readableMeasureAt(measureAt)}`] : []),
+            ...(mark === CARD_LABELS.overdue ? [mark] : mark ? ["measured in a later receipt"] : []),
           ].join(" · "),
         }
       : null,

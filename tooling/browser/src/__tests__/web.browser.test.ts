@@ -232,7 +232,7 @@ describe("the web in Chromium", () => {
     expect(await page.locator(".rows .title").allTextContents()).toEqual(["Export retries failed uploads"]);
     await page.getByLabel("Note (optional)").fill("Approved in #finance-ops");
     await page.getByRole("button", { name: "Acknowledge" }).click();
-    await page.waitForURL(`${base}/inbox?state=open`);
+    await page.waitForURL(`${base}/inbox?state=open&done=acknowledged`);
     expect(await page.locator(".rows").count()).toBe(0);
     await visit(page, `${base}/a/${data.full.id}`);
     expect(await page.locator(".acks").textContent()).toContain(`${data.sam.name} acknowledged`);

@@ -31,6 +31,7 @@ const plainRow: ArtifactRow = {
   created_at: new Date("2026-12-01T09:00:00.000Z"),
   expires_at: new Date("2026-12-08T09:00:00.000Z"),
   retained: false,
+  assignee: null,
 };
 const at = new Date("2026-12-01T09:00:00.000Z");
 const EVENT_ID = "evt_06h2k3m4n5p6q7r8s9t0v1w2x4";

@@ -130,13 +130,13 @@ describe.each(DRIVERS)("outcomes due and measure_due on %s", (driver) => {
     at("2026-12-20T00:00:00.000Z");
     const kim = await fx.world.user("kim");
     const first = await fx.world.cairn.invoke("receipt_create", kim.ctx(), minimalReceipt({ human_action: "Rotate the key", learned: "a" }));
-    expect((await fx.world.cairn.invoke("status", kim.ctx(), {})).lines.at(-1)).toBe("Inbox: 1 open, oldest under 1 day");
+    expect((await fx.world.cairn.invoke("status", kim.ctx(), {})).lines.at(-1)).toBe("Inbox: 1 open (0 yours), oldest under 1 day");
     at("2026-12-21T00:00:00.000Z");
     await fx.world.cairn.invoke("receipt_create", kim.ctx(), minimalReceipt({ human_action: "Rotate the other key", learned: "b" }));
     at("2026-12-22T00:00:00.000Z");
     const status = await fx.world.cairn.invoke("status", kim.ctx(), {});
-    expect(status.lines.at(-1)).toBe("Inbox: 2 open, oldest 2 days");
-    expect(status.inbox).toEqual({ open: 2, oldest_open_days: 2, oldest_open_id: first.id, stale: 0, overdue: 0, oldest_overdue_id: null });
+    expect(status.lines.at(-1)).toBe("Inbox: 2 open (0 yours), oldest 2 days");
+    expect(status.inbox).toEqual({ open: 2, mine: 0, oldest_open_days: 2, oldest_open_id: first.id, stale: 0, overdue: 0, oldest_overdue_id: null });
     expect((await fx.world.cairn.invoke("doctor", kim.ctx(), {})).checks.find((c) => c.name === "Inbox")?.status).toBe("ok");
 
     at(new Date(Date.parse("2026-12-23T00:00:00.000Z") + 1).toISOString());
@@ -144,7 +144,7 @@ describe.each(DRIVERS)("outcomes due and measure_due on %s", (driver) => {
     expect(doctor).toMatchObject({ status: "warn", summary: "2 open actions (1 older than 3 days); no outcome overdue." });
     expect(doctor?.next_action).toContain(`cairn ack ${first.id}`);
     await fx.world.cairn.invoke("artifact_acknowledge", kim.ctx(), { id: first.id });
-    expect((await fx.world.cairn.invoke("status", kim.ctx(), {})).lines.at(-1)).toBe("Inbox: 1 open, oldest 2 days");
+    expect((await fx.world.cairn.invoke("status", kim.ctx(), {})).lines.at(-1)).toBe("Inbox: 1 open (0 yours), oldest 2 days");
     expect((await fx.world.cairn.invoke("doctor", kim.ctx(), {})).checks.find((c) => c.name === "Inbox")?.status).toBe("ok");
     clock += DAY_MS;
   });

@@ -33,5 +33,6 @@ export function storedReceiptRow(input: Record<string, unknown>, id = "art_06h31
     expires_at: "2026-12-08T09:00:00.000Z",
     retained: false,
     details: p.details ?? null,
+    assignee: null,
   };
 }

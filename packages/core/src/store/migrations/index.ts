@@ -11,6 +11,7 @@ import { receiptWrite } from "./0010-receipt-write.js";
 import { searchStatistics } from "./0011-search-statistics.js";
 import { receiptWriteEdges } from "./0012-receipt-write-edges.js";
 import { webhookOperations } from "./0013-webhook-operations.js";
+import { assignee } from "./0014-assignee.js";
 import { traces } from "./0015-traces.js";
 import { signinLinks } from "./0016-signin-links.js";
 import type { Migration } from "./types.js";
@@ -35,6 +36,7 @@ export const MIGRATIONS: readonly Migration[] = [
   searchStatistics,
   receiptWriteEdges,
   webhookOperations,
+  assignee,
   traces,
   signinLinks,
 ];

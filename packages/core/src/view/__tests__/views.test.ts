@@ -3,7 +3,7 @@ import type { Artifact } from "../../artifact/schemas.js";
 import { renderReceiptV1 } from "../../receipt/render.js";
 import type { ReceiptMetadata } from "../../receipt/schemas.js";
 import type { Run } from "../../run/schemas.js";
-import { ageOf, artifactSummaryOf, isDue, receiptCardOf, runTimelineOf } from "../index.js";
+import { ageOf, artifactSummaryOf, receiptCardOf, runTimelineOf } from "../index.js";
 
 const provenance: Artifact["provenance"] = { actor: { id: "tok_1", name: "claude", kind: "agent" }, on_behalf_of: "sam", model: "opus-5", surface: "mcp" };
 
@@ -13,6 +13,7 @@ function receipt(metadata: Record<string, unknown>): Artifact {
     metadata: { schema: "cairn.receipt/v1", changed: "Export retries uploads", affected: "Finance", before: "b", after: "a", evidence: [],
       outcome: { status: "pending", measure_at: "2026-12-07" }, human_action: "Nothing", remaining: [], learned: "nothing new", ...metadata },
     owner: "user:sam", provenance, follows: null, produced_by: [], acknowledgements: [], url: "http://x/s/t", created_at: "2026-11-01T09:00:00.000Z", expires_at: null, retained: true,
+    assignee: null, followed_by: [],
   };
 }
 
@@ -20,7 +21,7 @@ describe("receipt card view", () => {
   it("labels every part, warns on no evidence and names each value's field", () => {
     const card = receiptCardOf(receipt({}));
     expect(card?.header).toBe("Receipt asserted by claude · opus-5 for sam, via MCP");
-    expect(card?.action).toEqual({ field: "human_action", label: "You need to do", text: "Nothing", needed: false });
+    expect(card?.action).toEqual({ field: "human_action", label: "You need to do", text: "Nothing", needed: false, waiting: false, acknowledged: null });
     expect(card?.evidence.empty).toBe("No evidence linked");
     expect(card?.outcome.status).toEqual({ field: "outcome.status", value: "pending", text: "Pending" });
     expect(card?.outcome.measure_at?.text).toBe("2026-12-07");
@@ -55,11 +56,19 @@ describe("summary view", () => {
     expect(ageOf("2026-12-06T23:59:30Z", now)).toBe("just now");
     expect(ageOf("2026-12-06T22:00:00Z", now)).toBe("2 hours ago");
     expect(ageOf("2026-12-06T00:00:00Z", now)).toBe("1 day ago");
-    expect(isDue("2026-12-07", now)).toBe(true);
-    expect(isDue("2026-12-07T00:00:01Z", now)).toBe(false);
     const row = artifactSummaryOf(receipt({}), now);
-    expect(row.outcome).toEqual({ status: "pending", text: "Pending", measure_at: "2026-12-07", due: true, line: "Pending · measure at 2026-12-07 · due" });
+    expect(row.outcome).toEqual({
+      status: "pending", text: "Pending", measure_at: "2026-12-07", state: "overdue", due: true, line: "Pending · measure at 2026-12-07 · Overdue",
+    });
+    expect(artifactSummaryOf(receipt({ outcome: { status: "pending", measure_at: "2026-12-07T00:00:01Z" } }), now).outcome?.state).toBe("upcoming");
+    // A followed receipt is measured: never due, never overdue.
+    const followed = artifactSummaryOf({ ...receipt({}), followed_by: ["art_2"] }, now);
+    expect([followed.outcome?.state, followed.outcome?.due, followed.outcome?.line]).toEqual(["closed", false, "Pending · measure at 2026-12-07 · measured in a later receipt"]);
     expect(row.action?.needed).toBe(false);
+    const asked = receipt({ human_action: "Approve it" });
+    expect(artifactSummaryOf(asked, now).action).toMatchObject({ needed: true, waiting: true, acknowledged: null });
+    const acked = { ...asked, acknowledgements: [{ by: { user: "sam", token_name: "laptop" }, at: "2026-12-06T09:10:00.000Z", note: null }] };
+    expect(artifactSummaryOf(acked, now).action).toMatchObject({ needed: true, waiting: false, acknowledged: "sam acknowledged 2026-12-06 09:10 UTC" });
     expect(artifactSummaryOf({ ...receipt({}), metadata: null }, now).action).toBeNull();
   });
 });

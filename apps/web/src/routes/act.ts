@@ -1,0 +1,87 @@
+import { type Artifact, type Cairn, receiptCardOf, type ServiceContext } from "@cairn/core";
+import type { Context, Hono } from "hono";
+import type { WebEnv } from "../adapter.js";
+import { artifactActions, artifactPage, type ArtifactPageParts } from "../pages/artifact.js";
+import { acknowledgeForm } from "../pages/inbox.js";
+import { formIsGenuine, type WebSession } from "../session.js";
+import { formLimit, refusedForm } from "./auth.js";
+import { linkedTitle, signedIn } from "./pages.js";
+
+/** Linked receipts whose titles the page looks up, at most. */
+const TITLE_LOOKUPS = 10;
+
+/** The confirmation each write leaves on the next page (`?done=`). */
+export const CONFIRMATIONS: Readonly<Record<string, (a: Artifact) => string>> = {
+  retained: () => "Retained: it will not expire.",
+  assigned: (a) => (a.assignee === null ? "Nobody is assigned now." : `Assigned to ${a.assignee}.`),
+  acknowledged: () => "Acknowledged: you said you saw what it asks.",
+};
+
+/** Who may be assigned: the owner user, or the owner team's members (SPEC §20). */
+async function assigneeChoices(cairn: Cairn, ctx: ServiceContext, owner: string): Promise<string[]> {
+  const [kind, name = ""] = owner.split(":", 2);
+  if (kind === "user") return [name];
+  return (await cairn.invoke("team_read", ctx, { name })).members;
+}
+
+/** Everything /a/:id shows a signed-in person beyond the artifact: titles, forms, the last confirmation. */
+export async function artifactPageParts(
+  cairn: Cairn,
+  ctx: ServiceContext,
+  c: Context,
+  artifact: Artifact,
+  session: WebSession,
+): Promise<ArtifactPageParts> {
+  const id = encodeURIComponent(artifact.id);
+  const titles = new Map<string, string>();
+  const linked = [...(artifact.follows ? [artifact.follows.id] : []), ...artifact.followed_by].slice(0, TITLE_LOOKUPS);
+  for (const other of linked) {
+    const title = await linkedTitle(cairn, ctx, other);
+    if (title !== null) titles.set(other, title);
+  }
+  const card = receiptCardOf(artifact, ctx.now());
+  const mine = card?.acknowledgements.some((a) => a.user === session.principal.user.name) ?? true;
+  const done = c.req.query("done");
+  return {
+    rawHref: `/a/${id}/raw`,
+    underChip: card?.action.needed && !mine ? acknowledgeForm(artifact.id, session.formToken, `/a/${id}`) : "",
+    notice: done !== undefined && Object.hasOwn(CONFIRMATIONS, done) ? (CONFIRMATIONS[done]?.(artifact) ?? null) : null,
+    actions: artifactActions(artifact, await assigneeChoices(cairn, ctx, artifact.owner), session.formToken),
+    titles,
+  };
+}
+
+/**
+ * The artifact page, and Retain and Assign from it: each a form with the form token, each
+ * confirmed on the page it returns to (Acknowledge is in routes/inbox.ts).
+ */
+export function mountArtifactActions(app: Hono<WebEnv>, cairn: Cairn): void {
+  app.get(
+    "/a/:id",
+    signedIn(cairn, async (c, ctx, chrome, session) => {
+      const artifact = await cairn.invoke("artifact_read", ctx, { id: c.req.param("id") });
+      return c.html(artifactPage(artifact, await artifactPageParts(cairn, ctx, c, artifact, session), chrome, ctx.now()));
+    }),
+  );
+  app.post(
+    "/a/:id/retain",
+    formLimit,
+    signedIn(cairn, async (c, ctx, _chrome, session) => {
+      const form = await c.req.parseBody();
+      if (!formIsGenuine(c, session, typeof form.csrf === "string" ? form.csrf : undefined)) return c.html(refusedForm(), 403);
+      const kept = await cairn.invoke("artifact_retain", ctx, { id: c.req.param("id") ?? "" });
+      return c.redirect(`/a/${encodeURIComponent(kept.id)}?done=retained`, 303);
+    }),
+  );
+  app.post(
+    "/a/:id/assign",
+    formLimit,
+    signedIn(cairn, async (c, ctx, _chrome, session) => {
+      const form = await c.req.parseBody();
+      if (!formIsGenuine(c, session, typeof form.csrf === "string" ? form.csrf : undefined)) return c.html(refusedForm(), 403);
+      const name = typeof form.assignee === "string" && form.assignee !== "" ? form.assignee : null;
+      const assigned = await cairn.invoke("artifact_assign", ctx, { id: c.req.param("id") ?? "", assignee: name });
+      return c.redirect(`/a/${encodeURIComponent(assigned.id)}?done=assigned`, 303);
+    }),
+  );
+}

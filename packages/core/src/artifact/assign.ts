@@ -1,0 +1,107 @@
+import { z } from "zod";
+import type { CairnConfig, Principal, ServiceContext } from "../context.js";
+import { type Issue, notFound, validationFailed } from "../errors.js";
+import { eventArgument, eventPayload, recordEvent } from "../events/outbox.js";
+import type { EventData } from "../events/schemas.js";
+import { newId } from "../ids.js";
+import { actsFor } from "../identity/authorize.js";
+import { AssigneeName, parseOwner } from "../identity/names.js";
+import type { Sql } from "../store/port.js";
+import { ARTIFACT_COLUMNS, type ArtifactRow, findArtifact, isExpired, shareUrl, toArtifact } from "./internal.js";
+import { gone } from "./read.js";
+import { type Artifact, ArtifactReadInput } from "./schemas.js";
+
+export const ArtifactAssignInput = z.strictObject({
+  id: ArtifactReadInput.shape.id,
+  assignee: AssigneeName.nullable().describe(
+    "Who must act on it now: a bare user name such as `sam` who may read it (the owner user or a member of the owner team), or null for nobody.",
+  ),
+});
+
+/**
+ * Why `name` cannot be the assignee of an artifact owned by `owner`, or null when it can:
+ * the user must exist and be able to read it — the owner user, or a member of the owner
+ * team (SPEC §20). One query.
+ */
+export async function assigneeIssue(sql: Sql, owner: string, name: string): Promise<Issue | null> {
+  const { kind, name: ownerName } = parseOwner(owner);
+  const [row] = await sql.query<{ may_read: boolean }>(
+    `select (case when $2 = 'user' then u.name = $3
+                  else exists (select 1 from team_members m join teams t on t.id = m.team_id
+                                where t.name = $3 and m.user_id = u.id) end) as may_read
+       from users u where u.name = $1`,
+    [name, kind, ownerName],
+  );
+  if (!row) return { field: "assignee", reason: `names no user: ${name} does not exist` };
+  if (row.may_read) return null;
+  const who = kind === "user" ? `only ${ownerName} (the owner)` : `only members of ${owner}`;
+  return { field: "assignee", reason: `names a user who cannot read it: ${who} may be assigned` };
+}
+
+/** §20's `data` of artifact.assigned. */
+export function assignedData(
+  config: CairnConfig,
+  row: Pick<ArtifactRow, "id" | "title" | "owner" | "share_token">,
+  assignee: string | null,
+  previous: string | null,
+  principal: Principal,
+): EventData<"artifact.assigned"> {
+  return {
+    id: row.id,
+    title: row.title,
+    url: shareUrl(config, row.share_token),
+    owner: row.owner,
+    assignee,
+    previous_assignee: previous,
+    by: { user: principal.user.name, token_name: principal.token.name },
+  };
+}
+
+/**
+ * For a create that names an assignee: the `artifact.assigned` event as the argument
+ * `cairn_insert_artifact` records in the same statement as the artifact (migration 0014).
+ */
+export function assignedAtCreate(ctx: ServiceContext, now: Date): (row: ArtifactRow) => Record<string, string> {
+  return (row) => {
+    const id = newId("evt", now);
+    const event = { type: "artifact.assigned" as const, owner: row.owner, data: assignedData(ctx.config, row, row.assignee, null, ctx.principal) };
+    return eventArgument(event, id, eventPayload(event.type, id, now, event.data), now);
+  };
+}
+
+/**
+ * artifact_assign: names the one user who must act, or nobody. Human tokens only (the
+ * operation needs `artifacts:assign`; agent tokens may name an assignee only when they
+ * create): reassigning is a person's decision. The caller must act for the owner (else the
+ * 404 of a missing id, like retain); the assignee must be able to read it (else 422
+ * naming `assignee`). Every change is one `artifact.assigned` event, written in the
+ * transaction that changes it; assigning the same user again changes nothing and
+ * announces nothing.
+ */
+export async function assignArtifact(ctx: ServiceContext, input: z.output<typeof ArtifactAssignInput>): Promise<Artifact> {
+  const row = await findArtifact(ctx.store, input.id);
+  if (!row || !actsFor(ctx.principal, row.owner)) throw notFound();
+  const now = ctx.now();
+  if (isExpired(row, now)) throw gone();
+  if (input.assignee !== null) {
+    const issue = await assigneeIssue(ctx.store, row.owner, input.assignee);
+    if (issue) throw validationFailed([issue]);
+  }
+  const updated = await ctx.store.transaction(async (tx) => {
+    const [locked] = await tx.query<{ assignee: string | null }>("select assignee from artifacts where id = $1 for update", [row.id]);
+    if (!locked) throw gone();
+    const previous = locked.assignee ?? null;
+    if (previous === input.assignee) return null;
+    const [changed] = await tx.query<ArtifactRow>(
+      `update artifacts set assignee = $2 where id = $1 returning ${ARTIFACT_COLUMNS}`,
+      [row.id, input.assignee],
+    );
+    await recordEvent(
+      tx,
+      { type: "artifact.assigned", owner: row.owner, data: assignedData(ctx.config, row, input.assignee, previous, ctx.principal) },
+      now,
+    );
+    return changed ?? null;
+  });
+  return toArtifact(ctx.store, ctx.config, { kind: "principal", principal: ctx.principal }, updated ?? row);
+}
