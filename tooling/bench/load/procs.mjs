@@ -36,7 +36,7 @@ export function startListening(args, env, name) {
   });
 }
 
-function stopChild(child) {
+export function stopChild(child) {
   if (child.exitCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const kill = setTimeout(() => child.kill("SIGKILL"), 10_000);

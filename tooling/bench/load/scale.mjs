@@ -9,7 +9,7 @@ import { PG_ADMIN_URL, startPgBouncer } from "@cairn/core/testing";
 import pg from "pg";
 import { figure, QUICK } from "../lib.mjs";
 import { loadCreate } from "./http.mjs";
-import { benchDatabase, CLI, cpuMs, startCairn } from "./procs.mjs";
+import { benchDatabase, CLI, cpuMs, startCairn, stopChild } from "./procs.mjs";
 
 const DURATION = QUICK ? 2 : 5;
 const WARMUP = QUICK ? 1 : 2;
@@ -34,7 +34,7 @@ function startWorker(env) {
         child.stdout.off("data", onData);
         child.stdout.resume();
         child.stderr.resume();
-        resolve({ pid: child.pid, stop: () => stop(child) });
+        resolve({ pid: child.pid, stop: () => stopChild(child) });
       }
     };
     child.stdout.on("data", onData);
@@ -48,19 +48,6 @@ function startWorker(env) {
   });
 }
 
-function stop(child) {
-  if (child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const kill = setTimeout(() => child.kill("SIGKILL"), 10_000);
-    child.once("exit", () => {
-      clearTimeout(kill);
-      resolve();
-    });
-    child.kill("SIGTERM");
-  });
-}
-
-/** Busy and total CPU ms of the whole machine so far, from /proc/stat. */
 async function machineMs() {
   const [cpu] = (await readFile("/proc/stat", "utf8")).split("\n");
   const ticks = cpu.split(/\s+/).slice(1).map(Number);
