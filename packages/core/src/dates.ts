@@ -43,7 +43,8 @@ export function isInStoredRange(value: string): boolean {
  * (`0001-01-01T00:00:00+01:00` is in year 0, `9999-12-31T23:59:59-12:00` in 10000).
  */
 const FIRST_INSTANT = Date.parse("0001-01-01T00:00:00Z");
-const LAST_INSTANT = Date.parse("9999-12-31T23:59:59.999Z");
+/** The last instant of year 9999 (UTC), in milliseconds: nothing Cairn computes is stored later. */
+export const LAST_INSTANT = Date.parse("9999-12-31T23:59:59.999Z");
 
 export const CALENDAR_YEARS_REASON = "must fall between 0001-01-01 and 9999-12-31 once converted to UTC";
 

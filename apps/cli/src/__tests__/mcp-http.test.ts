@@ -27,7 +27,7 @@ describe.each(ADAPTER_DRIVERS)("MCP over Streamable HTTP on a running server (%s
 
   it("lists the tools with input and output schemas", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["receipt_create", "artifact_create", "artifact_read", "artifact_search", "artifact_assign", "run_create", "run_append_spans", "run_close", "run_read", "drops_list", "doctor", "status", "policy_get", "policy_set", "subscription_list", "inbox_list", "outcomes_list", "keys_list", "receipt_verify"]);
+    expect(tools.map((t) => t.name)).toEqual(["receipt_create", "artifact_create", "artifact_read", "artifact_search", "artifact_assign", "run_create", "run_append_spans", "run_close", "run_read", "run_list", "drops_list", "doctor", "status", "policy_get", "policy_set", "subscription_list", "inbox_list", "outcomes_list", "keys_list", "receipt_verify"]);
     const receipt = tools[0] as any;
     for (const [field, prop] of Object.entries<any>(receipt.inputSchema.properties)) {
       expect(prop.description, field).toMatch(/\w{3,}/);

@@ -87,14 +87,15 @@ function mapRow(config: CairnConfig, row: ArtifactRow, link: VisibleLinks, ackno
     owner: row.owner,
     provenance: row.provenance,
     follows: link.follows,
-    produced_by: link.produced_by,
+    // Copies: NO_LINKS is shared by every new artifact, and an answer may be added to (linkTrace).
+    produced_by: [...link.produced_by],
     url: shareUrl(config, row.share_token),
     created_at: iso(row.created_at),
     expires_at: row.expires_at === null ? null : iso(row.expires_at),
     retained: row.retained,
     acknowledgements,
     assignee: row.assignee ?? null,
-    followed_by: link.followed_by,
+    followed_by: [...link.followed_by],
   };
 }
 

@@ -1,4 +1,5 @@
 import { expiryOf } from "../artifact/internal.js";
+import { LAST_INSTANT } from "../dates.js";
 import { dueAtOf } from "../inbox/rules.js";
 import type { ReceiptMetadata } from "./schemas.js";
 import type { ReceiptWarning } from "./warnings.js";
@@ -33,7 +34,8 @@ export function receiptExpiry(
       },
     };
   }
-  const kept = new Date(due.getTime() + KEEP_AFTER_MEASURE_DAYS * DAY_MS);
+  // An outcome due in the last week of year 9999 is kept to its end, not into year 10000 (no store takes that).
+  const kept = new Date(Math.min(due.getTime() + KEEP_AFTER_MEASURE_DAYS * DAY_MS, LAST_INSTANT));
   return {
     expiresAt: kept,
     warning: {

@@ -20,5 +20,5 @@ export async function linkTrace(ctx: ServiceContext, created: CreatedArtifact): 
     created.owner,
     parent.trace_id,
   ]);
-  if (run && !created.produced_by.some((r) => r.id === run.id)) created.produced_by.push({ id: run.id, name: run.name });
+  if (run && !created.produced_by.some((r) => r.id === run.id)) created.produced_by = [...created.produced_by, { id: run.id, name: run.name }];
 }

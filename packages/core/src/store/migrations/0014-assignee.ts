@@ -19,7 +19,7 @@ export const assignee: Migration = {
   sql: `
     alter table artifacts add column if not exists assignee text;
     create index if not exists artifacts_assignee_idx on artifacts (assignee, id) where assignee is not null;
-    update artifacts set expires_at = measure_due_at + interval '7 days'
+    update artifacts set expires_at = least(measure_due_at + interval '7 days', timestamptz '9999-12-31 23:59:59.999+00')
      where not retained and expires_at is not null and measure_due_at is not null and measure_due_at >= expires_at
        and metadata is not null and metadata->'outcome'->>'status' = 'pending';
 
