@@ -31,6 +31,8 @@ export function browserCommand(env: Env, platform: NodeJS.Platform = process.pla
 
 /** Opens `url` in a browser when there is one; never fails (the caller has printed the link). Returns whether it tried. */
 export function openInBrowser(url: string, env: Env): boolean {
+  // The link comes from the server: only a plain http(s) URL is handed to a shell-like opener (`cmd /c start`).
+  if (!/^https?:\/\/[A-Za-z0-9.:[\]-]+\/[A-Za-z0-9/_\-.~%]*$/.test(url)) return false;
   const browser = browserCommand(env);
   if (!browser) return false;
   try {

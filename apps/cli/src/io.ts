@@ -31,6 +31,8 @@ function readSecretLine(prompt: string): Promise<string> {
     let value = "";
     const finish = (error?: Error) => {
       stdin.off("data", onData);
+      stdin.off("end", onEnd);
+      stdin.off("error", onEnd);
       stdin.setRawMode(false);
       stdin.pause();
       process.stderr.write("\n");
@@ -45,6 +47,10 @@ function readSecretLine(prompt: string): Promise<string> {
         else value += ch;
       }
     };
+    // A closed or broken stdin ends the prompt instead of leaving it waiting forever.
+    const onEnd = () => finish(new Error("no token was typed (input ended); nothing was written."));
+    stdin.once("end", onEnd);
+    stdin.once("error", onEnd);
     stdin.on("data", onData);
   });
 }

@@ -1,8 +1,8 @@
-import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
+import { mkdir, open, readFile, rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { type Cairn, openCairn, scheduleFrom, type Worker } from "@cairn/core";
-import { readCredentials, type Settings, writeCredentials } from "@cairn/core/local";
+import { readCredentials, replaceCredentials, type Settings, writeCredentials } from "@cairn/core/local";
 import { createMcpHttpHandler } from "@cairn/mcp";
 import { createRestApp } from "@cairn/rest";
 import { createWebApp } from "@cairn/web";
@@ -112,22 +112,19 @@ export async function startServer(settings: Settings, log: ServerLog, version: s
 
   try {
     // The credentials file is written inside the bootstrap transaction, before the admin commits.
+    let kept: string | null = null;
     const admin = await cairn.bootstrapAdmin({
       ...(settings.adminTokenName !== undefined && { tokenName: settings.adminTokenName }),
       persist: async (token) => {
         try {
           // A file `cairn login` wrote for another server is kept beside the new one, not lost.
-          const prior = await readCredentials(settings.credentialsPath).catch(() => null);
-          if (prior) await rename(settings.credentialsPath, `${settings.credentialsPath}.previous`);
-          await writeCredentials(settings.credentialsPath, { url, token: token.token });
+          kept = await replaceCredentials(settings.credentialsPath, { url, token: token.token });
         } catch (err) {
           throw new Error(`could not write ${settings.credentialsPath} (${(err as Error).message}); no admin was created. Fix it and start again.`);
         }
       },
     });
-    if (admin && (await readCredentials(`${settings.credentialsPath}.previous`).catch(() => null))) {
-      log.info(`The credentials file held another token; it is kept in ${settings.credentialsPath}.previous.`);
-    }
+    if (admin && kept) log.info(`The credentials file held another token; it is kept in ${kept}.`);
     if (admin) log.info(`Created the admin user; its token is in ${settings.credentialsPath} (mode 0600).`);
     else {
       const creds = await readCredentials(settings.credentialsPath).catch(() => null);

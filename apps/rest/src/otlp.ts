@@ -1,4 +1,4 @@
-import { type Cairn, CairnError, OTLP_LIMITS, otlpFailure, otlpTooLarge, receiveTraces, toCairnError } from "@cairn/core";
+import { type Cairn, CairnError, OTLP_LIMITS, otlpFailure, otlpTooLarge, receiveTraces, toCairnError, UNAVAILABLE_RETRY_AFTER_SECONDS } from "@cairn/core";
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { errorResponse, type RestEnv, statusOf } from "./adapter.js";
@@ -31,7 +31,7 @@ export function mountOtlpRoutes(app: OpenAPIHono<RestEnv>, cairn: Cairn): void {
         reply = otlpFailure(contentType, toCairnError(err));
       }
     }
-    if (reply.code === "unavailable") c.header("Retry-After", "5");
+    if (reply.code === "unavailable") c.header("Retry-After", String(UNAVAILABLE_RETRY_AFTER_SECONDS));
     return c.body(reply.body as Uint8Array<ArrayBuffer>, otlpStatus(reply.code), { "Content-Type": reply.contentType });
   });
 }

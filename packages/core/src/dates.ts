@@ -51,7 +51,9 @@ export const CALENDAR_YEARS_REASON = "must fall between 0001-01-01 and 9999-12-3
 /** Whether a parseable date or date-time falls in years 0001–9999 in UTC. */
 export function isWithinCalendarYears(value: string): boolean {
   const t = Date.parse(value);
-  return t >= FIRST_INSTANT && t <= LAST_INSTANT;
+  // Strictly before the last millisecond: Date.parse truncates a longer fraction where the
+  // database rounds it, so 23:59:59.9999999Z would be stored as year 10000.
+  return t >= FIRST_INSTANT && t < LAST_INSTANT;
 }
 
 /** A value written as a date (2026-02-30, or one starting a date-time) whose day does not exist: the words that say so. */

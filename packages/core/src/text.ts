@@ -26,6 +26,17 @@ export function storableCopy(value: string): string {
 }
 
 /**
+ * The first `max - 1` UTF-16 units of `value` and an ellipsis: never cut inside a
+ * surrogate pair, which would leave a lone half the database refuses.
+ */
+export function cutWithEllipsis(value: string, max: number): string {
+  let end = max - 1;
+  const last = value.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return `${value.slice(0, end)}…`;
+}
+
+/**
  * Characters a reader cannot see: white space, format characters (zero-width space and
  * joiners, bidi marks, BOM, tag characters), controls, combining marks on their own,
  * Hangul fillers and the braille blank. A required text made only of these is empty.

@@ -1,5 +1,5 @@
-import { rename, rm } from "node:fs/promises";
-import { readCredentials, resolveSettings, writeCredentials } from "@cairn/core/local";
+import { rm } from "node:fs/promises";
+import { readCredentials, replaceCredentials, resolveSettings } from "@cairn/core/local";
 import type { Command } from "commander";
 import { sameServer } from "../client/connection.js";
 import { CairnClient } from "../client/http.js";
@@ -71,12 +71,11 @@ async function login(ctx: CommandContext, opts: { url?: string; tokenStdin?: boo
     const why = err.exitCode === EXIT.auth ? `${url} refused that token (${err.error?.code ?? "unauthenticated"})` : err.message;
     throw new CliFailure(err.exitCode, `${why.replace(/\.$/, "")}. Nothing was written.`);
   }
-  if (existing && existing.token !== token) await rename(settings.credentialsPath, `${settings.credentialsPath}.previous`);
-  await writeCredentials(settings.credentialsPath, { url, token });
+  const kept = await replaceCredentials(settings.credentialsPath, { url, token });
   const printer = printerFor(ctx.io, false);
   printer.out(`Signed in to ${url} as ${me.user.name} with token "${me.token.name}" (${me.token.kind}).`);
   printer.err(`Credentials: ${settings.credentialsPath} (mode 0600).`);
-  if (existing && existing.token !== token) printer.err(`The token it held before is kept in ${settings.credentialsPath}.previous.`);
+  if (kept) printer.err(`The token it held before is kept in ${kept}.`);
   if (env.CAIRN_TOKEN) printer.err("Note: CAIRN_TOKEN is set and wins over the credentials file while it is.");
   if (env.CAIRN_URL && !sameServer(env.CAIRN_URL, url)) printer.err(`Note: CAIRN_URL points at ${env.CAIRN_URL}, so commands go there, not to ${url}.`);
 }

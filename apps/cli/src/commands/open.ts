@@ -25,7 +25,7 @@ export const openCommand: CliCommand<"signin_link_create"> = {
     const op = await operationMeta("signin_link_create");
     parent
       .command("open")
-      .description("Sign in to the web without pasting a token: prints a one-time link (5 minutes, human tokens) and opens it in a browser when there is one.")
+      .description(`Sign in to the web without pasting a token. ${op.description}`)
       .argument("[id]", fieldOf(op, "id").description)
       .option("--no-browser", "Print the link only.")
       .option("--json", JSON_HELP)

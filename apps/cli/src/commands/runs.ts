@@ -50,7 +50,7 @@ export const runsCommand = operationCommand("run_list", {
       const trace = r.trace_id ? `  trace ${r.trace_id}` : "";
       printer.out(`${r.id}  ${r.name}  (${r.status}, ${r.owner}, ${r.span_count} span${r.span_count === 1 ? "" : "s"}${errors})  ${r.created_at}${trace}`);
     }
-    if (page.next_cursor) printer.out(`More: run again with --cursor ${page.next_cursor}`);
+    if (page.next_cursor) printer.err(`More: run again with --cursor ${page.next_cursor}`);
   },
 });
 

@@ -96,7 +96,7 @@ ${
 <form class="assign" method="post" action="/a/${id}/assign">${csrf}
 <div><label for="assignee">Who must act</label><select id="assignee" name="assignee">
 <option value=""${artifact.assignee === null ? html` selected` : ""}>Nobody</option>
-${candidates.map((name) => html`<option value="${name}"${artifact.assignee === name ? html` selected` : ""}>${name}</option>`)}
+${(artifact.assignee !== null && !candidates.includes(artifact.assignee) ? [artifact.assignee, ...candidates] : candidates).map((name) => html`<option value="${name}"${artifact.assignee === name ? html` selected` : ""}>${name}</option>`)}
 </select></div>
 <div><button type="submit">Assign</button></div>
 </form>

@@ -32,10 +32,10 @@ export async function assigneeIssue(sql: Sql, owner: string, name: string): Prom
        from users u where u.name = $1`,
     [name, kind, ownerName],
   );
-  if (!row) return { field: "assignee", reason: `names no user: ${name} does not exist` };
-  if (row.may_read) return null;
+  if (row?.may_read) return null;
+  // One answer for "no such user" and "cannot read it": a token must not learn which user names exist.
   const who = kind === "user" ? `only ${ownerName} (the owner)` : `only members of ${owner}`;
-  return { field: "assignee", reason: `names a user who cannot read it: ${who} may be assigned` };
+  return { field: "assignee", reason: `names no user who may read it: ${who} may be assigned` };
 }
 
 /** §20's `data` of artifact.assigned. */

@@ -170,7 +170,11 @@ export async function enableSubscription(ctx: ServiceContext, input: z.output<ty
         where id = $1 returning ${COLUMNS}`,
       [found.id, ctx.principal.user.name],
     );
-    await tx.query("update deliveries set next_at = $2 where subscription_id = $1 and state = 'pending'", [found.id, now]);
+    // Waiting deliveries are due now; one in flight (leased) is left to its worker, never sent twice.
+    await tx.query(
+      "update deliveries set next_at = $2 where subscription_id = $1 and state = 'pending' and (leased_until is null or leased_until <= $2)",
+      [found.id, now],
+    );
     tx.afterCommit(ringOutbox);
     return updated ?? found;
   });
@@ -186,10 +190,12 @@ export async function rotateSecret(
   const secret = newSecret();
   const until = new Date(ctx.now().getTime() + SECRET_OVERLAP_MS).toISOString();
   // Rotating again within the overlap drops the oldest: the secret in use until now is the one that keeps signing.
-  await ctx.store.query(
-    "update subscriptions set previous_secret = secret, previous_secret_until = $2, secret = $3 where id = $1",
+  // One statement, so two rotations at once are serialised by the row lock; a subscription deleted meanwhile is a 404.
+  const rotated = await ctx.store.query<{ id: string }>(
+    "update subscriptions set previous_secret = secret, previous_secret_until = $2, secret = $3 where id = $1 returning id",
     [found.id, until, secret],
   );
+  if (rotated.length === 0) throw notFound("subscription");
   return { id: found.id, secret, previous_secret_expires_at: until };
 }
 

@@ -32,3 +32,28 @@ export async function readCredentials(path: string): Promise<Credentials | null>
   }
   throw new Error(`${path} is not a Cairn credentials file (expected JSON {"url", "token"}).`);
 }
+
+/**
+ * Writes `credentials` to `path`, keeping a different token the file held: it is copied,
+ * before anything is replaced, to the first free `path.previous`, `path.previous.2`, … (a
+ * backup is never overwritten: the admin's first token has no other copy). Returns the
+ * backup's path, or null when nothing needed keeping.
+ */
+export async function replaceCredentials(path: string, credentials: Credentials): Promise<string | null> {
+  const prior = await readCredentials(path).catch(() => null);
+  let kept: string | null = null;
+  if (prior && prior.token !== credentials.token) {
+    for (let n = 1; kept === null; n++) {
+      const candidate = n === 1 ? `${path}.previous` : `${path}.previous.${n}`;
+      try {
+        // "wx": fails when the file exists, so no backup is ever replaced.
+        await writeFile(candidate, `${JSON.stringify(prior, null, 2)}\n`, { mode: 0o600, flag: "wx" });
+        kept = candidate;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      }
+    }
+  }
+  await writeCredentials(path, credentials);
+  return kept;
+}

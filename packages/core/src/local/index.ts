@@ -1,2 +1,2 @@
-export { type Credentials, readCredentials, writeCredentials } from "./credentials.js";
+export { type Credentials, readCredentials, replaceCredentials, writeCredentials } from "./credentials.js";
 export { DEFAULT_HOST, DEFAULT_PORT, resolveSettings, type Settings } from "./settings.js";

@@ -2,7 +2,7 @@ import { isInStoredRange } from "../dates.js";
 import { LIMITS } from "../limits.js";
 import type { SpanStatus } from "../run/schemas.js";
 import type { NormalizedSpan } from "../run/span-checks.js";
-import { storableCopy } from "../text.js";
+import { cutWithEllipsis, storableCopy } from "../text.js";
 import type { ExportRequest } from "./decode.js";
 import { OTLP_LIMITS } from "./limits.js";
 
@@ -62,7 +62,7 @@ function text(value: string, max: number, trimmed: Map<string, number>): string 
   const stored = storableCopy(value);
   if (stored.length <= max) return stored;
   bump(trimmed, `attribute values over ${max} characters were cut`);
-  return `${stored.slice(0, max - 1)}…`;
+  return cutWithEllipsis(stored, max);
 }
 
 /**
@@ -127,7 +127,7 @@ function statusOf(value: unknown, trimmed: Map<string, number>): SpanStatus {
 /** A span name as a run's one-line title: whitespace runs folded, at most LIMITS.title characters. */
 export function oneLine(value: string): string {
   const line = storableCopy(value).replace(/\s+/g, " ").trim();
-  return line.length > LIMITS.title ? `${line.slice(0, LIMITS.title - 1)}…` : line;
+  return line.length > LIMITS.title ? cutWithEllipsis(line, LIMITS.title) : line;
 }
 
 /**

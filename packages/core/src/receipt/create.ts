@@ -2,6 +2,7 @@ import type { CreatedArtifact } from "../artifact/schemas.js";
 import type { ServiceContext } from "../context.js";
 import { recordDrop } from "../drops/record.js";
 import { CairnError, describeIssues, type ExistingArtifactRef, unavailable } from "../errors.js";
+import { defaultLogger } from "../log.js";
 import { checkedContext } from "../identity/principal-cache.js";
 import { forgetPolicy } from "../policy/cache.js";
 import { followsRejection, runReceiptGates } from "./gates.js";
@@ -88,7 +89,10 @@ export async function createReceipt(ctx: ServiceContext, raw: unknown): Promise<
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     const outcome = await attemptReceipt(current, raw, { checkPolicy: attempt < ATTEMPTS });
     if (outcome.kind === "created") {
-      await linkTrace(current, outcome.value);
+      // The receipt is stored: a trace link that cannot be written is logged, never a failed create (a retry would be a duplicate).
+      await linkTrace(current, outcome.value).catch((err: unknown) =>
+        (current.logger ?? defaultLogger).warn({ code: "trace_link_not_written", requestId: current.requestId, artifact: outcome.value.id }, err),
+      );
       return outcome.value;
     }
     if (outcome.kind === "stale" || current.principalUnchecked) {

@@ -1,5 +1,6 @@
 import type { Run, RunSummary, Span, SpanStatus } from "../run/schemas.js";
 import { ageOf } from "./summary.js";
+import { cutWithEllipsis } from "../text.js";
 
 /** One attribute as a page shows it: the key, the value as text, and whether it is long enough to fold. */
 export interface AttributeView {
@@ -19,7 +20,7 @@ export function attributeViewsOf(attributes: Record<string, unknown>): Attribute
     const text = typeof value === "string" ? value : JSON.stringify(value);
     const folded = text.length > ATTRIBUTE_FOLD_AT || text.includes("\n");
     const firstLine = text.split("\n", 1)[0] ?? "";
-    const preview = folded ? `${firstLine.slice(0, ATTRIBUTE_FOLD_AT - 1)}…` : text;
+    const preview = folded ? cutWithEllipsis(firstLine, ATTRIBUTE_FOLD_AT) : text;
     return { key, text, folded, preview };
   });
 }

@@ -52,4 +52,28 @@ describe.each(DRIVERS)("fair delivery on %s", (driver) => {
     );
     expect(left?.n).toBe(BACKLOG);
   }, 120_000);
+
+  it("subscriptions already at their cap take no claim from the others: two hanging receivers, a worker with 2 slots left", async () => {
+    const owners = [await fx.world.user("sam"), await fx.world.user("kim")];
+    for (const owner of owners) {
+      const hanging = await receiver();
+      hanging.script(...Array(4 * BACKLOG).fill("hang"));
+      await fx.world.cairn.invoke("subscription_create", owner.ctx(), { url: hanging.url });
+    }
+    const healthy = await receiver();
+    const dana = await fx.world.user("dana");
+    await fx.world.cairn.invoke("subscription_create", dana.ctx(), { url: healthy.url });
+    // 6 slots: 2 for each hanging subscription, 2 left over for everyone else.
+    const worker: Worker = startWorker({ store: fx.store, config: fx.world.cairn.config, jobs: [], concurrency: 6 });
+    cleanup.push(() => worker.stop(200));
+    for (const owner of owners) {
+      for (let i = 0; i < BACKLOG / 2; i++) await fx.world.cairn.invoke("artifact_create", owner.ctx(), { title: `Backlog ${i}`, body: "x" });
+    }
+    await new Promise((r) => setTimeout(r, 500));
+
+    const committed = Date.now();
+    await fx.world.cairn.invoke("artifact_create", dana.ctx(), { title: "Someone else's", body: "y" });
+    const [got] = await healthy.waitFor(1, 10_000);
+    expect((got?.at ?? Number.POSITIVE_INFINITY) - committed).toBeLessThan(3_000);
+  }, 60_000);
 });

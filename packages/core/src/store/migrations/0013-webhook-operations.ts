@@ -41,7 +41,7 @@ export const webhookOperations: Migration = {
     declare
       subs text[];
     begin
-      -- 1. The subscriptions with due work, oldest first; one another worker is claiming for is skipped.
+      -- 1. The subscriptions with due work and a free slot, oldest first; one another worker is claiming for is skipped.
       --    NO KEY UPDATE does not block new events' foreign-key checks (KEY SHARE).
       select array_agg(locked.id) into subs from (
         select s.id from subscriptions s
@@ -51,6 +51,9 @@ export const webhookOperations: Migration = {
             order by d.next_at limit 1
          ) first_due
          where s.enabled
+           -- One already at its cap takes no slot from the others (it would get nothing in step 2).
+           and (select count(*) from deliveries b
+                 where b.subscription_id = s.id and b.state = 'pending' and b.leased_until > now_at) < per_subscription
          order by first_due.next_at
          limit max_claims
          for no key update of s skip locked
