@@ -50,10 +50,18 @@ export const CALENDAR_YEARS_REASON = "must fall between 0001-01-01 and 9999-12-3
 
 /** Whether a parseable date or date-time falls in years 0001–9999 in UTC. */
 export function isWithinCalendarYears(value: string): boolean {
-  const t = Date.parse(value);
-  // Strictly before the last millisecond: Date.parse truncates a longer fraction where the
-  // database rounds it, so 23:59:59.9999999Z would be stored as year 10000.
-  return t >= FIRST_INSTANT && t < LAST_INSTANT;
+  const t = Date.parse(value) + (roundsUpAMillisecond(value) ? 1 : 0);
+  return t >= FIRST_INSTANT && t <= LAST_INSTANT;
+}
+
+/**
+ * Whether the database, which keeps microseconds and rounds the rest, stores this value a
+ * millisecond later than `Date.parse` (which truncates) reads it: `…59.9999995Z` is
+ * stored as the next second, so at the end of 9999 it would be year 10000.
+ */
+function roundsUpAMillisecond(value: string): boolean {
+  const fraction = /T[\d:]+\.(\d+)/.exec(value)?.[1] ?? "";
+  return fraction.length > 6 && fraction.slice(3, 6) === "999" && Number(fraction[6]) >= 5;
 }
 
 /** A value written as a date (2026-02-30, or one starting a date-time) whose day does not exist: the words that say so. */
@@ -77,3 +85,6 @@ export const calendarError =
   (otherwise: string) =>
   (issue: { input?: unknown }): string =>
     missingDayReason(issue.input) ?? otherwise;
+
+/** An instant as people read it on cards, pages and warnings: `2026-12-15 09:00 UTC`. */
+export const readableInstant = (iso: string) => `${new Date(iso).toISOString().slice(0, 16).replace("T", " ")} UTC`;
