@@ -1,3 +1,4 @@
+import { readableInstant } from "../dates.js";
 import type { DeliveryAttempt, EventDelivery, Subscription } from "./subscription-schemas.js";
 
 /** A subscription's state as people read it (web, CLI): one word for the tone, one line of text. */
@@ -6,7 +7,7 @@ export interface SubscriptionState {
   text: string;
 }
 
-const minute = (iso: string) => `${iso.slice(0, 16).replace("T", " ")} UTC`;
+const minute = readableInstant;
 
 export function subscriptionStateOf(s: Subscription): SubscriptionState {
   if (!s.enabled) {

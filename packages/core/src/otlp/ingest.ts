@@ -11,7 +11,7 @@ import type { Sql } from "../store/port.js";
 import { ROOT_FIELD } from "../validation.js";
 import type { ExportRequest } from "./decode.js";
 import { OTLP_LIMITS } from "./limits.js";
-import { ARTIFACT_ATTRIBUTE, countSpans, mapExportRequest, OWNER_ATTRIBUTE, runNameOf } from "./map.js";
+import { ARTIFACT_ATTRIBUTE, bump, countSpans, mapExportRequest, OWNER_ATTRIBUTE, runNameOf } from "./map.js";
 import { redactTraceSpans } from "./redact.js";
 
 /** What one export did: spans stored now, spans already there, spans refused and why, values bounded. */
@@ -25,7 +25,6 @@ export interface IngestResult {
   run_ids: string[];
 }
 
-const bump = (m: Map<string, number>, key: string, n = 1) => m.set(key, (m.get(key) ?? 0) + n);
 
 /**
  * POST /v1/traces (SPEC §21, ADR 0034): every span goes to the run of its trace id and

@@ -31,7 +31,8 @@ export interface MappedRequest {
 type Obj = Record<string, unknown>;
 const asObj = (v: unknown): Obj => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Obj) : {});
 const asList = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const bump = (m: Map<string, number>, key: string, n = 1) => m.set(key, (m.get(key) ?? 0) + n);
+/** Counts one more (or `n` more) of what was trimmed or refused, by reason. */
+export const bump = (m: Map<string, number>, key: string, n = 1) => m.set(key, (m.get(key) ?? 0) + n);
 
 /** Counts the spans of a decoded request, before any is mapped (the per-request bound). */
 export function countSpans(request: ExportRequest): number {

@@ -1,5 +1,5 @@
 import { expiryOf } from "../artifact/internal.js";
-import { LAST_INSTANT } from "../dates.js";
+import { LAST_INSTANT, readableInstant } from "../dates.js";
 import { dueAtOf } from "../inbox/rules.js";
 import type { ReceiptMetadata } from "./schemas.js";
 import type { ReceiptWarning } from "./warnings.js";
@@ -8,7 +8,7 @@ import type { ReceiptWarning } from "./warnings.js";
 export const KEEP_AFTER_MEASURE_DAYS = 7;
 const DAY_MS = 86_400_000;
 
-const readable = (d: Date) => `${d.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+const readable = (d: Date) => readableInstant(d.toISOString());
 
 /**
  * When a new receipt expires. The owner's TTL, unless its outcome is pending and falls due

@@ -1,3 +1,4 @@
+import { readableInstant } from "../dates.js";
 import { provenanceLine } from "../artifact/provenance-line.js";
 import { artifactIdOfResourceUri } from "../artifact/resource-uri.js";
 import type { Artifact } from "../artifact/schemas.js";
@@ -93,7 +94,7 @@ export const CARD_LABELS = {
 } as const;
 
 /** An instant as people read it everywhere Cairn shows one: `2026-12-15 09:00 UTC`. */
-export const readableInstant = (iso: string) => `${new Date(iso).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+export { readableInstant };
 
 /** A `measure_at` as people read it: a date stays a date; a date-time becomes its UTC minute. */
 export const readableMeasureAt = (measureAt: string) => (/^\d{4}-\d{2}-\d{2}$/.test(measureAt) ? measureAt : readableInstant(measureAt));
