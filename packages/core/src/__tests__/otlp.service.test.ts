@@ -218,4 +218,25 @@ describe.each(DRIVERS)("OTLP ingest on %s", (driver) => {
     expect((await fx.world.cairn.invoke("run_list", sam.ctx(), { q: "100%_1" })).items.map((r) => r.id)).toEqual([ids[1]]);
     expect((await fx.world.cairn.invoke("run_list", sam.ctx(), { q: "1%_" })).items).toEqual([]);
   });
+
+  it("stores what cannot be stored as it is (NUL, a lone surrogate, a pair cut at the limit) as replaced text, never a failed export", async () => {
+    const sam = await fx.world.user("sam");
+    const traceId = hex(16);
+    const long = `${"x".repeat(OTLP_LIMITS.attributeValue - 2)}😀😀`;
+    for (const encoding of ["json", "protobuf"] as const) {
+      const reply = await send(
+        sam,
+        request([
+          // A lone surrogate has no UTF-8 form, so only OTLP/JSON can carry one (protobuf bytes that hold it are refused as invalid, 400).
+          { traceId, spanId: hex(8), name: `nul\u0000name${encoding === "json" ? " \ud800" : ""}`, attributes: [str("k\u0000ey", `v\u0000al${encoding === "json" ? " \udc00" : ""}`), str("long", long)] },
+        ]),
+        encoding,
+      );
+      expect([reply.code, reply.result?.rejected]).toEqual(["ok", 0]);
+    }
+    const [run] = await runsOf(sam, traceId);
+    const spans = (await readRun(sam, run?.id as string)).spans;
+    expect(spans).toHaveLength(2);
+    for (const span of spans) expect(JSON.stringify(span)).not.toMatch(/\\u0000|\\ud[89a-f][0-9a-f]{2}/);
+  });
 });
