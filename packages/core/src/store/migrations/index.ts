@@ -14,6 +14,7 @@ import { webhookOperations } from "./0013-webhook-operations.js";
 import { assignee } from "./0014-assignee.js";
 import { traces } from "./0015-traces.js";
 import { signinLinks } from "./0016-signin-links.js";
+import { runTotals } from "./0017-run-totals.js";
 import type { Migration } from "./types.js";
 
 export type { Migration } from "./types.js";
@@ -39,4 +40,5 @@ export const MIGRATIONS: readonly Migration[] = [
   assignee,
   traces,
   signinLinks,
+  runTotals,
 ];
