@@ -1,4 +1,12 @@
-import { type Cairn, clientAbortResponse, isClientAbort, toCairnError, UNAVAILABLE_RETRY_AFTER_SECONDS } from "@cairn/core";
+import {
+  type Cairn,
+  clientAbortResponse,
+  ifNoneMatchHits,
+  isClientAbort,
+  readerValidator,
+  toCairnError,
+  UNAVAILABLE_RETRY_AFTER_SECONDS,
+} from "@cairn/core";
 import { Hono } from "hono";
 import { failureFor, type WebEnv } from "./adapter.js";
 import { messagePage } from "./pages/layout.js";
@@ -10,6 +18,7 @@ import { mountInbox } from "./routes/inbox.js";
 import { COPY_SCRIPT } from "./pages/copy-script.js";
 import { mountPages, rawResponse } from "./routes/pages.js";
 import { mountSubscriptions } from "./routes/subscriptions.js";
+import { SharePageCache } from "./share-cache.js";
 import { securityHeaders } from "./security-headers.js";
 import { sessionOf } from "./session.js";
 
@@ -55,11 +64,24 @@ export function createWebApp(cairn: Cairn): Hono<WebEnv> {
   mountSubscriptions(app, cairn);
   mountArtifactActions(app, cairn);
 
+  const sharePages = new SharePageCache();
   app.get("/s/:token", async (c) => {
-    const artifact = await cairn.invokeLink("share_read", cairn.linkContext("web"), { token: c.req.param("token") });
+    const context = cairn.linkContext("web");
+    const artifact = await cairn.invokeLink("share_read", context, { token: c.req.param("token") });
+    const now = context.now();
     // A client that asks for JSON (`cairn read <share link>`) gets the artifact object a link holder may see.
-    if (wantsJson(c.req.header("accept"))) return c.json(artifact);
-    return c.html(artifactPage(artifact, { rawHref: `/s/${encodeURIComponent(c.req.param("token"))}/raw`, linkViewer: true }, null));
+    const json = wantsJson(c.req.header("accept"));
+    const etag = readerValidator(artifact, now, false, json ? "json" : "html");
+    // Kept by the browser, but asked about again each time: the card's state is live.
+    c.header("Cache-Control", "private, no-cache");
+    c.header("ETag", etag);
+    c.header("Vary", "Accept");
+    if (ifNoneMatchHits(c.req.header("if-none-match"), etag)) return c.body(null, 304);
+    if (json) return c.json(artifact);
+    const page = sharePages.get(etag, () =>
+      String(artifactPage(artifact, { rawHref: `/s/${encodeURIComponent(c.req.param("token"))}/raw`, linkViewer: true }, null, now)),
+    );
+    return c.html(page);
   });
   app.get("/s/:token/raw", async (c) =>
     rawResponse(c, await cairn.invokeLink("share_read", cairn.linkContext("web"), { token: c.req.param("token") })),

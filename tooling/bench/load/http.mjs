@@ -37,13 +37,14 @@ export async function loadCreate(urls, token, { connections = 32, duration, amou
 }
 
 /** GETs one path on one url for `duration` seconds. */
-export async function loadGet(url, path, { connections = 32, duration }) {
-  return summarise([await autocannon({ url, connections, duration, timeout: 30, requests: [{ method: "GET", path }] })]);
+/** `answered: "3xx"` counts redirects and 304s as the expected answer (a revalidation). */
+export async function loadGet(url, path, { connections = 32, duration, headers = {}, answered = "2xx" }) {
+  return summarise([await autocannon({ url, connections, duration, timeout: 30, requests: [{ method: "GET", path, headers }] })], answered);
 }
 
-function summarise(results) {
-  const ok = results.reduce((n, r) => n + r["2xx"], 0);
-  const bad = results.reduce((n, r) => n + r.non2xx + r.errors + r.timeouts, 0);
+function summarise(results, answered = "2xx") {
+  const ok = results.reduce((n, r) => n + r[answered], 0);
+  const bad = results.reduce((n, r) => n + r.errors + r.timeouts + (answered === "2xx" ? r.non2xx : r.non2xx - r[answered]), 0);
   const seconds = Math.max(...results.map((r) => r.duration));
   return {
     perSecond: ok / seconds,

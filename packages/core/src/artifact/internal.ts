@@ -2,7 +2,7 @@ import type { CairnConfig, ServiceContext } from "../context.js";
 import type { Viewer } from "../identity/authorize.js";
 import { type Issue, validationFailed } from "../errors.js";
 import { newId, newShareToken } from "../ids.js";
-import { acknowledgementsOf } from "../inbox/acknowledgement.js";
+import { acknowledgementsOf, toAcknowledgement } from "../inbox/acknowledgement.js";
 import { dueAtOf } from "../inbox/rules.js";
 import type { Sql } from "../store/port.js";
 import { SHARE_PATH } from "./share-link.js";
@@ -32,6 +32,11 @@ export interface ArtifactRow {
 
 export const ARTIFACT_COLUMNS =
   "id, owner, title, share_type, body, checksum, tags, metadata, provenance, follows, share_token, created_at, expires_at, retained, details, assignee";
+/** The same columns of a table aliased `alias`. */
+const ARTIFACT_COLUMNS_OF = (alias: string) =>
+  ARTIFACT_COLUMNS.split(", ")
+    .map((c) => `${alias}.${c}`)
+    .join(", ");
 
 const DAY_MS = 86_400_000;
 
@@ -74,6 +79,34 @@ export async function toArtifacts(sql: Sql, config: CairnConfig, viewer: Viewer,
 }
 
 type Acknowledgements = Artifact["acknowledgements"];
+
+/**
+ * The artifact as the holder of its own share link sees it, from a row that carries its
+ * acknowledgements and whether a receipt of its owner follows it (`LINK_HOLDER_READ`).
+ * Visibility needs no lookup here: §9's rule gives a link holder no run (runs have no
+ * share links) and no other receipt (each has its own token), so `follows`,
+ * `produced_by` and `followed_by` are empty by the same rule `visibleLinks` applies.
+ */
+export function toLinkHolderArtifact(config: CairnConfig, row: LinkHolderRow): Artifact {
+  const acknowledgements = (row.acknowledgements ?? []).map(toAcknowledgement);
+  return mapRow(config, row, { ...NO_LINKS, followed: row.followed }, acknowledgements);
+}
+
+export interface LinkHolderRow extends ArtifactRow {
+  followed: boolean;
+  acknowledgements: Array<Parameters<typeof toAcknowledgement>[0]> | null;
+}
+
+/**
+ * One round trip for a share page: the row, whether a receipt of the same owner follows
+ * it (the outcome rule's "measured"), and its acknowledgements oldest first.
+ */
+export const LINK_HOLDER_READ = `select ${ARTIFACT_COLUMNS_OF("a")},
+    exists (select 1 from artifacts f where f.follows = a.id and f.owner = a.owner) as followed,
+    (select json_agg(json_build_object('user_name', k.user_name, 'token_name', k.token_name, 'note', k.note, 'created_at', k.created_at)
+             order by k.created_at, k.user_name)
+       from acknowledgements k where k.artifact_id = a.id) as acknowledgements
+  from artifacts a where a.share_token = $1`;
 
 function mapRow(config: CairnConfig, row: ArtifactRow, link: VisibleLinks, acknowledgements: Acknowledgements): Artifact {
   return {

@@ -2,7 +2,7 @@ import type { CairnConfig, ServiceContext } from "../context.js";
 import { CairnError, notFound, validationFailed } from "../errors.js";
 import { authorizeRead, type Viewer } from "../identity/authorize.js";
 import type { Store } from "../store/port.js";
-import { ARTIFACT_COLUMNS, type ArtifactRow, findArtifact, isExpired, toArtifact } from "./internal.js";
+import { findArtifact, isExpired, LINK_HOLDER_READ, type LinkHolderRow, toArtifact, toLinkHolderArtifact } from "./internal.js";
 import { type Artifact, ShareToken } from "./schemas.js";
 import { parseWith } from "../validation.js";
 
@@ -26,9 +26,9 @@ export async function readArtifactByShareToken(
 ): Promise<Artifact> {
   const parsed = parseWith(ShareToken, shareToken);
   if (!parsed.ok) throw validationFailed(parsed.issues.map((i) => ({ ...i, field: "token" })));
-  const [full] = await store.query<ArtifactRow>(`select ${ARTIFACT_COLUMNS} from artifacts where share_token = $1`, [shareToken]);
+  const [full] = await store.query<LinkHolderRow>(LINK_HOLDER_READ, [shareToken]);
   const viewer: Viewer = { kind: "link", shareToken };
   if (!full || !authorizeRead(viewer, full)) throw notFound();
   if (isExpired(full, now)) throw gone();
-  return toArtifact(store, config, viewer, full);
+  return toLinkHolderArtifact(config, full);
 }

@@ -1,0 +1,44 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { Artifact } from "../artifact/schemas.js";
+import { receiptCardOf } from "./card.js";
+
+/**
+ * Pages are rendered by this process's code: a validator minted by another build (or
+ * another process, whose templates may differ during a rolling deploy) must not match.
+ * A random salt per process is never wrong; its cost is a full answer instead of a 304
+ * after a restart or from a sibling process (ADR 0057).
+ */
+const PROCESS_SALT = randomBytes(12).toString("base64url");
+
+/**
+ * The strong validator (an `ETag`) of what a reader of `artifact` is shown at `now`: the
+ * artifact object as that reader may see it (body, acknowledgements, assignee, follow-ups,
+ * expiry) and the card's live state, which can change with time alone (a pending outcome
+ * turning overdue). Any change to either is a new validator, so a 304 never hides one.
+ * `variant` separates representations of one URL (the page and its JSON).
+ */
+export function readerValidator(artifact: Artifact, now: Date, followersKnown: boolean, variant: string): string {
+  const card = receiptCardOf(artifact, now, followersKnown);
+  const digest = createHash("sha256")
+    .update(PROCESS_SALT)
+    .update("\0")
+    .update(variant)
+    .update("\0")
+    .update(JSON.stringify(artifact))
+    .update("\0")
+    .update(JSON.stringify(card))
+    .digest("base64url")
+    .slice(0, 32);
+  return `"${digest}"`;
+}
+
+/**
+ * Whether an `If-None-Match` header names `etag` (RFC 9110 §13.1.2: a list of entity
+ * tags or `*`, compared weakly — a `W/` prefix is ignored).
+ */
+export function ifNoneMatchHits(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === "*") return true;
+  const bare = etag.replace(/^W\//, "");
+  return header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === bare);
+}
