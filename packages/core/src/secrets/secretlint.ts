@@ -1,4 +1,5 @@
 import type { lintSource as LintSource } from "@secretlint/core";
+import { mayHoldSecret } from "./prefilter.js";
 
 /** One secret found by secretlint: the short rule name, the secret's text itself and where it starts in the scanned text. */
 export interface SecretlintFinding {
@@ -62,10 +63,16 @@ function secretOf(content: string, range: readonly [number, number], data: unkno
 /**
  * Scans one text with secretlint's recommended preset. Callers keep each text short
  * (scan.ts reads in windows): secretlint de-duplicates a pass's messages pairwise, so one
- * pass costs the square of the secrets in it.
+ * pass costs the square of the secrets in it. A text that no rule of the preset could
+ * match is not handed to secretlint at all (the exact prefilter, ADR 0058).
  */
 export async function scanWithSecretlint(content: string): Promise<SecretlintFinding[]> {
-  if (content.length === 0) return [];
+  if (content.length === 0 || !mayHoldSecret(content)) return [];
+  return runSecretlint(content);
+}
+
+/** secretlint itself, with no prefilter: what the prefilter is tested against. */
+export async function runSecretlint(content: string): Promise<SecretlintFinding[]> {
   const { lintSource, config } = await load();
   const result = await lintSource({
     source: { content, filePath: "/receipt.txt", contentType: "text" },
