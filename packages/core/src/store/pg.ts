@@ -43,8 +43,16 @@ export async function openPgStore(connectionString: string, options: PgStoreOpti
     query_timeout: statementMs + 1_000,
     keepAlive: true,
   });
-  // An idle client's error (server restart) must not crash the process.
-  pool.on("error", (err) => logger.warn({ code: "database_idle_client_error" }, err));
+  // A connection that drops (a restart or failover sends 57P01; a pooler dies) emits 'error' on its
+  // client, and an 'error' nobody listens to ends the process. The pool listens only while a client
+  // is idle and drops that listener on checkout (a transaction's client, between its statements),
+  // so every client listens for its whole life from the moment the pool opens it (ADR 0042). Its
+  // pending and next queries fail on their own (503 `unavailable`); the transaction then discards it.
+  pool.on("connect", (client) => {
+    client.on("error", (err) => logger.warn({ code: "database_connection_lost" }, err));
+  });
+  // The pool's own report of an idle client's failure: the client's listener above has logged it.
+  pool.on("error", () => {});
   const guarded = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
       return await work();
@@ -73,6 +81,11 @@ export async function openPgStore(connectionString: string, options: PgStoreOpti
       const client = await guarded(() => pool.connect());
       const onCommit: Array<() => void> = [];
       let broken: Error | undefined;
+      // Lost between two statements: nothing is pending to fail, so the next one (or commit) must.
+      const lost = (err: Error) => {
+        broken ??= err;
+      };
+      client.on("error", lost);
       try {
         await guarded(() => client.query(beginWithLocks(client, options.locks ?? [], statementMs)));
         const out = await fn(runner(client, onCommit));
@@ -81,10 +94,11 @@ export async function openPgStore(connectionString: string, options: PgStoreOpti
         return out;
       } catch (err) {
         // A connection that failed or timed out is discarded (no rollback to wait for); the server rolls back.
-        if (isUnavailable(err)) broken = err as Error;
-        else await client.query("rollback").catch(() => {});
+        if (isUnavailable(err)) broken ??= err as Error;
+        else if (!broken) await client.query("rollback").catch(() => {});
         throw err;
       } finally {
+        client.off("error", lost);
         client.release(broken);
       }
     },
