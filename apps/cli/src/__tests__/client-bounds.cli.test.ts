@@ -26,6 +26,7 @@ describe("the CLI against servers that stall, flood or answer nonsense", () => {
     server = createServer((req, res) => handler(req, res));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    home = await mkdtemp(join(tmpdir(), "cairn-bounds-"));
   });
   afterAll(async () => {
     server.closeAllConnections();
@@ -36,10 +37,6 @@ describe("the CLI against servers that stall, flood or answer nonsense", () => {
     if (home) await rm(home, { recursive: true, force: true });
     home = await mkdtemp(join(tmpdir(), "cairn-bounds-"));
   });
-  beforeAll(async () => {
-    home = await mkdtemp(join(tmpdir(), "cairn-bounds-"));
-  });
-
   it("a body that stalls half way ends with a clear error after the time bound; nothing is written", async () => {
     handler = (_req, res) => {
       res.writeHead(200, { "content-type": "application/json" });
