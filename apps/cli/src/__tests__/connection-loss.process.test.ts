@@ -11,7 +11,7 @@ import {
   type TestReceiver,
 } from "@cairn/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ServeProcess, spawnServe } from "./serve-process.js";
+import { type ServeProcess, spawnServe, spawnWorker } from "./serve-process.js";
 
 const drivers = (process.env.CAIRN_TEST_DRIVERS ?? "pglite,pg").split(",").map((d) => d.trim());
 const tokenOf = (home: string) => (JSON.parse(readFileSync(join(home, "credentials"), "utf8")) as { token: string }).token;
@@ -114,6 +114,8 @@ async function expectRecovered(serve: ServeProcess, token: string, answers: Answ
 describe.runIf(drivers.includes("pg"))("cairn serve when PostgreSQL terminates its connections", () => {
   let db: Awaited<ReturnType<typeof createTestHome>>;
   let serve: ServeProcess;
+  let worker: Omit<ServeProcess, "url">;
+  let workerHome: Awaited<ReturnType<typeof createTestHome>>;
   let receiver: TestReceiver;
   let token: string;
 
@@ -123,8 +125,13 @@ describe.runIf(drivers.includes("pg"))("cairn serve when PostgreSQL terminates i
     serve = await spawnServe({ ...db.env, CAIRN_DB_CONNECT_TIMEOUT_MS: "1000", CAIRN_DB_STATEMENT_TIMEOUT_MS: "2000" });
     token = tokenOf(db.home);
     await subscribe(serve.url, token, receiver);
+    // A `cairn worker` of its own on the same database: its connections are terminated too.
+    workerHome = await createTestHome("pglite");
+    worker = await spawnWorker({ CAIRN_HOME: workerHome.home, DATABASE_URL: db.env.DATABASE_URL as string, CAIRN_DB_CONNECT_TIMEOUT_MS: "1000" });
   }, 90_000);
   afterAll(async () => {
+    await worker?.stop();
+    await workerHome?.dispose();
     await serve?.stop();
     await receiver?.close();
     await db?.dispose();
@@ -145,6 +152,8 @@ describe.runIf(drivers.includes("pg"))("cairn serve when PostgreSQL terminates i
       await admin.close();
     }
     await expectRecovered(serve, token, writers.answers);
+    expect(worker.child.exitCode, worker.output().slice(-2000)).toBeNull();
+    expect(worker.output()).not.toMatch(/Unhandled 'error' event/);
   }, 90_000);
 });
 
