@@ -33,6 +33,7 @@ export function exitCodeOf(code: CairnErrorCode): ExitCode {
     case "idempotency_mismatch":
     case "payload_too_large":
     case "unsupported_media_type":
+    case "conflict":
       return EXIT.rejected;
     case "unavailable":
       return EXIT.unreachable;
@@ -51,7 +52,7 @@ export function exitCodeOf(code: CairnErrorCode): ExitCode {
 
 export const EXIT_CODES_HELP = `Exit codes:
   0  success
-  1  rejected input: the file or arguments failed validation, or the file does not parse
+  1  rejected input: the file or arguments failed validation, or the file does not parse; or the current state refuses it (409)
   2  usage: unknown command or option, missing argument, unreadable file
   3  server unreachable or unavailable, e.g. its database is down (check CAIRN_URL, or start \`cairn serve\`)
   4  authentication: no token, an unknown token (401) or not allowed (403)

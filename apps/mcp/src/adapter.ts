@@ -19,6 +19,7 @@ export function failureKind(code: CairnErrorCode): "tool" | "protocol" {
     case "forbidden":
     case "not_found":
     case "gone":
+    case "conflict":
     case "payload_too_large":
     case "unsupported_media_type":
     case "unavailable":
@@ -43,6 +44,7 @@ export function requestErrorCode(code: CairnErrorCode): number {
     case "duplicate":
     case "idempotency_mismatch":
     case "forbidden":
+    case "conflict":
     case "payload_too_large":
     case "unsupported_media_type":
       return RPC_INVALID_PARAMS;

@@ -16,6 +16,7 @@ export const ERROR_CODES = [
   "forbidden",
   "not_found",
   "gone",
+  "conflict",
   "payload_too_large",
   "unsupported_media_type",
   "unavailable",
@@ -33,6 +34,7 @@ export const ERROR_MEANINGS: { readonly [C in CairnErrorCode]: string } = {
   forbidden: "Not allowed for this caller, or the token lacks the permission the operation needs.",
   not_found: "Not found, or not visible to this caller.",
   gone: "The artifact has expired.",
+  conflict: "The current state refuses the request (e.g. a subscription already signs with three secrets); the message says when it will not.",
   payload_too_large: "The request body is larger than the limit.",
   unsupported_media_type: "The request body is not JSON (Content-Type).",
   unavailable: "The database is unreachable or too slow; retry later.",
@@ -53,6 +55,7 @@ export const HTTP_STATUS = {
   forbidden: 403,
   not_found: 404,
   gone: 410,
+  conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   unavailable: 503,
@@ -110,6 +113,7 @@ export class CairnError extends Error {
 
 export const notFound = (what = "artifact", key = "id") =>
   new CairnError("not_found", `No ${what} with that ${key} is visible to you.`);
+export const conflict = (message: string) => new CairnError("conflict", message);
 export const forbidden = (message: string) => new CairnError("forbidden", message);
 export const unauthenticated = (message = "A valid bearer token is required.") =>
   new CairnError("unauthenticated", message);

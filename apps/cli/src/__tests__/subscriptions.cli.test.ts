@@ -40,8 +40,14 @@ describe("cairn subscribe, subscriptions and deliveries against cairn serve", ()
       await receiver.waitFor(2);
       const rotated = await runCli(["subscription", "rotate-secret", id], { env: sam.env });
       expect(rotated.code, rotated.stderr).toBe(0);
-      expect(rotated.stdout).toMatch(/New signing secret for sub_[0-9a-z]+ \(shown once\): whsec_/);
-      expect(rotated.stdout).toContain("signed with the new and the old secret");
+      // The secret on a line of its own, then every secret still signing and until when (SPEC §24).
+      expect(rotated.stdout).toMatch(/New signing secret for sub_[0-9a-z]+ \(shown once\):\nwhsec_\S+\n/);
+      expect(rotated.stdout).toMatch(/the secret replaced at \d{4}-\d\d-\d\d \d\d:\d\d UTC, until \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+      const again = await runCli(["subscription", "rotate-secret", id], { env: sam.env });
+      expect(again.stdout.match(/the secret replaced at/g)).toHaveLength(2);
+      const refused = await runCli(["subscription", "rotate-secret", id], { env: sam.env });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/already signs with 3 secrets.*stops signing at/);
       const show = await runCli(["subscription", "show", id], { env: sam.env });
       expect(show.stdout).toContain(`created by ${sam.name}`);
       expect(show.stdout).not.toContain("whsec_");

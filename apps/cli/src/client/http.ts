@@ -12,15 +12,86 @@ export interface Answer<T> {
   text: string;
 }
 
-const TIMEOUT_MS = 30_000;
+/**
+ * How long a request may take, and how large an answer the CLI reads (SPEC §31): a server
+ * that stalls mid-body or sends without end meets a clear error, never a hang or a process
+ * that grows until the machine swaps. A stream (`cairn export`) is bounded only in its start.
+ */
+export interface ClientLimits {
+  /** From sending the request to the last byte of a JSON answer. */
+  timeoutMs: number;
+  /** The largest JSON answer read, in bytes. */
+  maxBytes: number;
+}
+
+export const DEFAULT_CLIENT_LIMITS: ClientLimits = { timeoutMs: 30_000, maxBytes: 64 * 1024 * 1024 };
+
+/** `CAIRN_CLIENT_TIMEOUT_MS` overrides the 30 s. */
+export function clientLimitsFrom(env: Readonly<Record<string, string | undefined>>): ClientLimits {
+  const ms = Number(env.CAIRN_CLIENT_TIMEOUT_MS);
+  return { ...DEFAULT_CLIENT_LIMITS, ...(Number.isInteger(ms) && ms > 0 && { timeoutMs: ms }) };
+}
+
+const TIMEOUT_MS = DEFAULT_CLIENT_LIMITS.timeoutMs;
+
+const mib = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MiB`;
+
+/** Stops reading an answer and closes its connection. */
+function discard(res: HttpAnswer): void {
+  const body = res.body as { destroy?: () => void; cancel?: () => Promise<void> } | null;
+  body?.destroy?.();
+  body?.cancel?.().catch(() => {});
+}
+
+/**
+ * Reads an answer's body as UTF-8 text (a byte-order mark dropped, as fetch does), up to
+ * `maxBytes` and until `deadline` (epoch ms); past either it stops reading, closes the
+ * connection and fails with words saying which bound was met.
+ */
+export async function readBounded(res: HttpAnswer, limits: ClientLimits, deadline: number, base: string): Promise<string> {
+  const tooLarge = () =>
+    new CliFailure(EXIT.server, `the answer from ${base} is larger than ${mib(limits.maxBytes)}, more than any Cairn answer; stopped reading it.`);
+  const declared = Number(res.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > limits.maxBytes) {
+    discard(res);
+    throw tooLarge();
+  }
+  if (!res.body) return res.text();
+  const iterator = res.body[Symbol.asyncIterator]();
+  let timer: NodeJS.Timeout | undefined;
+  const stalled = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new CliFailure(EXIT.unreachable, `the answer from ${base} did not finish within ${limits.timeoutMs / 1000} s; stopped waiting for it.`)),
+      Math.max(0, deadline - Date.now()),
+    );
+  });
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const next = await Promise.race([iterator.next(), stalled]);
+      if (next.done) break;
+      size += next.value.byteLength;
+      if (size > limits.maxBytes) throw tooLarge();
+      chunks.push(next.value);
+    }
+  } catch (err) {
+    discard(res);
+    if (err instanceof CliFailure) throw err;
+    throw unreachable(err, base);
+  } finally {
+    clearTimeout(timer);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
 
 /** Why fetch threw, in words: it never got an HTTP answer. */
-export function unreachable(err: unknown, base: string): CliFailure {
+export function unreachable(err: unknown, base: string, timeoutMs = TIMEOUT_MS): CliFailure {
   const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = e.cause?.code;
   const reason =
     e.name === "TimeoutError"
-      ? `no answer within ${TIMEOUT_MS / 1000} s`
+      ? `no answer within ${timeoutMs / 1000} s`
       : code === "ECONNREFUSED"
         ? "connection refused"
         : code === "ENOTFOUND" || code === "EAI_AGAIN"
@@ -40,9 +111,14 @@ function isErrorBody(value: unknown): value is { error: CairnErrorBody } {
 }
 
 /** Turns a non-success answer into a failure: Cairn's error envelope when there is one. */
-export async function failureOf(res: HttpAnswer, connection: Connection): Promise<CliFailure> {
+export async function failureOf(
+  res: HttpAnswer,
+  connection: Connection,
+  limits: ClientLimits = DEFAULT_CLIENT_LIMITS,
+  deadline = Date.now() + limits.timeoutMs,
+): Promise<CliFailure> {
   const base = connection.url;
-  const text = await res.text().catch(() => "");
+  const text = await readBounded(res, limits, deadline, base).catch(() => "");
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -80,6 +156,7 @@ export class CairnClient {
     readonly connection: Connection,
     private readonly version: string,
     private readonly fetch: HttpFetch,
+    private readonly limits: ClientLimits = DEFAULT_CLIENT_LIMITS,
   ) {}
 
   private request(name: OperationName, route: RouteSpec, input: unknown): { url: string; init: HttpInit } {
@@ -99,10 +176,9 @@ export class CairnClient {
 
   /** One request, one JSON answer. */
   async call<N extends OperationName>(name: N, input: unknown): Promise<Answer<OperationOutput<N>>> {
+    const deadline = Date.now() + this.limits.timeoutMs;
     const res = await this.open(name, input);
-    const text = await res.text().catch((err: unknown) => {
-      throw unreachable(err, this.connection.url);
-    });
+    const text = await readBounded(res, this.limits, deadline, this.connection.url);
     try {
       return { data: JSON.parse(text) as OperationOutput<N>, text };
     } catch {
@@ -120,16 +196,17 @@ export class CairnClient {
     const route = ROUTES[name] ?? defaultRoute(name, (await operationMeta(name)).mutates);
     const { url, init } = this.request(name, route, input);
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new DOMException("no answer", "TimeoutError")), TIMEOUT_MS);
+    const deadline = Date.now() + this.limits.timeoutMs;
+    const timer = setTimeout(() => controller.abort(new DOMException("no answer", "TimeoutError")), this.limits.timeoutMs);
     let res: HttpAnswer;
     try {
       res = await this.fetch(url, { ...init, signal: controller.signal });
     } catch (err) {
-      throw unreachable(err, this.connection.url);
+      throw unreachable(err, this.connection.url, this.limits.timeoutMs);
     } finally {
       clearTimeout(timer);
     }
-    if (!res.ok) throw await failureOf(res, this.connection);
+    if (!res.ok) throw await failureOf(res, this.connection, this.limits, deadline);
     return res;
   }
 }

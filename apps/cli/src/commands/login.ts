@@ -2,7 +2,7 @@ import { rm } from "node:fs/promises";
 import { readCredentials, replaceCredentials, resolveSettings } from "@cairn/core/local";
 import type { Command } from "commander";
 import { sameServer } from "../client/connection.js";
-import { CairnClient } from "../client/http.js";
+import { CairnClient, clientLimitsFrom } from "../client/http.js";
 import { EXIT } from "../exit-codes.js";
 import { CliFailure } from "../failure.js";
 import { printerFor } from "../output.js";
@@ -34,10 +34,22 @@ function checkedUrl(raw: string): string {
   } catch {
     parsed = undefined;
   }
+  // A user name or password in the URL would be stored in the credentials file and echoed in messages.
+  if (parsed && (parsed.username !== "" || parsed.password !== "")) {
+    throw CliFailure.usage(
+      "--url must not carry a user name or password (user:password@host): Cairn signs in with a token, given at the prompt or with --token-stdin. Nothing was written.",
+    );
+  }
   if (parsed?.protocol !== "http:" && parsed?.protocol !== "https:") {
     throw CliFailure.usage(`--url must be an http(s) URL such as https://cairn.example.com (got ${JSON.stringify(raw)}).`);
   }
   return raw.replace(/\/+$/, "");
+}
+
+/** What login reads of `/v1/me`: a user's name and the token's name and kind, as strings. */
+function isMe(value: unknown): value is { user: { name: string }; token: { name: string; kind: string } } {
+  const v = value as { user?: { name?: unknown }; token?: { name?: unknown; kind?: unknown } } | null;
+  return typeof v?.user?.name === "string" && typeof v.token?.name === "string" && typeof v.token.kind === "string";
 }
 
 /**
@@ -62,7 +74,7 @@ async function login(ctx: CommandContext, opts: { url?: string; tokenStdin?: boo
   const token = entered.trim();
   if (token === "") throw CliFailure.usage("no token given; nothing was written.");
 
-  const client = new CairnClient({ url, token, tokenSource: "the token you gave" }, ctx.version, ctx.fetch);
+  const client = new CairnClient({ url, token, tokenSource: "the token you gave" }, ctx.version, ctx.fetch, clientLimitsFrom(env));
   let me: Awaited<ReturnType<typeof client.call<"me">>>["data"];
   try {
     me = (await client.call("me", {})).data;
@@ -70,6 +82,10 @@ async function login(ctx: CommandContext, opts: { url?: string; tokenStdin?: boo
     if (!(err instanceof CliFailure)) throw err;
     const why = err.exitCode === EXIT.auth ? `${url} refused that token (${err.error?.code ?? "unauthenticated"})` : err.message;
     throw new CliFailure(err.exitCode, `${why.replace(/\.$/, "")}. Nothing was written.`);
+  }
+  // The answer's shape is checked before anything is written: a server that is not Cairn (or a proxy's `{}`) writes nothing.
+  if (!isMe(me)) {
+    throw new CliFailure(EXIT.server, `unexpected answer from ${url}: /v1/me did not name a user and a token. Is --url a Cairn server? Nothing was written.`);
   }
   const kept = await replaceCredentials(settings.credentialsPath, { url, token });
   const printer = printerFor(ctx.io, false);

@@ -1,5 +1,5 @@
 import { type Connection, resolveConnection } from "../client/connection.js";
-import { CairnClient } from "../client/http.js";
+import { CairnClient, clientLimitsFrom } from "../client/http.js";
 import type { HttpFetch } from "../client/transport.js";
 import { EXIT } from "../exit-codes.js";
 import { CliFailure } from "../failure.js";
@@ -41,7 +41,7 @@ export async function runWithClient(
     return;
   }
   try {
-    const client = new CairnClient(connection, ctx.version, ctx.fetch);
+    const client = new CairnClient(connection, ctx.version, ctx.fetch, clientLimitsFrom(ctx.io.env));
     const code = await body(client, printerFor(ctx.io, json));
     ctx.exitCode = typeof code === "number" ? code : EXIT.ok;
   } catch (err) {

@@ -1,4 +1,4 @@
-import type { Subscription } from "@cairn/core";
+import { readableInstant, type Subscription } from "@cairn/core";
 import type { Printer } from "../output.js";
 import { operationCommand } from "./define.js";
 
@@ -111,7 +111,16 @@ export const subscriptionRotateSecretCommand = operationCommand("subscription_ro
   args: [{ field: "id", name: "ID" }],
   examples: ["cairn subscription rotate-secret sub_06h2k3m4n5p6q7r8s9t0v1w2x3"],
   human(r, printer) {
-    printer.out(`New signing secret for ${r.id} (shown once): ${r.secret}`);
-    printer.out(`Until ${r.previous_secret_expires_at} deliveries are signed with the new and the old secret; switch your receiver before then.`);
+    printer.out(`New signing secret for ${r.id} (shown once):`);
+    printer.out(r.secret);
+    printer.out("Secrets signing every delivery now, newest first:");
+    for (const s of r.signing) {
+      printer.out(
+        s.secret === "new" || s.signs_until === null || s.replaced_at === null
+          ? "  the new secret (above), until it is replaced"
+          : `  the secret replaced at ${readableInstant(s.replaced_at)}, until ${readableInstant(s.signs_until)}`,
+      );
+    }
+    printer.out("Switch your receiver to the new secret before the last of those times.");
   },
 });

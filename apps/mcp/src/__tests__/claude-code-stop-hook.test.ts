@@ -6,11 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const PLUGIN = join(import.meta.dirname, "../../../../integrations/claude-code");
 const HOOK = join(PLUGIN, "hooks/stop-receipt.mjs");
+const STATE_HOME = mkdtempSync(join(tmpdir(), "cairn-stop-hook-home-"));
 
 /** Runs the hook as Claude Code does: the JSON on stdin, the answer on stdout. */
 function runHook(stdin: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [HOOK], { stdio: ["pipe", "pipe", "pipe"] });
+    // Its per-session state goes under CAIRN_HOME: a scratch one, never the machine's ~/.cairn.
+    const child = spawn(process.execPath, [HOOK], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, CAIRN_HOME: STATE_HOME } });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => {
@@ -51,7 +53,10 @@ describe("the plugin's Stop hook (SPEC §22)", () => {
     mkdirSync(plain);
     execFileSync("git", ["init", "-q", repo]);
   });
-  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+  afterAll(() => {
+    rmSync(scratch, { recursive: true, force: true });
+    rmSync(STATE_HOME, { recursive: true, force: true });
+  });
 
   /** The documented Stop input, with a transcript of these events. */
   function stopInput(events: object[], extra: Record<string, unknown> = {}, cwd = repo): string {

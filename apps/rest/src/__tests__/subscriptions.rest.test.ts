@@ -100,7 +100,7 @@ describe("REST subscriptions (§13 shapes)", () => {
 
     const rotated = await h.call("POST", `/v1/subscriptions/${id}/rotate-secret`, { token: sam.token });
     expect(rotated.status).toBe(200);
-    expect(Object.keys(rotated.json)).toEqual(["id", "secret", "previous_secret_expires_at"]);
+    expect(Object.keys(rotated.json)).toEqual(["id", "secret", "previous_secret_expires_at", "signing"]);
     expect(rotated.json.secret).toMatch(/^whsec_/);
     expect(rotated.json.secret).not.toBe(created.json.secret);
     const read = await h.call("GET", `/v1/subscriptions/${id}`, { token: sam.token });

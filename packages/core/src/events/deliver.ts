@@ -10,7 +10,7 @@ export interface Claimed {
   attempts: number;
   retry: number;
   url: string;
-  /** The signing secrets, newest first: two for 24 h after a rotation (SPEC §19), else one. */
+  /** The signing secrets, newest first: the current one and every one replaced in the last 24 h (at most three, SPEC §24). */
   secrets: string[];
   payload: string;
 }
@@ -25,7 +25,7 @@ const at = (now: Date, ms: number) => new Date(now.getTime() + ms).toISOString()
 
 interface ClaimedRow extends Omit<Claimed, "secrets"> {
   secret: string;
-  previous_secret: string | null;
+  previous_secrets: string[] | null;
 }
 
 /**
@@ -47,7 +47,7 @@ export async function claimDue(store: Store, now: Date, limit: number, leaseMs: 
     at(now, leaseMs),
     MAX_IN_FLIGHT_PER_SUBSCRIPTION,
   ]);
-  return rows.map(({ secret, previous_secret, ...c }) => ({ ...c, secrets: previous_secret ? [secret, previous_secret] : [secret] }));
+  return rows.map(({ secret, previous_secrets, ...c }) => ({ ...c, secrets: [secret, ...(previous_secrets ?? [])] }));
 }
 
 /** Gives a claim back untried (shutdown before or during the send): the attempt does not count. */
@@ -77,10 +77,14 @@ export const STILL_FAILING_SINCE = `(
 export async function recordAttempt(store: Store, c: Claimed, result: SendResult, now: Date, schedule: RetrySchedule): Promise<void> {
   const ok = result.status !== null && result.status >= 200 && result.status < 300;
   await store.transaction(async (tx) => {
+    // The lock order of ADR 0041: the subscription's row first, then its delivery, then the
+    // subscription's own columns (already ours). The subscription may have been deleted while
+    // the attempt was in flight: then there is nothing to record.
+    const [sub] = await tx.query("select 1 from subscriptions where id = $1 for no key update", [c.subscription_id]);
+    if (!sub) return;
     await tx.query(
-      // The subscription may have been deleted while the attempt was in flight: then there is nothing to record.
       `insert into delivery_attempts (subscription_id, event_id, attempt, status_code, error, latency_ms, at)
-       select $1::text, $2::text, $3::int, $4::int, $5::text, $6::int, $7::timestamptz where exists (select 1 from subscriptions where id = $1)
+       values ($1::text, $2::text, $3::int, $4::int, $5::text, $6::int, $7::timestamptz)
        on conflict do nothing`,
       [c.subscription_id, c.event_id, c.attempts, result.status, ok ? null : (result.error ?? "failed"), Math.round(result.latencyMs), now.toISOString()],
     );
@@ -119,12 +123,12 @@ export async function recordAttempt(store: Store, c: Claimed, result: SendResult
         now.toISOString(),
       ],
     );
-    const [sub] = await tx.query<{ failing_streak_since: Date | string }>(
+    const [streak] = await tx.query<{ failing_streak_since: Date | string }>(
       `update subscriptions set failing_since = coalesce(failing_since, $2), failing_streak_since = coalesce(failing_streak_since, $2)
         where id = $1 returning failing_streak_since`,
       [c.subscription_id, now.toISOString()],
     );
-    const failingFor = sub ? now.getTime() - new Date(sub.failing_streak_since).getTime() : 0;
+    const failingFor = streak ? now.getTime() - new Date(streak.failing_streak_since).getTime() : 0;
     const reason =
       result.status === 410
         ? "The receiver answered 410 Gone."

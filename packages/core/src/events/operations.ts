@@ -134,12 +134,12 @@ export const EVENT_OPERATIONS = {
   subscription_rotate_secret: defineOperation({
     title: "Rotate a signing secret",
     description:
-      "Replace the subscription's signing secret; the new `whsec_` secret is shown once. For 24 h deliveries carry two signatures (new, then old), so a receiver verifying with either accepts. Human tokens only.",
+      "Replace the subscription's signing secret; the new `whsec_` secret is shown once. Every secret replaced in the last 24 h keeps signing (new first) until 24 h after it was replaced, so a receiver verifying with any of them accepts; at most three sign, and a rotation that would need a fourth is a 409 naming when the oldest stops. The answer lists every secret still signing and until when. Human tokens only.",
     input: RotateSecretInput,
     output: RotatedSecret,
     mutates: true,
     permission: "subscriptions:write",
-    errors: ["not_found"],
+    errors: ["not_found", "conflict"],
     notOn: { mcp: "an outbound target is a person's decision" },
     run: rotateSecret,
   }),

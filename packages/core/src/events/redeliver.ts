@@ -6,7 +6,7 @@ import { LIMITS } from "../limits.js";
 import { testEventPayload } from "./outbox.js";
 import { EVENT_RETENTION_DAYS } from "./prune.js";
 import { TEST_EVENT_TYPE } from "./schemas.js";
-import { findSubscription } from "./subscriptions.js";
+import { findSubscription, lockSubscription } from "./subscriptions.js";
 import type {
   DeliveriesInput,
   DeliveriesOutput,
@@ -127,28 +127,29 @@ const BRING_FORWARD = `
     requeued = d.state = 'pending' and d.leased_until is not null and d.leased_until > $2`;
 
 export async function redeliverEvent(ctx: ServiceContext, input: z.output<typeof RedeliverInput>): Promise<z.output<typeof Requeued>> {
-  const sub = await findSubscription(ctx, input.id);
   const now = ctx.now().toISOString();
-  const [event] = await ctx.store.query<{ id: string; type: string; created_at: Date | string; queued: boolean }>(
-    `select e.id, e.type, e.created_at,
-            exists (select 1 from deliveries d where d.event_id = e.id and d.subscription_id = $3) as queued
-       from events e where e.id = $1 and e.owner = $2`,
-    [input.event_id, sub.owner, sub.id],
-  );
-  if (!event) throw notFound("event", "event_id");
-  if (!event.queued) {
-    // Never this subscription's to receive: before it existed, a type it does not take, another subscription's test.
-    const reason =
-      new Date(event.created_at).getTime() < new Date(sub.created_at).getTime()
-        ? "was created before this subscription existed; it is never sent to it"
-        : event.type === TEST_EVENT_TYPE
-          ? "is a test event of another subscription"
-          : sub.events !== null && !sub.events.includes(event.type as never)
-            ? `is a ${event.type} event, which this subscription does not take`
-            : null;
-    if (reason) throw validationFailed([{ field: "event_id", reason }]);
-  }
+  // The subscription first, locked (ADR 0041), then its delivery: deleted meanwhile is a 404, never a foreign-key error.
   return ctx.store.transaction(async (tx) => {
+    const sub = await lockSubscription(tx, ctx, input.id);
+    const [event] = await tx.query<{ id: string; type: string; created_at: Date | string; queued: boolean }>(
+      `select e.id, e.type, e.created_at,
+              exists (select 1 from deliveries d where d.event_id = e.id and d.subscription_id = $3) as queued
+         from events e where e.id = $1 and e.owner = $2`,
+      [input.event_id, sub.owner, sub.id],
+    );
+    if (!event) throw notFound("event", "event_id");
+    if (!event.queued) {
+      // Never this subscription's to receive: before it existed, a type it does not take, another subscription's test.
+      const reason =
+        new Date(event.created_at).getTime() < new Date(sub.created_at).getTime()
+          ? "was created before this subscription existed; it is never sent to it"
+          : event.type === TEST_EVENT_TYPE
+            ? "is a test event of another subscription"
+            : sub.events !== null && !sub.events.includes(event.type as never)
+              ? `is a ${event.type} event, which this subscription does not take`
+              : null;
+      if (reason) throw validationFailed([{ field: "event_id", reason }]);
+    }
     // An event written while the subscription was disabled was never queued for it: queue it now.
     await tx.query(
       `insert into deliveries (event_id, subscription_id, state, next_at, created_at) values ($1, $2, 'pending', $3, $3)
@@ -168,15 +169,17 @@ export async function redeliverEvent(ctx: ServiceContext, input: z.output<typeof
  * and events from before the subscription existed are left alone.
  */
 export async function recoverEvents(ctx: ServiceContext, input: z.output<typeof RecoverInput>): Promise<z.output<typeof Requeued>> {
-  const sub = await findSubscription(ctx, input.id);
   const since = new Date(input.since);
   const oldest = ctx.now().getTime() - EVENT_RETENTION_DAYS * 86_400_000;
   if (since.getTime() < oldest) {
+    await findSubscription(ctx, input.id); // an unknown subscription is a 404 before a bad `since`
     throw validationFailed([{ field: "since", reason: `must be within the last ${EVENT_RETENTION_DAYS} days (events are kept that long)` }]);
   }
-  const from = new Date(Math.max(since.getTime(), new Date(sub.created_at).getTime())).toISOString();
   const now = ctx.now().toISOString();
   return ctx.store.transaction(async (tx) => {
+    // The subscription first, locked (ADR 0041): the worker's claim skips it until this commits.
+    const sub = await lockSubscription(tx, ctx, input.id);
+    const from = new Date(Math.max(since.getTime(), new Date(sub.created_at).getTime())).toISOString();
     const forward = await tx.query(
       `${BRING_FORWARD}
          from events e
@@ -201,10 +204,11 @@ export async function recoverEvents(ctx: ServiceContext, input: z.output<typeof 
 
 /** subscription_test: a `webhook.test` event for this one subscription, whatever its filter (SPEC §19). */
 export async function testSubscription(ctx: ServiceContext, input: z.output<typeof SubscriptionIdInput>): Promise<z.output<typeof TestQueued>> {
-  const sub = await findSubscription(ctx, input.id);
   const now = ctx.now();
   const id = newId("evt", now);
   await ctx.store.transaction(async (tx) => {
+    // The subscription first, locked (ADR 0041): deleted meanwhile is a 404, never a foreign-key error.
+    const sub = await lockSubscription(tx, ctx, input.id);
     await tx.query("insert into events (id, type, owner, payload, created_at) values ($1, $2, $3, $4, $5)", [
       id,
       TEST_EVENT_TYPE,

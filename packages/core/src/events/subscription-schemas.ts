@@ -135,15 +135,29 @@ export const RecoverInput = z.strictObject({
 
 export const RotateSecretInput = SubscriptionIdInput;
 
+export const SigningSecret = z
+  .object({
+    secret: z.enum(["new", "replaced"]).describe("`new`: the secret this rotation returned; `replaced`: one an earlier rotation replaced, still signing."),
+    replaced_at: z.string().nullable().describe("ISO 8601 time it was replaced; null for the new secret."),
+    signs_until: z.string().nullable().describe("ISO 8601 time its signatures stop (24 h after it was replaced); null for the new secret, which signs until it is replaced."),
+  })
+  .meta({ id: "SigningSecret", description: "One secret that signs a subscription's deliveries now, without its value." });
+
 export const RotatedSecret = z
   .object({
     id: z.string().describe("Subscription id."),
     secret: z.string().describe("The new `whsec_` signing secret. Shown once: store it now; it cannot be read again."),
     previous_secret_expires_at: z
       .string()
-      .describe("ISO 8601 time until which deliveries also carry a signature with the previous secret (24 h), so receivers can switch over."),
+      .describe("ISO 8601 time until which deliveries also carry a signature with the secret just replaced (24 h), so receivers can switch over."),
+    signing: z
+      .array(SigningSecret)
+      .describe("Every secret that signs deliveries now, newest first: the new one, then each replaced in the last 24 h and until when (never their values; at most three)."),
   })
-  .meta({ id: "RotatedSecret", description: "A subscription's new signing secret (shown only here); the old one signs beside it for 24 h." });
+  .meta({
+    id: "RotatedSecret",
+    description: "A subscription's new signing secret (shown only here); every secret replaced in the last 24 h signs beside it until 24 h after it was replaced.",
+  });
 
 export const TestQueued = z
   .object({

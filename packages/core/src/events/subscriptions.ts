@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import type { z } from "zod";
 import type { ServiceContext } from "../context.js";
-import { notFound, validationFailed } from "../errors.js";
+import { readableInstant } from "../dates.js";
+import { conflict, notFound, validationFailed } from "../errors.js";
 import { STILL_FAILING_SINCE } from "./deliver.js";
 import { actsFor, visibleOwners } from "../identity/authorize.js";
 import { resolveOwner } from "../identity/owner.js";
@@ -61,6 +62,20 @@ function toSubscription(row: SubscriptionRow): Subscription {
 /** A subscription the caller may see (its owner user, or a member of its owner team), or not_found. */
 export async function findSubscription(ctx: ServiceContext, id: string): Promise<SubscriptionRow> {
   const [row] = await ctx.store.query<SubscriptionRow>(`select ${COLUMNS} from subscriptions where id = $1`, [id]);
+  if (!row || !actsFor(ctx.principal, row.owner)) throw notFound("subscription");
+  return row;
+}
+
+/**
+ * The first step of every transaction that changes a subscription or its deliveries (ADR
+ * 0041): the subscription's row, locked FOR NO KEY UPDATE, before any of its deliveries.
+ * Every such path takes the same two kinds of lock in the same order (subscription, then
+ * deliveries), so they queue behind one another instead of deadlocking; the worker's
+ * claim skips a subscription locked this way. Read inside the transaction: a subscription
+ * deleted meanwhile (or never visible to the caller) is a 404, never a stale row.
+ */
+export async function lockSubscription(tx: Sql, ctx: ServiceContext, id: string): Promise<SubscriptionRow> {
+  const [row] = await tx.query<SubscriptionRow>(`select ${COLUMNS} from subscriptions where id = $1 for no key update`, [id]);
   if (!row || !actsFor(ctx.principal, row.owner)) throw notFound("subscription");
   return row;
 }
@@ -156,9 +171,9 @@ export async function deleteSubscription(ctx: ServiceContext, input: z.output<ty
  * subscription whose creator is no longer a member becomes the caller's (SPEC §19).
  */
 export async function enableSubscription(ctx: ServiceContext, input: z.output<typeof SubscriptionIdInput>): Promise<Subscription> {
-  const found = await findSubscription(ctx, input.id);
   const now = ctx.now().toISOString();
   const row = await ctx.store.transaction(async (tx) => {
+    const found = await lockSubscription(tx, ctx, input.id);
     const [updated] = await tx.query<SubscriptionRow>(
       `update subscriptions set enabled = true, disabled_reason = null, disabled_at = null,
               failing_since = ${STILL_FAILING_SINCE}, failing_streak_since = null,
@@ -181,22 +196,56 @@ export async function enableSubscription(ctx: ServiceContext, input: z.output<ty
   return toSubscription(row);
 }
 
-/** subscription_rotate_secret: a new secret, shown once; the old one keeps signing beside it for 24 h. */
+interface ReplacedSecret {
+  secret: string;
+  replaced_at: string;
+  until: string;
+}
+
+/** Secrets that sign one delivery at most (SPEC §24): the current one and two replaced in the last 24 h. */
+export const MAX_SIGNING_SECRETS = 3;
+
+/**
+ * subscription_rotate_secret: a new secret, shown once. Every secret replaced in the last
+ * 24 h keeps signing until 24 h after it was replaced (SPEC §24), so a receiver still
+ * configured with any of them keeps verifying; a rotation that would make a fourth
+ * signature is refused (409) with the time the oldest stops. In one transaction under the
+ * subscription's row lock (ADR 0041): two rotations at once are serialised, and a
+ * subscription deleted meanwhile is a 404.
+ */
 export async function rotateSecret(
   ctx: ServiceContext,
   input: z.output<typeof SubscriptionIdInput>,
 ): Promise<z.output<typeof RotatedSecret>> {
-  const found = await findSubscription(ctx, input.id);
+  const now = ctx.now();
   const secret = newSecret();
-  const until = new Date(ctx.now().getTime() + SECRET_OVERLAP_MS).toISOString();
-  // Rotating again within the overlap drops the oldest: the secret in use until now is the one that keeps signing.
-  // One statement, so two rotations at once are serialised by the row lock; a subscription deleted meanwhile is a 404.
-  const rotated = await ctx.store.query<{ id: string }>(
-    "update subscriptions set previous_secret = secret, previous_secret_until = $2, secret = $3 where id = $1 returning id",
-    [found.id, until, secret],
-  );
-  if (rotated.length === 0) throw notFound("subscription");
-  return { id: found.id, secret, previous_secret_expires_at: until };
+  const until = new Date(now.getTime() + SECRET_OVERLAP_MS).toISOString();
+  return ctx.store.transaction(async (tx) => {
+    const found = await lockSubscription(tx, ctx, input.id);
+    const [stored] = await tx.query<{ secret: string; replaced_secrets: ReplacedSecret[] }>(
+      "select secret, replaced_secrets from subscriptions where id = $1",
+      [found.id],
+    );
+    const signing = (stored?.replaced_secrets ?? []).filter((r) => Date.parse(r.until) > now.getTime());
+    if (signing.length + 2 > MAX_SIGNING_SECRETS) {
+      const oldest = signing.reduce((a, b) => (Date.parse(a.until) <= Date.parse(b.until) ? a : b));
+      throw conflict(
+        `${found.id} already signs with ${MAX_SIGNING_SECRETS} secrets, the most one delivery carries; ` +
+          `the oldest replaced secret stops signing at ${oldest.until} (${readableInstant(oldest.until)}): rotate again after that.`,
+      );
+    }
+    const replaced: ReplacedSecret[] = [{ secret: stored?.secret ?? "", replaced_at: now.toISOString(), until }, ...signing];
+    await tx.query("update subscriptions set secret = $2, replaced_secrets = $3::jsonb where id = $1", [found.id, secret, JSON.stringify(replaced)]);
+    return {
+      id: found.id,
+      secret,
+      previous_secret_expires_at: until,
+      signing: [
+        { secret: "new" as const, replaced_at: null, signs_until: null },
+        ...replaced.map((r) => ({ secret: "replaced" as const, replaced_at: r.replaced_at, signs_until: r.until })),
+      ],
+    };
+  });
 }
 
 /**

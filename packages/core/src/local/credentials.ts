@@ -1,4 +1,5 @@
-import { chmod, mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { type FileHandle, link, mkdir, open, readFile, rename, unlink, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 
 /** `$CAIRN_HOME/credentials` (SPEC §13): JSON `{url, token}`, mode 0600. */
@@ -7,11 +8,30 @@ export interface Credentials {
   token: string;
 }
 
+/**
+ * Writes the file through a temporary file renamed over it. The temporary file is created
+ * exclusively and never through a symlink (`O_CREAT|O_EXCL|O_NOFOLLOW`, SPEC §31): a link
+ * planted at its path is removed (the link itself, never what it points at) and the create
+ * tried once more; its mode is set on the open file, not by path.
+ */
 export async function writeCredentials(path: string, credentials: Credentials): Promise<void> {
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   const tmp = `${path}.${process.pid}.tmp`;
-  await writeFile(tmp, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
-  await chmod(tmp, 0o600);
+  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
+  let handle: FileHandle;
+  try {
+    handle = await open(tmp, flags, 0o600);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    await unlink(tmp); // a stale file or a planted link: unlink removes the name, not its target
+    handle = await open(tmp, flags, 0o600);
+  }
+  try {
+    await handle.writeFile(`${JSON.stringify(credentials, null, 2)}\n`);
+    await handle.chmod(0o600);
+  } finally {
+    await handle.close();
+  }
   await rename(tmp, path);
 }
 
@@ -34,26 +54,44 @@ export async function readCredentials(path: string): Promise<Credentials | null>
 }
 
 /**
- * Writes `credentials` to `path`, keeping a different token the file held: it is copied,
- * before anything is replaced, to the first free `path.previous`, `path.previous.2`, … (a
- * backup is never overwritten: the admin's first token has no other copy). Returns the
- * backup's path, or null when nothing needed keeping.
+ * Keeps a copy at the first free `path.previous`, `path.previous.2`, … (a backup is never
+ * overwritten: the admin's first token has no other copy). `write` creates the candidate
+ * and fails with EEXIST when it is taken.
  */
-export async function replaceCredentials(path: string, credentials: Credentials): Promise<string | null> {
-  const prior = await readCredentials(path).catch(() => null);
-  let kept: string | null = null;
-  if (prior && prior.token !== credentials.token) {
-    for (let n = 1; kept === null; n++) {
-      const candidate = n === 1 ? `${path}.previous` : `${path}.previous.${n}`;
-      try {
-        // "wx": fails when the file exists, so no backup is ever replaced.
-        await writeFile(candidate, `${JSON.stringify(prior, null, 2)}\n`, { mode: 0o600, flag: "wx" });
-        kept = candidate;
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-      }
+async function keepAside(path: string, write: (candidate: string) => Promise<void>): Promise<string> {
+  for (let n = 1; ; n++) {
+    const candidate = n === 1 ? `${path}.previous` : `${path}.previous.${n}`;
+    try {
+      await write(candidate);
+      return candidate;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
     }
   }
+}
+
+/**
+ * Writes `credentials` to `path`, keeping what the file held when it was a different
+ * token, or when it could not be read as one (malformed, or not readable by us: its bytes
+ * may be the only copy of a token): it is kept aside (see keepAside) before anything is
+ * replaced. Returns the backup's path, or null when nothing needed keeping.
+ */
+export async function replaceCredentials(path: string, credentials: Credentials): Promise<string | null> {
+  let prior: Credentials | null;
+  try {
+    prior = await readCredentials(path);
+  } catch {
+    // There, but not a credentials file we can read: keep its bytes as they are ("wx": never over a backup),
+    // or, when we cannot even read them, a hard link to the same file (link never replaces either).
+    const bytes = await readFile(path).catch(() => null);
+    const kept = await keepAside(path, (candidate) => (bytes ? writeFile(candidate, bytes, { mode: 0o600, flag: "wx" }) : link(path, candidate)));
+    await writeCredentials(path, credentials);
+    return kept;
+  }
+  const kept =
+    prior && prior.token !== credentials.token
+      ? await keepAside(path, (candidate) => writeFile(candidate, `${JSON.stringify(prior, null, 2)}\n`, { mode: 0o600, flag: "wx" }))
+      : null;
   await writeCredentials(path, credentials);
   return kept;
 }

@@ -85,3 +85,11 @@ export function translateFault(err: unknown, site?: CallSite): unknown {
   (translated as { cause?: unknown }).cause = stored;
   return translated;
 }
+
+/**
+ * A deadlock (40P01) or serialization failure (40001): the database rolled the transaction
+ * back and it may simply run again (ADR 0041). Checked on the translated error.
+ */
+export function isLockConflict(err: unknown): boolean {
+  return err instanceof StoreError && (err.code === "40P01" || err.code === "40001");
+}

@@ -1,7 +1,8 @@
 import pg from "pg";
 import { defaultLogger, type Logger } from "../log.js";
-import { callSite, DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts, isUnavailable, translateFault } from "./faults.js";
-import type { Sql, Store } from "./port.js";
+import { unavailable } from "../errors.js";
+import { callSite, DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts, isLockConflict, isUnavailable, type StoreError, translateFault } from "./faults.js";
+import type { Sql, Store, TransactionOptions } from "./port.js";
 
 // int8 (count(*), bigint) as a number so both drivers return the same JS types.
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
@@ -28,6 +29,9 @@ function beginWithLocks(client: pg.PoolClient, keys: readonly string[], statemen
 
 const BEGIN_READ_COMMITTED = "begin isolation level read committed";
 
+/** Tries of one transaction that a deadlock (40P01) or serialization failure (40001) ended. */
+const CONFLICT_ATTEMPTS = 5;
+
 export async function openPgStore(connectionString: string, options: PgStoreOptions = {}): Promise<Store> {
   const timeouts = options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS;
   // Interpolated into `set local`: a whole number of milliseconds, nothing else.
@@ -43,8 +47,16 @@ export async function openPgStore(connectionString: string, options: PgStoreOpti
     query_timeout: statementMs + 1_000,
     keepAlive: true,
   });
-  // An idle client's error (server restart) must not crash the process.
-  pool.on("error", (err) => logger.warn({ code: "database_idle_client_error" }, err));
+  // A connection that drops (a restart or failover sends 57P01; a pooler dies) emits 'error' on its
+  // client, and an 'error' nobody listens to ends the process. The pool listens only while a client
+  // is idle and drops that listener on checkout (a transaction's client, between its statements),
+  // so every client listens for its whole life from the moment the pool opens it (ADR 0042). Its
+  // pending and next queries fail on their own (503 `unavailable`); the transaction then discards it.
+  pool.on("connect", (client) => {
+    client.on("error", (err) => logger.warn({ code: "database_connection_lost" }, err));
+  });
+  // The pool's own report of an idle client's failure: the client's listener above has logged it.
+  pool.on("error", () => {});
   const guarded = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
       return await work();
@@ -66,26 +78,51 @@ export async function openPgStore(connectionString: string, options: PgStoreOpti
     afterCommit: (fn) => (onCommit ? onCommit.push(fn) : fn()),
   });
 
+  const once = async <T>(fn: (tx: Sql) => Promise<T>, options: TransactionOptions): Promise<T> => {
+    const client = await guarded(() => pool.connect());
+    const onCommit: Array<() => void> = [];
+    let broken: Error | undefined;
+    // Lost between two statements: nothing is pending to fail, so the next one (or commit) must.
+    const lost = (err: Error) => {
+      broken ??= err;
+    };
+    client.on("error", lost);
+    try {
+      await guarded(() => client.query(beginWithLocks(client, options.locks ?? [], statementMs)));
+      const out = await fn(runner(client, onCommit));
+      await guarded(() => client.query("commit"));
+      for (const f of onCommit) f();
+      return out;
+    } catch (err) {
+      // A connection that failed or timed out is discarded (no rollback to wait for); the server rolls back.
+      if (isUnavailable(err)) broken ??= err as Error;
+      else if (!broken) await client.query("rollback").catch(() => {});
+      throw err;
+    } finally {
+      client.off("error", lost);
+      client.release(broken);
+    }
+  };
+
   return {
     driver: "pg",
     ...runner(pool),
     async transaction(fn, options = {}) {
-      const client = await guarded(() => pool.connect());
-      const onCommit: Array<() => void> = [];
-      let broken: Error | undefined;
-      try {
-        await guarded(() => client.query(beginWithLocks(client, options.locks ?? [], statementMs)));
-        const out = await fn(runner(client, onCommit));
-        await guarded(() => client.query("commit"));
-        for (const f of onCommit) f();
-        return out;
-      } catch (err) {
-        // A connection that failed or timed out is discarded (no rollback to wait for); the server rolls back.
-        if (isUnavailable(err)) broken = err as Error;
-        else await client.query("rollback").catch(() => {});
-        throw err;
-      } finally {
-        client.release(broken);
+      // A deadlock or serialization failure the lock order (ADR 0041) did not prevent is retried
+      // from the start, in a new transaction; one that keeps failing is a 503 to retry, never a 500.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await once(fn, options);
+        } catch (err) {
+          if (!isLockConflict(err)) throw err;
+          if (attempt >= CONFLICT_ATTEMPTS) {
+            logger.warn({ code: "database_lock_conflict", error_code: (err as StoreError).code, attempts: attempt });
+            const translated = unavailable();
+            (translated as { cause?: unknown }).cause = err;
+            throw translated;
+          }
+          await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * attempt));
+        }
       }
     },
     async exec(script) {

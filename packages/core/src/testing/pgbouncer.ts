@@ -12,6 +12,8 @@ export interface PgBouncerOptions {
   target: string;
   /** Server connections per database (and user): fewer than the clients, so they are shared. */
   poolSize?: number;
+  /** Listen on this port (a restart in place, after `kill`) instead of a free one. */
+  port?: number;
 }
 
 export interface PgBouncer {
@@ -22,6 +24,8 @@ export interface PgBouncer {
   through(url: string): string;
   /** Everything PgBouncer logged. */
   output(): string;
+  /** Ends the process with `signal` (SIGKILL: a crash) and waits for it; `startPgBouncer({ port })` starts another in its place. */
+  kill(signal: NodeJS.Signals): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -45,7 +49,7 @@ export async function startPgBouncer(options: PgBouncerOptions): Promise<PgBounc
   const dir = await mkdtemp(join(tmpdir(), "cairn-pgbouncer-"));
   await chmod(dir, 0o755);
   for (let attempt = 1; ; attempt++) {
-    const port = await freePort();
+    const port = options.port ?? (await freePort());
     const ini = join(dir, "pgbouncer.ini");
     await writeFile(
       ini,
@@ -100,7 +104,11 @@ export async function startPgBouncer(options: PgBouncerOptions): Promise<PgBounc
     if (started === "up") return running(child, port, dir, () => out);
     child.kill("SIGKILL");
     // Another process took the free port between our probe and PgBouncer's bind: try another.
-    if (attempt < 3 && /Address already in use/i.test(out)) continue;
+    if (attempt < 3 && /Address already in use/i.test(out)) {
+      // A port asked for by number is taken until the killed process's socket is gone.
+      if (options.port !== undefined) await new Promise((resolve) => setTimeout(resolve, 300));
+      continue;
+    }
     await rm(dir, { recursive: true, force: true });
     throw new Error(`PgBouncer did not start:\n${out}`);
   }
@@ -122,6 +130,11 @@ function running(child: ChildProcess, port: number, dir: string, output: () => s
       return u.toString();
     },
     output,
+    async kill(signal) {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+      await rm(dir, { recursive: true, force: true });
+    },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
       const timer = setTimeout(() => child.kill("SIGKILL"), 3_000);
