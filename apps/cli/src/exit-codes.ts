@@ -10,7 +10,7 @@ export const EXIT = {
   rejected: 1,
   /** The command line was wrong: unknown command or option, missing argument, unreadable file. */
   usage: 2,
-  /** The server could not be reached, or answered that it is unavailable (502/503/504: e.g. its database is down). */
+  /** The server could not be reached, answered that it is unavailable (502/503/504: e.g. its database is down), or that what the request depends on kept changing (409 conflict): try again. */
   unreachable: 3,
   /** No token, an unknown token (401), or not allowed (403). */
   auth: 4,
@@ -35,6 +35,7 @@ export function exitCodeOf(code: CairnErrorCode): ExitCode {
     case "unsupported_media_type":
       return EXIT.rejected;
     case "unavailable":
+    case "conflict":
       return EXIT.unreachable;
     case "unauthenticated":
     case "forbidden":

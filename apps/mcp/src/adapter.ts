@@ -16,6 +16,7 @@ export function failureKind(code: CairnErrorCode): "tool" | "protocol" {
     case "unknown_schema":
     case "duplicate":
     case "idempotency_mismatch":
+    case "conflict":
     case "forbidden":
     case "not_found":
     case "gone":
@@ -49,6 +50,7 @@ export function requestErrorCode(code: CairnErrorCode): number {
     case "unauthenticated":
       return RPC_UNAUTHENTICATED;
     case "unavailable":
+    case "conflict":
     case "internal":
       return RPC_INTERNAL;
   }

@@ -24,6 +24,8 @@ function wordsOf(code: CairnErrorCode): Omit<WebFailure, "status"> {
     case "unknown_schema":
     case "idempotency_mismatch":
       return { title: "That did not work", message: "Something in the request was not valid.", showCoreMessage: true };
+    case "conflict":
+      return { title: "Try again", message: "Something this depends on changed while it was saved.", showCoreMessage: true };
     case "duplicate":
       return { title: "Already there", message: "An identical receipt already exists.", showCoreMessage: true };
     case "unauthenticated":

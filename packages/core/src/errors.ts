@@ -12,6 +12,7 @@ export const ERROR_CODES = [
   "unknown_schema",
   "duplicate",
   "idempotency_mismatch",
+  "conflict",
   "unauthenticated",
   "forbidden",
   "not_found",
@@ -29,6 +30,7 @@ export const ERROR_MEANINGS: { readonly [C in CairnErrorCode]: string } = {
   unknown_schema: "The receipt names a schema this server does not know.",
   duplicate: "An identical receipt from the same owner was stored in the last 24 hours: `existing` names it.",
   idempotency_mismatch: "The Idempotency-Key was used with another input in the last 24 hours.",
+  conflict: "What the request depends on (the owner's policy, the caller's team) changed during every attempt to carry it out; nothing was stored. Send it again.",
   unauthenticated: "Missing, unknown or revoked bearer token.",
   forbidden: "Not allowed for this caller, or the token lacks the permission the operation needs.",
   not_found: "Not found, or not visible to this caller.",
@@ -49,6 +51,7 @@ export const HTTP_STATUS = {
   unknown_schema: 422,
   idempotency_mismatch: 422,
   duplicate: 409,
+  conflict: 409,
   unauthenticated: 401,
   forbidden: 403,
   not_found: 404,
@@ -124,6 +127,9 @@ export const unsupportedMediaType = (got: string | undefined) =>
 /** The database is down or not answering; nothing about the request was wrong. */
 export const unavailable = () =>
   new CairnError("unavailable", "Cairn cannot reach its database right now (down or not answering). Try again shortly.");
+
+/** A write that found what it depends on changed on each of its attempts: the database answered, nothing was stored. */
+export const conflict = (message: string) => new CairnError("conflict", message);
 
 export function validationFailed(issues: Issue[], message?: string): CairnError {
   return new CairnError("validation_failed", message ?? describeIssues(issues), { issues });

@@ -32,9 +32,16 @@ export async function assigneeIssue(sql: Sql, owner: string, name: string): Prom
        from users u where u.name = $1`,
     [name, kind, ownerName],
   );
-  if (row?.may_read) return null;
-  // One answer for "no such user" and "cannot read it": a token must not learn which user names exist.
-  const who = kind === "user" ? `only ${ownerName} (the owner)` : `only members of ${owner}`;
+  return row?.may_read ? null : unassignableIssue(owner);
+}
+
+/**
+ * The refusal of an assignee who may not read an artifact of `owner`. One answer for "no
+ * such user" and "cannot read it": a token must not learn which user names exist.
+ */
+export function unassignableIssue(owner: string): Issue {
+  const { kind, name } = parseOwner(owner);
+  const who = kind === "user" ? `only ${name} (the owner)` : `only members of ${owner}`;
   return { field: "assignee", reason: `names no user who may read it: ${who} may be assigned` };
 }
 
