@@ -85,3 +85,47 @@ describe.each(DRIVERS)("the policy re-check on %s", (driver) => {
     expect(await count(fx.store, "artifacts", owner)).toBe(0);
   });
 });
+
+describe.each(DRIVERS)("the assignee under the write's locks on %s", (driver) => {
+  const fx = useTestWorld(driver);
+  const asks = (overrides: Record<string, unknown>) => minimalReceipt({ human_action: "Approve the budget", ...overrides });
+  const assignedEvents = async (artifactId: string) =>
+    (await fx.store.query<{ payload: string }>("select payload from events where type = 'artifact.assigned' order by id"))
+      .map((e) => JSON.parse(e.payload).data)
+      .filter((d: { id: string }) => d.id === artifactId)
+      .map((d: { assignee: string | null; previous_assignee: string | null }) => [d.assignee, d.previous_assignee]);
+
+  it("an assignee who leaves the team between the decision and the write is refused (invalid, with a drop), and nothing is stored", async () => {
+    const sam = await fx.world.user("sam");
+    const kim = await fx.world.user("kim");
+    const team = await fx.world.team([sam, kim]);
+    // An operator gate runs after the decision and before the write: kim leaves in between.
+    const leave: ReceiptGate = {
+      name: "leave",
+      async check() {
+        await fx.world.cairn.invoke("team_member_remove", sam.ctx(), { name: team.slice("team:".length), user: kim.name });
+        return null;
+      },
+    };
+    const racing = createCairn(fx.store, { publicUrl: TEST_PUBLIC_URL }, { gates: [leave] });
+    const err = await rejectionOf(racing.invoke("receipt_create", racing.context(sam.principal, "rest"), asks({ owner: team, assignee: kim.name, learned: "left" })));
+    expect([err.code, err.issues]).toEqual(["validation_failed", [{ field: "assignee", reason: `names no user who may read it: only members of ${team} may be assigned` }]]);
+    expect(err.drop).toMatchObject({ category: "invalid", fields: ["assignee"] });
+    expect(await count(fx.store, "artifacts", team)).toBe(0);
+  });
+
+  it("a member who leaves is assigned nothing of the team any more, each change one artifact.assigned", async () => {
+    const sam = await fx.world.user("sam");
+    const kim = await fx.world.user("kim");
+    const team = await fx.world.team([sam, kim]);
+    const created = await fx.world.cairn.invoke("receipt_create", sam.ctx(), asks({ owner: team, assignee: kim.name, learned: "assigned then left" }));
+    const mine = await fx.world.cairn.invoke("receipt_create", sam.ctx(), asks({ owner: team, assignee: sam.name, learned: "stays assigned" }));
+    await fx.world.cairn.invoke("team_member_remove", sam.ctx(), { name: team.slice("team:".length), user: kim.name });
+    expect((await fx.world.cairn.invoke("artifact_read", sam.ctx(), { id: created.id })).assignee).toBeNull();
+    expect((await fx.world.cairn.invoke("artifact_read", sam.ctx(), { id: mine.id })).assignee).toBe(sam.name);
+    expect(await assignedEvents(created.id)).toEqual([
+      [kim.name, null],
+      [null, kim.name],
+    ]);
+  });
+});

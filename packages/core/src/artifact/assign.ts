@@ -77,6 +77,24 @@ export function assignedAtCreate(ctx: ServiceContext, now: Date): (row: Artifact
 }
 
 /**
+ * When a member leaves a team, nothing of the team stays assigned to them: they can no
+ * longer read it (SPEC §20). Each cleared assignment is one `artifact.assigned` event (to
+ * nobody, by the caller who removed them), written in the removal's transaction. The
+ * removal's delete of the membership waits for a receipt write that holds it (`for
+ * share`, cairn_write_receipt), so an assignment that write made is cleared here too.
+ */
+export async function clearAssignmentsOfLeaver(ctx: ServiceContext, tx: Sql, teamOwner: string, userName: string): Promise<void> {
+  const cleared = await tx.query<ArtifactRow>(
+    `update artifacts set assignee = null where owner = $1 and assignee = $2 returning ${ARTIFACT_COLUMNS}`,
+    [teamOwner, userName],
+  );
+  const now = ctx.now();
+  for (const row of cleared) {
+    await recordEvent(tx, { type: "artifact.assigned", owner: row.owner, data: assignedData(ctx.config, row, null, userName, ctx.principal) }, now);
+  }
+}
+
+/**
  * artifact_assign: names the one user who must act, or nobody. Human tokens only (the
  * operation needs `artifacts:assign`; agent tokens may name an assignee only when they
  * create): reassigning is a person's decision. The caller must act for the owner (else the
