@@ -1,4 +1,5 @@
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
+import { runNode } from "@cairn/core/testing";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,19 +10,7 @@ const HOOK = join(PLUGIN, "hooks/stop-receipt.mjs");
 
 /** Runs the hook as Claude Code does: the JSON on stdin, the answer on stdout. */
 function runHook(stdin: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [HOOK], { stdio: ["pipe", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    child.once("exit", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
+  return runNode([HOOK], { input: stdin });
 }
 
 // Transcript lines in the shape Claude Code writes them (JSONL: user and assistant events).

@@ -46,7 +46,7 @@ export function unassignableIssue(owner: string): Issue {
 }
 
 /** §20's `data` of artifact.assigned. */
-export function assignedData(
+function assignedData(
   config: CairnConfig,
   row: Pick<ArtifactRow, "id" | "title" | "owner" | "share_token">,
   assignee: string | null,
