@@ -21,18 +21,23 @@ export const ArtifactAssignInput = z.strictObject({
 /**
  * Why `name` cannot be the assignee of an artifact owned by `owner`, or null when it can:
  * the user must exist and be able to read it — the owner user, or a member of the owner
- * team (SPEC §20). One query.
+ * team (SPEC §20). One query. Called in the transaction that assigns: the membership is
+ * held (`for share`), so a removal waits for that commit and then clears the assignment
+ * (clearAssignmentsOfLeaver).
  */
 export async function assigneeIssue(sql: Sql, owner: string, name: string): Promise<Issue | null> {
   const { kind, name: ownerName } = parseOwner(owner);
-  const [row] = await sql.query<{ may_read: boolean }>(
-    `select (case when $2 = 'user' then u.name = $3
-                  else exists (select 1 from team_members m join teams t on t.id = m.team_id
-                                where t.name = $3 and m.user_id = u.id) end) as may_read
-       from users u where u.name = $1`,
-    [name, kind, ownerName],
-  );
-  return row?.may_read ? null : unassignableIssue(owner);
+  const rows =
+    kind === "user"
+      ? name === ownerName
+        ? await sql.query("select 1 from users where name = $1", [name])
+        : []
+      : await sql.query(
+          `select 1 from team_members m join teams t on t.id = m.team_id join users u on u.id = m.user_id
+            where t.name = $1 and u.name = $2 for share of m`,
+          [ownerName, name],
+        );
+  return rows.length > 0 ? null : unassignableIssue(owner);
 }
 
 /**
@@ -108,13 +113,13 @@ export async function assignArtifact(ctx: ServiceContext, input: z.output<typeof
   if (!row || !actsFor(ctx.principal, row.owner)) throw notFound();
   const now = ctx.now();
   if (isExpired(row, now)) throw gone();
-  if (input.assignee !== null) {
-    const issue = await assigneeIssue(ctx.store, row.owner, input.assignee);
-    if (issue) throw validationFailed([issue]);
-  }
   const updated = await ctx.store.transaction(async (tx) => {
     const [locked] = await tx.query<{ assignee: string | null }>("select assignee from artifacts where id = $1 for update", [row.id]);
     if (!locked) throw gone();
+    if (input.assignee !== null) {
+      const issue = await assigneeIssue(tx, row.owner, input.assignee);
+      if (issue) throw validationFailed([issue]);
+    }
     const previous = locked.assignee ?? null;
     if (previous === input.assignee) return null;
     const [changed] = await tx.query<ArtifactRow>(
