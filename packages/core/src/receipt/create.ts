@@ -24,6 +24,64 @@ import {
 import { type Rejection, type ValidReceipt, validateReceiptInput } from "./validate.js";
 import { type StaleFact, writeReceipt } from "./write.js";
 
+/** Tries when the write keeps finding what the decision relied on changed. */
+const ATTEMPTS = 3;
+
+const STALE_WORDS: Record<StaleFact, string> = {
+  token: "The token",
+  team: "Your membership of the owner team",
+  policy: "The owner's policy",
+};
+
+/**
+ * receipt_create, top-down: parse (key, static gates) → the caller's permission → decide
+ * (gates.ts: owner, expires_in, secrets, policy, custom gates) → one write that re-checks
+ * the caller and the policy under its locks and answers a status (write.ts) → announce.
+ * Every refusal leaves a drop receipt, a replay does not. A caller from the cache is
+ * checked by the write itself, or read again before a refusal (ADR 0027). When the write
+ * finds what the decision relied on changed, the decision is made again with fresh facts,
+ * at most ATTEMPTS times; then the answer is a `conflict` that says what kept changing.
+ */
+export async function createReceipt(ctx: ServiceContext, raw: unknown): Promise<CreatedArtifact> {
+  requirePermission(ctx.principal, "receipts:write");
+  if (raw instanceof UnreadableInput) return refuseUnreadable(ctx, raw.error);
+  const parsed = parseSubmission(ctx, raw);
+  let caller = ctx;
+  let why: StaleFact = "policy";
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    const decided = parsed.ok ? await decideReceipt(caller, parsed.receipt) : parsed;
+    if (!decided.ok) {
+      const confirmed = await confirmedCaller(caller);
+      caller = confirmed.ctx;
+      if (confirmed.changed) continue;
+      return refuse(caller, raw, decided.rejection, parsed.claim);
+    }
+    const { owner } = decided.value;
+    const written = await writeReceipt(caller, decided.value, parsed.claim);
+    switch (written.status) {
+      case "created":
+        // Announce: the worker is woken only when the write queued a delivery.
+        if (written.deliveries > 0) ringOutbox();
+        return written.value;
+      case "replay":
+        return written.fingerprint === parsed.claim?.fingerprint ? replayOutcome(written.outcome) : refuse(caller, raw, keyMismatch(), null);
+      case "stale":
+        why = written.why;
+        if (why === "policy") forgetPolicy(caller, owner);
+        else caller = await checkedContext(caller, { force: true });
+        continue;
+      case "duplicate":
+        return refuse(caller, raw, { category: "duplicate", issues: [] }, parsed.claim, written.existing);
+      case "foreign-link":
+        return refuse(caller, raw, followsRejection(), parsed.claim);
+      case "unassignable":
+        // The assignee must be able to read it (SPEC §20): an unknown user is `invalid`, still a drop.
+        return refuse(caller, raw, { category: "invalid", issues: [unassignableIssue(owner)] }, parsed.claim);
+    }
+  }
+  throw conflict(`${STALE_WORDS[why]} changed during each of ${ATTEMPTS} attempts to store this receipt; nothing was stored. Send it again.`);
+}
+
 function errorCodeOf(rejection: Rejection) {
   if (rejection.code) return rejection.code;
   if (rejection.category === "unknown-schema") return "unknown_schema";
@@ -92,64 +150,6 @@ async function confirmedCaller(ctx: ServiceContext): Promise<{ ctx: ServiceConte
   if (!ctx.principalUnchecked) return { ctx, changed: false };
   const checked = await checkedContext(ctx);
   return { ctx: checked, changed: JSON.stringify(checked.principal) !== JSON.stringify(ctx.principal) };
-}
-
-/** Tries when the write keeps finding what the decision relied on changed. */
-const ATTEMPTS = 3;
-
-const STALE_WORDS: Record<StaleFact, string> = {
-  token: "The token",
-  team: "Your membership of the owner team",
-  policy: "The owner's policy",
-};
-
-/**
- * receipt_create, top-down: parse (key, static gates) → the caller's permission → decide
- * (gates.ts: owner, expires_in, secrets, policy, custom gates) → one write that re-checks
- * the caller and the policy under its locks and answers a status (write.ts) → announce.
- * Every refusal leaves a drop receipt, a replay does not. A caller from the cache is
- * checked by the write itself, or read again before a refusal (ADR 0027). When the write
- * finds what the decision relied on changed, the decision is made again with fresh facts,
- * at most ATTEMPTS times; then the answer is a `conflict` that says what kept changing.
- */
-export async function createReceipt(ctx: ServiceContext, raw: unknown): Promise<CreatedArtifact> {
-  requirePermission(ctx.principal, "receipts:write");
-  if (raw instanceof UnreadableInput) return refuseUnreadable(ctx, raw.error);
-  const parsed = parseSubmission(ctx, raw);
-  let caller = ctx;
-  let why: StaleFact = "policy";
-  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-    const decided = parsed.ok ? await decideReceipt(caller, parsed.receipt) : parsed;
-    if (!decided.ok) {
-      const confirmed = await confirmedCaller(caller);
-      caller = confirmed.ctx;
-      if (confirmed.changed) continue;
-      return refuse(caller, raw, decided.rejection, parsed.claim);
-    }
-    const { owner } = decided.value;
-    const written = await writeReceipt(caller, decided.value, parsed.claim);
-    switch (written.status) {
-      case "created":
-        // Announce: the worker is woken only when the write queued a delivery.
-        if (written.deliveries > 0) ringOutbox();
-        return written.value;
-      case "replay":
-        return written.fingerprint === parsed.claim?.fingerprint ? replayOutcome(written.outcome) : refuse(caller, raw, keyMismatch(), null);
-      case "stale":
-        why = written.why;
-        if (why === "policy") forgetPolicy(caller, owner);
-        else caller = await checkedContext(caller, { force: true });
-        continue;
-      case "duplicate":
-        return refuse(caller, raw, { category: "duplicate", issues: [] }, parsed.claim, written.existing);
-      case "foreign-link":
-        return refuse(caller, raw, followsRejection(), parsed.claim);
-      case "unassignable":
-        // The assignee must be able to read it (SPEC §20): an unknown user is `invalid`, still a drop.
-        return refuse(caller, raw, { category: "invalid", issues: [unassignableIssue(owner)] }, parsed.claim);
-    }
-  }
-  throw conflict(`${STALE_WORDS[why]} changed during each of ${ATTEMPTS} attempts to store this receipt; nothing was stored. Send it again.`);
 }
 
 /** Input a surface could not read at all (malformed JSON, over the size limit) is a refused submission too: its code and words, and a drop. */
