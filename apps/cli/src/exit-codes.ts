@@ -6,11 +6,11 @@ import type { CairnErrorCode } from "@cairn/core";
  */
 export const EXIT = {
   ok: 0,
-  /** The input was refused: it failed validation (locally or on the server) or does not parse. */
+  /** The input was refused: it failed validation (locally or on the server), does not parse, or the current state refuses it (409 conflict; the message says what changed or until when). */
   rejected: 1,
   /** The command line was wrong: unknown command or option, missing argument, unreadable file. */
   usage: 2,
-  /** The server could not be reached, or answered that it is unavailable (502/503/504: e.g. its database is down). */
+  /** The server could not be reached, or answered that it is unavailable (502/503/504: e.g. its database is down): try again. */
   unreachable: 3,
   /** No token, an unknown token (401), or not allowed (403). */
   auth: 4,

@@ -16,10 +16,10 @@ export function failureKind(code: CairnErrorCode): "tool" | "protocol" {
     case "unknown_schema":
     case "duplicate":
     case "idempotency_mismatch":
+    case "conflict":
     case "forbidden":
     case "not_found":
     case "gone":
-    case "conflict":
     case "payload_too_large":
     case "unsupported_media_type":
     case "unavailable":

@@ -8,7 +8,7 @@ const tooLarge = () =>
   });
 
 /** `application/json` or a `+json` type, any parameters (charset); nothing else is parsed as JSON. */
-export function isJsonContentType(header: string | undefined): boolean {
+function isJsonContentType(header: string | undefined): boolean {
   const type = header?.split(";")[0]?.trim().toLowerCase() ?? "";
   return type === "application/json" || /^application\/[a-z0-9.+-]+\+json$/.test(type);
 }

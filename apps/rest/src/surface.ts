@@ -7,7 +7,7 @@ import { z } from "zod";
  * only value a client may claim (MCP and web set their own surface server-side), and an
  * unknown value is refused rather than silently recorded as something else.
  */
-export const SURFACE_HEADER = "X-Cairn-Surface";
+const SURFACE_HEADER = "X-Cairn-Surface";
 
 const CLAIMABLE: Record<string, Surface> = { cli: "cli", rest: "rest" };
 

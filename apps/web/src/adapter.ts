@@ -24,6 +24,8 @@ function wordsOf(code: CairnErrorCode): Omit<WebFailure, "status"> {
     case "unknown_schema":
     case "idempotency_mismatch":
       return { title: "That did not work", message: "Something in the request was not valid.", showCoreMessage: true };
+    case "conflict":
+      return { title: "Not now", message: "The current state does not allow this.", showCoreMessage: true };
     case "duplicate":
       return { title: "Already there", message: "An identical receipt already exists.", showCoreMessage: true };
     case "unauthenticated":
@@ -34,8 +36,6 @@ function wordsOf(code: CairnErrorCode): Omit<WebFailure, "status"> {
       return { title: "Not found", message: "There is nothing here, or it is not yours to see.", showCoreMessage: false };
     case "gone":
       return { title: "Expired", message: "This has expired. Receipts that someone retained stay; this one was not retained.", showCoreMessage: false };
-    case "conflict":
-      return { title: "Not now", message: "The current state does not allow this yet.", showCoreMessage: true };
     case "payload_too_large":
       return { title: "Too large", message: "The form sent more than the server accepts.", showCoreMessage: false };
     case "unsupported_media_type":

@@ -1,7 +1,7 @@
 import type { Logger } from "./log.js";
 import type { ReceiptGate } from "./receipt/custom-gate.js";
 import type { LruMap } from "./lru.js";
-import type { Policy } from "./policy/schemas.js";
+import type { RevisedPolicy } from "./policy/schemas.js";
 import type { Store } from "./store/port.js";
 
 import type { Surface, TokenKind } from "./surfaces.js";
@@ -29,7 +29,7 @@ export interface CairnConfig {
  */
 export interface ReadCaches {
   principals: LruMap<string, Principal>;
-  policies: LruMap<string, Policy>;
+  policies: LruMap<string, RevisedPolicy>;
 }
 
 /** Per-request options a surface passes along with the principal. */

@@ -12,11 +12,11 @@ export const ERROR_CODES = [
   "unknown_schema",
   "duplicate",
   "idempotency_mismatch",
+  "conflict",
   "unauthenticated",
   "forbidden",
   "not_found",
   "gone",
-  "conflict",
   "payload_too_large",
   "unsupported_media_type",
   "unavailable",
@@ -30,11 +30,12 @@ export const ERROR_MEANINGS: { readonly [C in CairnErrorCode]: string } = {
   unknown_schema: "The receipt names a schema this server does not know.",
   duplicate: "An identical receipt from the same owner was stored in the last 24 hours: `existing` names it.",
   idempotency_mismatch: "The Idempotency-Key was used with another input in the last 24 hours.",
+  conflict:
+    "The current state refuses the request, and the message says what changed or until when: what it depends on (the owner's policy) changed during every attempt, and nothing was stored — send it again; or a limit of the current state (a subscription already signs with three secrets).",
   unauthenticated: "Missing, unknown or revoked bearer token.",
   forbidden: "Not allowed for this caller, or the token lacks the permission the operation needs.",
   not_found: "Not found, or not visible to this caller.",
   gone: "The artifact has expired.",
-  conflict: "The current state refuses the request (e.g. a subscription already signs with three secrets); the message says when it will not.",
   payload_too_large: "The request body is larger than the limit.",
   unsupported_media_type: "The request body is not JSON (Content-Type).",
   unavailable: "The database is unreachable or too slow; retry later.",
@@ -51,11 +52,11 @@ export const HTTP_STATUS = {
   unknown_schema: 422,
   idempotency_mismatch: 422,
   duplicate: 409,
+  conflict: 409,
   unauthenticated: 401,
   forbidden: 403,
   not_found: 404,
   gone: 410,
-  conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   unavailable: 503,
@@ -113,7 +114,6 @@ export class CairnError extends Error {
 
 export const notFound = (what = "artifact", key = "id") =>
   new CairnError("not_found", `No ${what} with that ${key} is visible to you.`);
-export const conflict = (message: string) => new CairnError("conflict", message);
 export const forbidden = (message: string) => new CairnError("forbidden", message);
 export const unauthenticated = (message = "A valid bearer token is required.") =>
   new CairnError("unauthenticated", message);
@@ -128,6 +128,9 @@ export const unsupportedMediaType = (got: string | undefined) =>
 /** The database is down or not answering; nothing about the request was wrong. */
 export const unavailable = () =>
   new CairnError("unavailable", "Cairn cannot reach its database right now (down or not answering). Try again shortly.");
+
+/** A write that found what it depends on changed on each of its attempts: the database answered, nothing was stored. */
+export const conflict = (message: string) => new CairnError("conflict", message);
 
 export function validationFailed(issues: Issue[], message?: string): CairnError {
   return new CairnError("validation_failed", message ?? describeIssues(issues), { issues });

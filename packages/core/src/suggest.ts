@@ -7,7 +7,7 @@ import type { z } from "zod";
  */
 
 /** Farther than this, a name is not a typo of another (human_actoin → human_action is 1). */
-export const SUGGESTION_DISTANCE = 2;
+const SUGGESTION_DISTANCE = 2;
 
 type Def = {
   type: string;

@@ -16,7 +16,7 @@ export const tokenLike = (i: number): string => {
 };
 
 /** Text the database cannot store, or that a reader cannot see, or that is built to cost work. */
-export const HOSTILE_STRINGS: readonly string[] = [
+const HOSTILE_STRINGS: readonly string[] = [
   "\u0000",
   "before\u0000after",
   "\uD800",

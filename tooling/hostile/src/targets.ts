@@ -16,7 +16,7 @@ export type Fetcher = (path: string, init: RequestInit) => Promise<Response>;
  * is sent as the bytes a careless client would produce (CESU-8), which is exactly the kind
  * of thing a server must refuse rather than fail on.
  */
-export function encodeHostile(value: string): string {
+function encodeHostile(value: string): string {
   let out = "";
   for (const ch of value.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]|[\s\S]/g) ?? []) {
     const c = ch.charCodeAt(0);
@@ -30,7 +30,7 @@ export function encodeHostile(value: string): string {
 const asText = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v) ?? "");
 
 /** The HTTP request REST's route table makes of an operation input, hostile parts and all. */
-export function restRequest(op: OperationName, input: unknown, token: string): { path: string; init: RequestInit } {
+function restRequest(op: OperationName, input: unknown, token: string): { path: string; init: RequestInit } {
   const route = routeOf(op, OPERATIONS[op].mutates);
   const fields = isObject(input) ? { ...input } : {};
   let path = route.path.replace(/:([a-z_]+)/g, (_, name: string) => {

@@ -1,9 +1,8 @@
-import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DRIVERS, minimalReceipt } from "@cairn/core/testing";
+import { DRIVERS, minimalReceipt, runNode } from "@cairn/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "./cli-process.js";
 import { adminTokenIn, httpClient } from "./mcp-harness.js";
@@ -15,25 +14,10 @@ const MARKER = "ZQX-CLIMARK-a77d";
  * Drives `cairn mcp` with raw JSON-RPC lines, then closes stdin at once (while the last
  * call is still in flight) and collects every answer it wrote before exiting.
  */
-function mcpSession(env: Record<string, string>, messages: unknown[]): Promise<{ code: number | null; answers: any[]; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI_BIN, "mcp"], { env: { PATH: process.env.PATH ?? "", ...env }, stdio: ["pipe", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    child.stdin.end(messages.map((m) => `${JSON.stringify(m)}\n`).join(""));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      const answers = stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l));
-      resolve({ code, answers, stderr });
-    });
-  });
+async function mcpSession(env: Record<string, string>, messages: unknown[]): Promise<{ code: number | null; answers: any[]; stderr: string }> {
+  const input = messages.map((m) => `${JSON.stringify(m)}\n`).join("");
+  const { code, stdout, stderr } = await runNode([CLI_BIN, "mcp"], { env: { PATH: process.env.PATH ?? "", ...env }, input, timeoutMs: 30_000 });
+  return { code, answers: stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l)), stderr };
 }
 
 const initialize = [

@@ -1,6 +1,5 @@
-import { spawn } from "node:child_process";
 import { createServer } from "node:net";
-import { ADAPTER_DRIVERS, fullReceipt, minimalReceipt } from "@cairn/core/testing";
+import { ADAPTER_DRIVERS, fullReceipt, minimalReceipt, runNode } from "@cairn/core/testing";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -34,23 +33,7 @@ function runMcp(
   env: Record<string, string>,
   onStderr: (text: string, stdin: NodeJS.WritableStream) => void = () => {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI_BIN, "mcp"], { env: { PATH: process.env.PATH ?? "", ...env }, stdio: ["pipe", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-      onStderr(stderr, child.stdin);
-    });
-    const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  return runNode([CLI_BIN, "mcp"], { env: { PATH: process.env.PATH ?? "", ...env }, input: null, onStderr, timeoutMs: 20_000 });
 }
 
 /** A loopback port nothing listens on (bound once, then released). */

@@ -1,5 +1,6 @@
 import { openCairn, scheduleFrom } from "@cairn/core";
 import { resolveSettings } from "@cairn/core/local";
+import { stopOnSignals } from "./shutdown.js";
 
 /**
  * `cairn worker`: webhook delivery and scheduled jobs without the HTTP server, for scaling
@@ -12,6 +13,7 @@ export async function runWorker(version: string): Promise<void> {
   if (!settings.databaseUrl) {
     throw new Error("cairn worker needs DATABASE_URL (PostgreSQL). On the embedded store, `cairn serve` delivers webhooks itself.");
   }
+  const ready = stopOnSignals("finishing in-flight deliveries");
   console.log(`Starting Cairn worker ${version} (PostgreSQL)…`);
   const cairn = await openCairn({
     databaseUrl: settings.databaseUrl,
@@ -23,28 +25,6 @@ export async function runWorker(version: string): Promise<void> {
     schedule: scheduleFrom(settings),
   });
   console.log("Worker running: webhook delivery and scheduled jobs.");
-  let signals = 0;
-  const onSignal = (signal: string) => {
-    if (++signals > 1) {
-      console.error("cairn: second signal, exiting now.");
-      process.exit(1);
-    }
-    console.log(`Received ${signal}; finishing in-flight deliveries.`);
-    worker
-      .stop()
-      .then(() => cairn.close())
-      .then(
-        () => {
-          console.log("Stopped.");
-          process.exit(0);
-        },
-        (err: unknown) => {
-          console.error(`cairn: shutdown failed: ${(err as Error).message}`);
-          process.exit(1);
-        },
-      );
-  };
-  process.on("SIGINT", () => onSignal("SIGINT"));
-  process.on("SIGTERM", () => onSignal("SIGTERM"));
+  ready(() => worker.stop().then(() => cairn.close()));
   await new Promise<never>(() => {});
 }

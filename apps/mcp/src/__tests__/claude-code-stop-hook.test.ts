@@ -1,4 +1,5 @@
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
+import { runNode } from "@cairn/core/testing";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,20 +11,8 @@ const STATE_HOME = mkdtempSync(join(tmpdir(), "cairn-stop-hook-home-"));
 
 /** Runs the hook as Claude Code does: the JSON on stdin, the answer on stdout. */
 function runHook(stdin: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    // Its per-session state goes under CAIRN_HOME: a scratch one, never the machine's ~/.cairn.
-    const child = spawn(process.execPath, [HOOK], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, CAIRN_HOME: STATE_HOME } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    child.once("exit", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
+  // Its per-session state goes under CAIRN_HOME: a scratch one, never the machine's ~/.cairn.
+  return runNode([HOOK], { input: stdin, env: { ...process.env, CAIRN_HOME: STATE_HOME } });
 }
 
 // Transcript lines in the shape Claude Code writes them (JSONL: user and assistant events).

@@ -8,7 +8,7 @@ import type { RestHarness } from "./harness.js";
  * Calls a core operation the way an HTTP client would: method, path and body come from
  * the route table, so a scenario written against operation names runs unchanged over REST.
  */
-export async function callOperation(h: RestHarness, token: string, operation: string, input: Record<string, unknown>) {
+async function callOperation(h: RestHarness, token: string, operation: string, input: Record<string, unknown>) {
   const name = operation as OperationName;
   const request = requestOf(routeOf(name, OPERATIONS[name].mutates), input);
   if (!request) throw new Error(`${operation} takes named fields`);

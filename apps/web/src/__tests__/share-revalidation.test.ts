@@ -76,6 +76,6 @@ describe("share page revalidation", () => {
     expect(json.headers.get("vary")).toContain("Accept");
     expect(json.headers.get("etag")).not.toBe(html.headers.get("etag"));
     expect((await get(pathOf(created.url), { accept: "application/json", "if-none-match": html.headers.get("etag") ?? "" })).status).toBe(200);
-    expect((await json.json()).id).toBe(created.id);
+    expect(((await json.json()) as { id: string }).id).toBe(created.id);
   });
 });

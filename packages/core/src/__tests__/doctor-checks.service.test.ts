@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { createCairn } from "../cairn.js";
+import { CairnError } from "../errors.js";
 import { createLogger } from "../log.js";
 import { createTestWorld, DRIVERS, minimalReceipt, openTestStore, TEST_PUBLIC_URL } from "../testing/index.js";
+
+const raise = (message: string): never => {
+  throw new Error(message);
+};
 
 /** A store whose table `table` is gone (renamed away), so exactly the checks that read it cannot be made. */
 async function worldWithout(driver: (typeof DRIVERS)[number], table: string) {
@@ -10,7 +15,12 @@ async function worldWithout(driver: (typeof DRIVERS)[number], table: string) {
   const world = await createTestWorld(store);
   const cairn = createCairn(store, { publicUrl: TEST_PUBLIC_URL }, { logger: createLogger({ write: (l) => void lines.push(l) }) });
   const sam = await world.user("sam");
-  await world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ learned: "" })).catch(() => "a drop, on purpose");
+  // A drop, on purpose: the fixture fails loudly if the refusal is anything else (or none).
+  const refused = await world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ learned: "" })).then(
+    () => raise("the fixture's receipt was accepted; it must be refused and leave a drop"),
+    (err: unknown) => err,
+  );
+  if (!(refused instanceof CairnError) || refused.code !== "validation_failed" || !refused.drop) throw refused;
   await store.query(`alter table ${table} rename to ${table}_away`);
   const doctor = () => cairn.invoke("doctor", cairn.context(sam.principal, "rest"), {});
   return { store, lines, doctor };

@@ -59,7 +59,9 @@ describe.each(CONCURRENCY_DRIVERS)("receipts on %s", (driver) => {
     expect(err.drop?.recoverable).toBe(false);
     // Another owner may say the same thing.
     const other = await fx.world.user("other");
-    await expect(fx.world.cairn.invoke("receipt_create", other.ctx(), minimalReceipt())).resolves.toBeDefined();
+    const theirs = await fx.world.cairn.invoke("receipt_create", other.ctx(), minimalReceipt());
+    expect(theirs).toMatchObject({ owner: `user:${other.name}`, checksum: first.checksum });
+    expect(theirs.id).not.toBe(first.id);
   });
 
   it("stores exactly one of many identical concurrent submissions", async () => {

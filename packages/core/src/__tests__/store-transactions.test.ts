@@ -1,9 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { StoreError } from "../store/faults.js";
 import type { Store } from "../store/port.js";
-import { CONCURRENCY_DRIVERS, openTestStore } from "../testing/index.js";
+import { CONCURRENCY_DRIVERS, eventually, openTestStore } from "../testing/index.js";
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Advisory locks some backend of this database waits for (other databases on the server are not ours). */
+const waitingAdvisoryLocks = async (store: Store) =>
+  Number(
+    (
+      await store.query<{ n: number }>(
+        "select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted and database = (select oid from pg_database where datname = current_database())",
+      )
+    )[0]?.n,
+  );
 
 describe.each(CONCURRENCY_DRIVERS)("store transactions (%s)", (driver) => {
   let store: Store;
@@ -41,7 +49,8 @@ describe.each(CONCURRENCY_DRIVERS)("store transactions (%s)", (driver) => {
       },
       { locks: [key] },
     );
-    await sleep(150);
+    // PostgreSQL: the second writer is seen waiting for the lock. PGlite runs one transaction at a time, so the second cannot start before the first ends.
+    if (driver !== "pglite") await eventually(async () => (await waitingAdvisoryLocks(store)) > 0);
     releaseFirst();
     await first;
     expect(await second).toEqual(["first"]);

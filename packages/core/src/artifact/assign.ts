@@ -21,25 +21,37 @@ export const ArtifactAssignInput = z.strictObject({
 /**
  * Why `name` cannot be the assignee of an artifact owned by `owner`, or null when it can:
  * the user must exist and be able to read it — the owner user, or a member of the owner
- * team (SPEC §20). One query.
+ * team (SPEC §20). One query. Called in the transaction that assigns: the membership is
+ * held (`for share`), so a removal waits for that commit and then clears the assignment
+ * (clearAssignmentsOfLeaver).
  */
 export async function assigneeIssue(sql: Sql, owner: string, name: string): Promise<Issue | null> {
   const { kind, name: ownerName } = parseOwner(owner);
-  const [row] = await sql.query<{ may_read: boolean }>(
-    `select (case when $2 = 'user' then u.name = $3
-                  else exists (select 1 from team_members m join teams t on t.id = m.team_id
-                                where t.name = $3 and m.user_id = u.id) end) as may_read
-       from users u where u.name = $1`,
-    [name, kind, ownerName],
-  );
-  if (row?.may_read) return null;
-  // One answer for "no such user" and "cannot read it": a token must not learn which user names exist.
-  const who = kind === "user" ? `only ${ownerName} (the owner)` : `only members of ${owner}`;
+  const rows =
+    kind === "user"
+      ? name === ownerName
+        ? await sql.query("select 1 from users where name = $1", [name])
+        : []
+      : await sql.query(
+          `select 1 from team_members m join teams t on t.id = m.team_id join users u on u.id = m.user_id
+            where t.name = $1 and u.name = $2 for share of m`,
+          [ownerName, name],
+        );
+  return rows.length > 0 ? null : unassignableIssue(owner);
+}
+
+/**
+ * The refusal of an assignee who may not read an artifact of `owner`. One answer for "no
+ * such user" and "cannot read it": a token must not learn which user names exist.
+ */
+export function unassignableIssue(owner: string): Issue {
+  const { kind, name } = parseOwner(owner);
+  const who = kind === "user" ? `only ${name} (the owner)` : `only members of ${owner}`;
   return { field: "assignee", reason: `names no user who may read it: ${who} may be assigned` };
 }
 
 /** §20's `data` of artifact.assigned. */
-export function assignedData(
+function assignedData(
   config: CairnConfig,
   row: Pick<ArtifactRow, "id" | "title" | "owner" | "share_token">,
   assignee: string | null,
@@ -70,6 +82,24 @@ export function assignedAtCreate(ctx: ServiceContext, now: Date): (row: Artifact
 }
 
 /**
+ * When a member leaves a team, nothing of the team stays assigned to them: they can no
+ * longer read it (SPEC §20). Each cleared assignment is one `artifact.assigned` event (to
+ * nobody, by the caller who removed them), written in the removal's transaction. The
+ * removal's delete of the membership waits for a receipt write that holds it (`for
+ * share`, cairn_write_receipt), so an assignment that write made is cleared here too.
+ */
+export async function clearAssignmentsOfLeaver(ctx: ServiceContext, tx: Sql, teamOwner: string, userName: string): Promise<void> {
+  const cleared = await tx.query<ArtifactRow>(
+    `update artifacts set assignee = null where owner = $1 and assignee = $2 returning ${ARTIFACT_COLUMNS}`,
+    [teamOwner, userName],
+  );
+  const now = ctx.now();
+  for (const row of cleared) {
+    await recordEvent(tx, { type: "artifact.assigned", owner: row.owner, data: assignedData(ctx.config, row, null, userName, ctx.principal) }, now);
+  }
+}
+
+/**
  * artifact_assign: names the one user who must act, or nobody. Human tokens only (the
  * operation needs `artifacts:assign`; agent tokens may name an assignee only when they
  * create): reassigning is a person's decision. The caller must act for the owner (else the
@@ -83,13 +113,13 @@ export async function assignArtifact(ctx: ServiceContext, input: z.output<typeof
   if (!row || !actsFor(ctx.principal, row.owner)) throw notFound();
   const now = ctx.now();
   if (isExpired(row, now)) throw gone();
-  if (input.assignee !== null) {
-    const issue = await assigneeIssue(ctx.store, row.owner, input.assignee);
-    if (issue) throw validationFailed([issue]);
-  }
   const updated = await ctx.store.transaction(async (tx) => {
     const [locked] = await tx.query<{ assignee: string | null }>("select assignee from artifacts where id = $1 for update", [row.id]);
     if (!locked) throw gone();
+    if (input.assignee !== null) {
+      const issue = await assigneeIssue(tx, row.owner, input.assignee);
+      if (issue) throw validationFailed([issue]);
+    }
     const previous = locked.assignee ?? null;
     if (previous === input.assignee) return null;
     const [changed] = await tx.query<ArtifactRow>(

@@ -40,10 +40,10 @@ export async function createArtifact(
   );
   const [title = input.title, body = input.body, ...rest] = values;
   const expiresAt = expiryOf(now, policy.default_ttl_days, input.expires_in);
-  const unassignable = input.assignee === undefined ? null : await assigneeIssue(ctx.store, owner, input.assignee);
-  if (unassignable) throw validationFailed([unassignable]);
-  // The artifact and its artifact.created event commit together, or neither does.
+  // The artifact and its artifact.created event commit together, or neither does; the assignee is checked under its membership lock.
   const row = await ctx.store.transaction(async (tx) => {
+    const unassignable = input.assignee === undefined ? null : await assigneeIssue(tx, owner, input.assignee);
+    if (unassignable) throw validationFailed([unassignable]);
     const inserted = await insertArtifact(tx, now, expiresAt, {
       owner,
       title,

@@ -3,7 +3,6 @@ import type { Viewer } from "../identity/authorize.js";
 import { type Issue, validationFailed } from "../errors.js";
 import { newId, newShareToken } from "../ids.js";
 import { acknowledgementsOf, toAcknowledgement } from "../inbox/acknowledgement.js";
-import { dueAtOf } from "../inbox/rules.js";
 import type { Sql } from "../store/port.js";
 import { SHARE_PATH } from "./share-link.js";
 import { NO_LINKS, type VisibleLinks, visibleLinks } from "./links.js";
@@ -120,7 +119,7 @@ function mapRow(config: CairnConfig, row: ArtifactRow, link: VisibleLinks, ackno
     owner: row.owner,
     provenance: row.provenance,
     follows: link.follows,
-    // Copies: NO_LINKS is shared by every new artifact, and an answer may be added to (linkTrace).
+    // Copies: NO_LINKS is shared by every new artifact.
     produced_by: [...link.produced_by],
     url: shareUrl(config, row.share_token),
     created_at: iso(row.created_at),
@@ -133,13 +132,14 @@ function mapRow(config: CairnConfig, row: ArtifactRow, link: VisibleLinks, ackno
 }
 
 /**
- * A row this transaction just inserted: its id was unknown until now, so no run produced
- * it and nobody acknowledged it; without `follows` there is nothing to look up (two
- * queries less per write). With `follows`, the link is resolved as on every read.
+ * The answer for a row the receipt write just inserted: its id was unknown until now, so
+ * nobody acknowledged it, nothing follows it and no span named it. The write accepted its
+ * `follows` only as a live receipt of the same owner, which the creator acts for, so the
+ * link is shown without a look-up; a run is there when the receipt named its trace and the
+ * run already existed (read before the write).
  */
-export async function toNewArtifact(sql: Sql, config: CairnConfig, viewer: Viewer, row: ArtifactRow): Promise<Artifact> {
-  if (row.follows !== null) return toArtifact(sql, config, viewer, row);
-  return mapRow(config, row, NO_LINKS, []);
+export function newArtifactAnswer(config: CairnConfig, row: ArtifactRow, producedBy: Artifact["produced_by"]): Artifact {
+  return mapRow(config, row, { ...NO_LINKS, follows: row.follows === null ? null : { id: row.follows }, produced_by: producedBy }, []);
 }
 
 export async function toArtifact(sql: Sql, config: CairnConfig, viewer: Viewer, row: ArtifactRow): Promise<Artifact> {
@@ -188,8 +188,9 @@ export function newArtifactRow(now: Date, expiresAt: Date, a: NewArtifact): Arti
 }
 
 /**
- * The argument of `cairn_insert_artifact` (migrations 0010, 0014): json columns as the
- * text Cairn serialised; with an assignee, the `artifact.assigned` event it records too.
+ * The argument of `cairn_insert_artifact` (store/sql): json columns as the text Cairn
+ * serialised; with an assignee, the `artifact.assigned` event it records too. The due
+ * time is not passed: the function reads it from the metadata (cairn_measure_due_at).
  */
 export function artifactInsertArgument(row: ArtifactRow, assignedEvent?: Record<string, string>): Record<string, unknown> {
   return {
@@ -207,7 +208,6 @@ export function artifactInsertArgument(row: ArtifactRow, assignedEvent?: Record<
     created_at: iso(row.created_at),
     expires_at: row.expires_at === null ? null : iso(row.expires_at),
     details: row.details ?? null,
-    measure_due_at: dueAtOf(row.metadata as Parameters<typeof dueAtOf>[0])?.toISOString() ?? null,
     assignee: row.assignee,
     ...(assignedEvent && { assigned_event: assignedEvent }),
   };

@@ -18,7 +18,7 @@ import { DROPS_HIGH_WATER, DROPS_KEPT, type DropReceipt, WITHHELD_TITLE } from "
 
 
 /** The owner the submission targeted when the caller may act for it; otherwise the caller's own user. */
-export function dropOwner(principal: Principal, raw: unknown): string {
+function dropOwner(principal: Principal, raw: unknown): string {
   const requested = isPlainObject(raw) ? raw.owner : undefined;
   if (OwnerRef.safeParse(requested).success && actsFor(principal, requested as string)) return requested as string;
   return `user:${principal.user.name}`;
@@ -56,7 +56,7 @@ export const WITHHELD_FIELD = "(withheld field name)";
 const PLAIN_SEGMENT = /^(?:[a-z][a-z0-9_]{0,23}|\d{1,6}|\(input\))$/;
 
 /** The failing paths a drop keeps: plain ones as they are, others withheld, at most LIMITS.issuesReported. */
-export function dropFields(issues: readonly { field: string }[]): string[] {
+function dropFields(issues: readonly { field: string }[]): string[] {
   const fields = new Set<string>();
   let folded = 0;
   for (const { field } of issues) {

@@ -84,8 +84,6 @@ export const EVENT_DATA = {
 export const TEST_EVENT_TYPE = "webhook.test";
 export const TestEventData = z.object({ subscription_id: z.string().describe("The subscription the test was sent to.") });
 
-/** Any type a delivery can carry: the subscribable types and the test event. */
-export type DeliveredEventType = EventType | typeof TEST_EVENT_TYPE;
 
 export type EventData<T extends EventType> = z.input<(typeof EVENT_DATA)[T]>;
 

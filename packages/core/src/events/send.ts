@@ -4,7 +4,7 @@ import type { LookupFunction } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { resolveTarget, TargetRefused } from "./targets.js";
 
-export const DELIVERY_TIMEOUT_MS = 15_000;
+const DELIVERY_TIMEOUT_MS = 15_000;
 /** A receiver's answer body is not read beyond this; only the status matters. */
 const MAX_ANSWER_BYTES = 64 * 1024;
 
@@ -27,7 +27,7 @@ export interface SendOptions {
  * attempt. With several secrets (after a rotation) every one signs, newest first,
  * space-separated as the spec allows, so a receiver holding any one of them verifies.
  */
-export function signedHeaders(secrets: readonly string[], eventId: string, payload: string, at: Date): Record<string, string> {
+function signedHeaders(secrets: readonly string[], eventId: string, payload: string, at: Date): Record<string, string> {
   return {
     "webhook-id": eventId,
     "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
@@ -36,7 +36,7 @@ export function signedHeaders(secrets: readonly string[], eventId: string, paylo
 }
 
 /** Retry-After is seconds or an HTTP date. */
-export function parseRetryAfter(value: string | undefined, now: Date): number | undefined {
+function parseRetryAfter(value: string | undefined, now: Date): number | undefined {
   if (!value) return undefined;
   if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
   const at = Date.parse(value);

@@ -37,10 +37,10 @@ interface SubscriptionRow {
 const COLUMNS = "id, owner, url, events, enabled, disabled_reason, failing_since, created_by, created_at";
 
 /** How long the previous secret signs beside the new one after a rotation (SPEC §19). */
-export const SECRET_OVERLAP_MS = 24 * 3_600_000;
+const SECRET_OVERLAP_MS = 24 * 3_600_000;
 
 /** A team subscription whose creator left the team (SPEC §19); a member re-enables it as their own. */
-export const CREATOR_LEFT_TEAM = "creator_left_team";
+const CREATOR_LEFT_TEAM = "creator_left_team";
 
 const newSecret = () => `whsec_${randomBytes(24).toString("base64")}`;
 const iso = (v: Date | string) => new Date(v).toISOString();

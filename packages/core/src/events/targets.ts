@@ -81,7 +81,7 @@ export function isPrivateAddress(address: string): boolean {
 }
 
 /** URL.hostname keeps IPv6 brackets; the resolver and isIP want them off. */
-export const bareHost = (hostname: string) => hostname.replace(/^\[(.*)\]$/, "$1");
+const bareHost = (hostname: string) => hostname.replace(/^\[(.*)\]$/, "$1");
 
 /** Why a subscription URL is not a target at all (scheme, credentials), or null. */
 export function targetIssue(raw: string): Issue | null {

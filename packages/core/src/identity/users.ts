@@ -75,7 +75,7 @@ export function describeMe(ctx: ServiceContext): z.output<typeof Me> {
 }
 
 /** The administrator's first token is called this unless the operator names it (CAIRN_ADMIN_TOKEN_NAME). */
-export const ADMIN_TOKEN_NAME = "admin";
+const ADMIN_TOKEN_NAME = "admin";
 
 export interface BootstrapOptions {
   name?: string;

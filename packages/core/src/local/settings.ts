@@ -30,7 +30,7 @@ export interface Settings {
   adminTokenName: string | undefined;
 }
 
-export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
 function positiveInts(name: string, raw: string | undefined): number[] | undefined {
   if (!raw) return undefined;

@@ -2,7 +2,8 @@ import type { z } from "zod";
 import type { ServiceContext } from "../context.js";
 import type { Store } from "../store/port.js";
 import { type CairnError, type CairnErrorCode, ERROR_CODES, validationFailed } from "../errors.js";
-import { type Permission, tokenGrants } from "../identity/permissions.js";
+import { checkedContext } from "../identity/principal-cache.js";
+import { type Permission, requirePermission, tokenGrants } from "../identity/permissions.js";
 import { parseWith } from "../validation.js";
 import type { OperationHeader } from "./headers.js";
 
@@ -46,17 +47,14 @@ export interface Operation<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   errors: readonly CairnErrorCode[];
   /** Request headers the operation reads. */
   headers: readonly OperationHeader[];
-  /** Validates raw input and runs the verb. Callers go through `invokeOperation`, which checks the permission first. */
+  /**
+   * The one way into the verb: checks the caller (a cached one re-read, 401 when its token
+   * is gone), the token's permission (403 naming it), validates the raw input and runs.
+   * `raw` may be an UnreadableInput: what a surface could not read is refused here too.
+   */
   invoke(ctx: ServiceContext, raw: unknown): Promise<z.output<O>>;
-  /** For input a surface could not read: records the refusal where the operation keeps a trace (receipt_create). */
-  refuseUnreadable?(ctx: ServiceContext, error: CairnError): Promise<CairnError>;
   /** For an operation that is public (no token, e.g. the signing keys): runs it with the store alone. */
   runPublic?(store: Store): Promise<z.output<O>>;
-  /**
-   * The verb re-checks a cached caller itself, in the statement that writes (ADR 0027):
-   * `invokeOperation` does not re-read the principal first. Only receipt_create.
-   */
-  checksCallerInWrite: boolean;
   /** The surfaces that leave this operation out, with why (NotOn); empty: every surface shows it. */
   notOn: NotOn;
 }
@@ -77,10 +75,7 @@ interface SpecBase<I extends z.ZodType, O extends z.ZodType> {
   /** Codes beyond COMMON_ERRORS (and `forbidden`, added when agent tokens lack the permission). */
   errors?: readonly CairnErrorCode[];
   headers?: readonly OperationHeader[];
-  refuseUnreadable?(ctx: ServiceContext, error: CairnError): Promise<CairnError>;
   runPublic?(store: Store): Promise<z.output<O>>;
-  /** Default: false (see Operation.checksCallerInWrite). */
-  checksCallerInWrite?: boolean;
   /** Default: shown on every surface (see NotOn). */
   notOn?: NotOn;
 }
@@ -88,10 +83,19 @@ interface SpecBase<I extends z.ZodType, O extends z.ZodType> {
 /** A read defaults to the `read` permission; a write must say what it needs. */
 type Access = { mutates: false; permission?: Permission } | { mutates: true; permission: Permission };
 
-/** `run` gets input parsed against `input`; `runRaw` gets it as sent and validates it itself (receipt_create's gates). */
+/**
+ * `run` gets a checked caller and input parsed against `input`. A verb that owns its whole
+ * way in gives `invoke` instead (receipt_create: its gates read the raw input, so every
+ * refusal is classified and leaves a drop, and its one write re-checks a cached caller).
+ */
 type Body<I extends z.ZodType, O extends z.ZodType> =
-  | { run(ctx: ServiceContext, input: z.output<I>): Promise<z.output<O>> | z.output<O>; runRaw?: never }
-  | { runRaw(ctx: ServiceContext, raw: unknown): Promise<z.output<O>>; run?: never };
+  | { run(ctx: ServiceContext, input: z.output<I>): Promise<z.output<O>> | z.output<O>; invoke?: never }
+  | { invoke(ctx: ServiceContext, raw: unknown): Promise<z.output<O>>; run?: never };
+
+/** Input a surface could not read (malformed JSON, over the size limit), handed to `invoke` as the input it is. */
+export class UnreadableInput {
+  constructor(readonly error: CairnError) {}
+}
 
 export type OperationSpec<I extends z.ZodType, O extends z.ZodType> = SpecBase<I, O> & Access & Body<I, O>;
 
@@ -99,7 +103,7 @@ export function defineOperation<I extends z.ZodType, O extends z.ZodType>(spec: 
   const permission = spec.permission ?? "read";
   const codes = new Set<CairnErrorCode>([...COMMON_ERRORS, ...(spec.errors ?? [])]);
   if (!tokenGrants("agent", permission)) codes.add("forbidden");
-  const { runRaw, run } = spec;
+  const { invoke, run } = spec;
   return {
     title: spec.title ?? "",
     description: spec.description,
@@ -111,16 +115,17 @@ export function defineOperation<I extends z.ZodType, O extends z.ZodType>(spec: 
     permission,
     errors: ERROR_CODES.filter((code) => codes.has(code)),
     headers: spec.headers ?? [],
-    checksCallerInWrite: spec.checksCallerInWrite ?? false,
     notOn: spec.notOn ?? {},
-    invoke: runRaw
-      ? (ctx, raw) => runRaw(ctx, raw)
-      : async (ctx, raw) => {
-          const parsed = parseWith(spec.input, raw ?? {});
-          if (!parsed.ok) throw validationFailed(parsed.issues);
-          return (run as NonNullable<typeof run>)(ctx, parsed.value);
-        },
-    ...(spec.refuseUnreadable && { refuseUnreadable: spec.refuseUnreadable }),
+    invoke:
+      invoke ??
+      (async (ctx, raw) => {
+        const checked = await checkedContext(ctx);
+        requirePermission(checked.principal, permission);
+        if (raw instanceof UnreadableInput) throw raw.error;
+        const parsed = parseWith(spec.input, raw ?? {});
+        if (!parsed.ok) throw validationFailed(parsed.issues);
+        return (run as NonNullable<typeof run>)(checked, parsed.value);
+      }),
     ...(spec.runPublic && { runPublic: spec.runPublic }),
   };
 }

@@ -94,7 +94,7 @@ function jsonOf(value: unknown, depth: number, trimmed: Map<string, number>): un
 }
 
 /** KeyValue list → object. A repeated key keeps its last value; past the count limit keys are dropped and counted. */
-export function attributesOf(list: unknown, depth: number, trimmed: Map<string, number>): Obj {
+function attributesOf(list: unknown, depth: number, trimmed: Map<string, number>): Obj {
   const out: Obj = {};
   let kept = 0;
   for (const kv of asList(list)) {
@@ -126,7 +126,7 @@ function statusOf(value: unknown, trimmed: Map<string, number>): SpanStatus {
 }
 
 /** A span name as a run's one-line title: whitespace runs folded, at most LIMITS.title characters. */
-export function oneLine(value: string): string {
+function oneLine(value: string): string {
   const line = storableCopy(value).replace(/\s+/g, " ").trim();
   return line.length > LIMITS.title ? cutWithEllipsis(line, LIMITS.title) : line;
 }

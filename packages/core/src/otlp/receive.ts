@@ -28,7 +28,7 @@ export interface OtlpReply extends OtlpAnswer {
 }
 
 /** The encoding to answer in: the request's, or JSON when the request's cannot be told. */
-export const replyEncodingOf = (contentType: string | undefined): OtlpEncoding => otlpEncodingOf(contentType) ?? "json";
+const replyEncodingOf = (contentType: string | undefined): OtlpEncoding => otlpEncodingOf(contentType) ?? "json";
 
 /** A refusal in OTLP's shape (google.rpc.Status), in the request's encoding. */
 export function otlpFailure(contentType: string | undefined, error: CairnError): OtlpReply {

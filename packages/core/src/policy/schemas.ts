@@ -32,6 +32,16 @@ export type Policy = z.infer<typeof Policy>;
 
 export type PolicySettings = Omit<Policy, "owner">;
 
+/**
+ * A policy as the receipt gates use it, with the revision it was read at: every write of
+ * the owner's policy row takes a new one (migration 0022), 0 when the owner has none. The
+ * receipt write compares this number, never the fields (ADR 0050).
+ */
+export interface RevisedPolicy {
+  policy: Policy;
+  revision: number;
+}
+
 export const DEFAULT_POLICY: PolicySettings = {
   secrets: "redact",
   entropy_detection: false,

@@ -1,5 +1,5 @@
 import type { Sql } from "../store/port.js";
-import { DEFAULT_POLICY, type Policy, type PolicySettings } from "./schemas.js";
+import { DEFAULT_POLICY, type Policy, type PolicySettings, type RevisedPolicy } from "./schemas.js";
 
 const COLUMNS = "owner, secrets, entropy_detection, require_evidence, default_ttl_days";
 
@@ -7,6 +7,15 @@ const COLUMNS = "owner, secrets, entropy_detection, require_evidence, default_tt
 export async function loadPolicy(sql: Sql, owner: string): Promise<Policy> {
   const [row] = await sql.query<Policy>(`select ${COLUMNS} from policies where owner = $1`, [owner]);
   return row ?? { owner, ...DEFAULT_POLICY };
+}
+
+/** An owner's policy with the revision it was read at (0: the owner never set one). */
+export async function loadRevisedPolicy(sql: Sql, owner: string): Promise<RevisedPolicy> {
+  const [row] = await sql.query<Policy & { revision: string | number }>(`select ${COLUMNS}, revision from policies where owner = $1`, [owner]);
+  if (!row) return { policy: { owner, ...DEFAULT_POLICY }, revision: 0 };
+  const { revision, ...policy } = row;
+  // bigint: a string from pg, a number from PGlite.
+  return { policy, revision: Number(revision) };
 }
 
 /** Policies of several owners at once (doctor cross-references live policies). */

@@ -1,11 +1,15 @@
 import type { CreatedArtifact } from "../artifact/schemas.js";
+import { unassignableIssue } from "../artifact/assign.js";
 import type { ServiceContext } from "../context.js";
 import { recordDrop } from "../drops/record.js";
-import { CairnError, describeIssues, type ExistingArtifactRef, unavailable } from "../errors.js";
-import { defaultLogger } from "../log.js";
+import { CairnError, conflict, describeIssues, type ExistingArtifactRef } from "../errors.js";
+import { ringOutbox } from "../events/wake.js";
 import { checkedContext } from "../identity/principal-cache.js";
+import { requirePermission } from "../identity/permissions.js";
+import { UnreadableInput } from "../operations/define.js";
 import { forgetPolicy } from "../policy/cache.js";
-import { followsRejection, runReceiptGates } from "./gates.js";
+import { issuesFromZod, ROOT_FIELD } from "../validation.js";
+import { decideReceipt, followsRejection } from "./gates.js";
 import {
   fingerprintOf,
   findOutcome,
@@ -16,13 +20,67 @@ import {
   keyMismatch,
   replayOutcome,
   saveOutcome,
-  type StoredOutcome,
 } from "./idempotency.js";
-import { type InsertOptions, insertReceipt } from "./insert.js";
-import { renderValidReceipt } from "./prepare.js";
-import type { Rejection } from "./validate.js";
-import { issuesFromZod, ROOT_FIELD } from "../validation.js";
-import { linkTrace } from "../run/trace-links.js";
+import { type Rejection, type ValidReceipt, validateReceiptInput } from "./validate.js";
+import { type StaleFact, writeReceipt } from "./write.js";
+
+/** Tries when the write keeps finding what the decision relied on changed. */
+const ATTEMPTS = 3;
+
+const STALE_WORDS: Record<StaleFact, string> = {
+  token: "The token",
+  team: "Your membership of the owner team",
+  policy: "The owner's policy",
+};
+
+/**
+ * receipt_create, top-down: parse (key, static gates) → the caller's permission → decide
+ * (gates.ts: owner, expires_in, secrets, policy, custom gates) → one write that re-checks
+ * the caller and the policy under its locks and answers a status (write.ts) → announce.
+ * Every refusal leaves a drop receipt, a replay does not. A caller from the cache is
+ * checked by the write itself, or read again before a refusal (ADR 0027). When the write
+ * finds what the decision relied on changed, the decision is made again with fresh facts,
+ * at most ATTEMPTS times; then the answer is a `conflict` that says what kept changing.
+ */
+export async function createReceipt(ctx: ServiceContext, raw: unknown): Promise<CreatedArtifact> {
+  requirePermission(ctx.principal, "receipts:write");
+  if (raw instanceof UnreadableInput) return refuseUnreadable(ctx, raw.error);
+  const parsed = parseSubmission(ctx, raw);
+  let caller = ctx;
+  let why: StaleFact = "policy";
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    const decided = parsed.ok ? await decideReceipt(caller, parsed.receipt) : parsed;
+    if (!decided.ok) {
+      const confirmed = await confirmedCaller(caller);
+      caller = confirmed.ctx;
+      if (confirmed.changed) continue;
+      return refuse(caller, raw, decided.rejection, parsed.claim);
+    }
+    const { owner } = decided.value;
+    const written = await writeReceipt(caller, decided.value, parsed.claim);
+    switch (written.status) {
+      case "created":
+        // Announce: the worker is woken only when the write queued a delivery.
+        if (written.deliveries > 0) ringOutbox();
+        return written.value;
+      case "replay":
+        return written.fingerprint === parsed.claim?.fingerprint ? replayOutcome(written.outcome) : refuse(caller, raw, keyMismatch(), null);
+      case "stale":
+        why = written.why;
+        if (why === "policy") forgetPolicy(caller, owner);
+        else caller = await checkedContext(caller, { force: true });
+        continue;
+      case "duplicate":
+        return refuse(caller, raw, { category: "duplicate", issues: [] }, parsed.claim, written.existing);
+      case "foreign-link":
+        return refuse(caller, raw, followsRejection(), parsed.claim);
+      case "unassignable":
+        // The assignee must be able to read it (SPEC §20): an unknown user is `invalid`, still a drop.
+        return refuse(caller, raw, { category: "invalid", issues: [unassignableIssue(owner)] }, parsed.claim);
+    }
+  }
+  throw conflict(`${STALE_WORDS[why]} changed during each of ${ATTEMPTS} attempts to store this receipt; nothing was stored. Send it again.`);
+}
 
 function errorCodeOf(rejection: Rejection) {
   if (rejection.code) return rejection.code;
@@ -67,79 +125,37 @@ async function refuse(
   return replayOutcome(recorded.answered.outcome);
 }
 
-/** What one attempt decided; only `created` is final for a caller taken from the cache. */
-type Attempt =
-  | { kind: "created"; value: CreatedArtifact }
-  | { kind: "replay"; outcome: StoredOutcome }
-  | { kind: "refused"; rejection: Rejection; claim: IdempotencyClaim | null; existing?: ExistingArtifactRef }
-  | { kind: "stale" };
+/** What parsing found: the key's claim (null without a key), and the valid receipt or the refusal. */
+type Parsed = { claim: IdempotencyClaim | null } & ({ ok: true; receipt: ValidReceipt } | { ok: false; rejection: Rejection });
 
-/** Tries when the write keeps finding the caller's facts changed; the last one does not re-check the policy. */
-const ATTEMPTS = 3;
+/** Parse: the Idempotency-Key (a malformed one refuses, naming the key), then the receipt's static gates (validate.ts). */
+function parseSubmission(ctx: ServiceContext, raw: unknown): Parsed {
+  if (ctx.idempotencyKey === undefined) return { claim: null, ...receiptOf(raw) };
+  const key = IdempotencyKey.safeParse(ctx.idempotencyKey);
+  if (!key.success) return { claim: null, ok: false, rejection: invalidKey(issuesFromZod(key.error, ctx.idempotencyKey)) };
+  return { claim: { userId: ctx.principal.user.id, key: key.data, fingerprint: fingerprintOf(raw) }, ...receiptOf(raw) };
+}
+
+function receiptOf(raw: unknown): { ok: true; receipt: ValidReceipt } | { ok: false; rejection: Rejection } {
+  const validation = validateReceiptInput(raw);
+  return validation.ok ? { ok: true, receipt: validation.value } : validation;
+}
 
 /**
- * receipt_create: idempotency → gates (gates.ts, in order) → render → one write that
- * re-checks the caller, takes the locks, checks duplicates and inserts (insert.ts). Every
- * refusal leaves a drop receipt; a replay does not. A refusal or a replay is only given
- * to a caller read for this request: one from the cache is re-read and the receipt tried
- * again, so a revoked token gets 401 and leaves nothing (ADR 0027).
+ * A refusal is given only to a caller read for this request (ADR 0027): one from the cache
+ * is read again (401 when its token is gone). `changed` when what was read differs, so
+ * the decision is made again with it; otherwise the refusal stands as decided.
  */
-export async function createReceipt(ctx: ServiceContext, raw: unknown): Promise<CreatedArtifact> {
-  let current = ctx;
-  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-    const outcome = await attemptReceipt(current, raw, { checkPolicy: attempt < ATTEMPTS });
-    if (outcome.kind === "created") {
-      // The receipt is stored: a trace link that cannot be written is logged, never a failed create (a retry would be a duplicate).
-      await linkTrace(current, outcome.value).catch((err: unknown) =>
-        (current.logger ?? defaultLogger).warn({ code: "trace_link_not_written", requestId: current.requestId, artifact: outcome.value.id }, err),
-      );
-      return outcome.value;
-    }
-    if (outcome.kind === "stale" || current.principalUnchecked) {
-      current = await checkedContext(current, { force: true });
-      continue;
-    }
-    if (outcome.kind === "replay") return replayOutcome(outcome.outcome);
-    return refuse(current, raw, outcome.rejection, outcome.claim, outcome.existing);
-  }
-  throw unavailable();
+async function confirmedCaller(ctx: ServiceContext): Promise<{ ctx: ServiceContext; changed: boolean }> {
+  if (!ctx.principalUnchecked) return { ctx, changed: false };
+  const checked = await checkedContext(ctx);
+  return { ctx: checked, changed: JSON.stringify(checked.principal) !== JSON.stringify(ctx.principal) };
 }
 
-async function attemptReceipt(ctx: ServiceContext, raw: unknown, options: InsertOptions): Promise<Attempt> {
-  let claim: IdempotencyClaim | null = null;
-  if (ctx.idempotencyKey !== undefined) {
-    const key = IdempotencyKey.safeParse(ctx.idempotencyKey);
-    if (!key.success) return { kind: "refused", rejection: invalidKey(issuesFromZod(key.error, ctx.idempotencyKey)), claim: null };
-    claim = { userId: ctx.principal.user.id, key: key.data, fingerprint: fingerprintOf(raw) };
-    const seen = await findOutcome(ctx.store, claim, ctx.now());
-    if (seen?.fingerprint === claim.fingerprint) return { kind: "replay", outcome: seen.outcome };
-    if (seen) return { kind: "refused", rejection: keyMismatch(), claim: null };
-  }
-
-  const gated = await runReceiptGates(ctx, raw);
-  if (!gated.ok) return { kind: "refused", rejection: gated.rejection, claim };
-
-  const prepared = renderValidReceipt(gated.value.receipt);
-  const outcome = await insertReceipt(ctx, gated.value, prepared, claim, options);
-  switch (outcome.kind) {
-    case "created":
-    case "replay":
-      return outcome;
-    case "stale":
-      if (outcome.why === "policy") forgetPolicy(ctx, gated.value.owner);
-      return { kind: "stale" };
-    case "mismatch":
-      return { kind: "refused", rejection: keyMismatch(), claim: null };
-    case "duplicate":
-      return { kind: "refused", rejection: { category: "duplicate", issues: [] }, claim, existing: outcome.existing };
-    case "foreign-link":
-      return { kind: "refused", rejection: followsRejection(), claim };
-  }
-}
-
-/** Input a surface could not read at all (malformed JSON, over the size limit) is a refused submission too. */
-export async function refuseUnreadableReceipt(ctx: ServiceContext, error: CairnError): Promise<CairnError> {
+/** Input a surface could not read at all (malformed JSON, over the size limit) is a refused submission too: its code and words, and a drop. */
+async function refuseUnreadable(ctx: ServiceContext, error: CairnError): Promise<never> {
+  const { ctx: checked } = await confirmedCaller(ctx);
   const issues = error.issues ?? [{ field: ROOT_FIELD, reason: "could not be read" }];
-  const drop = await recordDrop(ctx, undefined, { category: "invalid", issues });
-  return new CairnError(error.code, error.message, { issues, drop });
+  const drop = await recordDrop(checked, undefined, { category: "invalid", issues });
+  throw new CairnError(error.code, error.message, { issues, drop });
 }

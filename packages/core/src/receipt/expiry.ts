@@ -5,7 +5,7 @@ import type { ReceiptMetadata } from "./schemas.js";
 import type { ReceiptWarning } from "./warnings.js";
 
 /** How long a receipt is kept after its pending outcome falls due, so the follow-up can still link it (SPEC §20). */
-export const KEEP_AFTER_MEASURE_DAYS = 7;
+const KEEP_AFTER_MEASURE_DAYS = 7;
 const DAY_MS = 86_400_000;
 
 const readable = (d: Date) => readableInstant(d.toISOString());

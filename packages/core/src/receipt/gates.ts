@@ -1,22 +1,20 @@
 import type { ServiceContext } from "../context.js";
 import { categoryOf } from "../drops/classification.js";
-import { assigneeIssue } from "../artifact/assign.js";
-import { expiresInIssue, findArtifact, isExpired } from "../artifact/internal.js";
+import { expiresInIssue } from "../artifact/internal.js";
 import { CairnError } from "../errors.js";
 import { ownerIssue } from "../identity/owner.js";
-import type { Policy } from "../policy/schemas.js";
+import type { Policy, RevisedPolicy } from "../policy/schemas.js";
 import { gatingPolicy } from "../policy/cache.js";
 import { ROOT_FIELD } from "../validation.js";
 import type { GateContext, GateReceipt } from "./custom-gate.js";
 import { type Redaction, redactReceipt } from "./redact.js";
-import { RECEIPT_SCHEMA_ID } from "./schemas.js";
-import { type Rejection, type ValidReceipt, validateReceiptInput } from "./validate.js";
+import type { Rejection, ValidReceipt } from "./validate.js";
 
-/** A receipt that passed every gate before the duplicate check: redacted, owned, with its owner's policy. */
+/** A receipt the gates accepted: redacted, owned, with its owner's policy as read (and its revision, which the write re-checks). */
 export interface GatedReceipt {
   receipt: ValidReceipt;
   owner: string;
-  policy: Policy;
+  policy: RevisedPolicy;
   redactions: Redaction[];
 }
 
@@ -31,22 +29,11 @@ function ownerGate(ctx: ServiceContext, valid: ValidReceipt): { owner: string } 
   return issue ? { category: "invalid", issues: [issue], code: "forbidden" } : { owner };
 }
 
+/** What the write answers when `follows` names no live receipt of the same owner (checked under its locks). */
 export const followsRejection = (): Rejection => ({
   category: "foreign-link",
   issues: [{ field: "follows", reason: "names no receipt of the same owner" }],
 });
-
-/**
- * foreign-link: `follows` must name a live receipt of the same owner. Read here so the
- * gates keep their order; the write checks it again under its locks (insert.ts), so an
- * expiry or purge in between cannot slip through.
- */
-async function followsGate(ctx: ServiceContext, owner: string, follows: string | undefined): Promise<Rejection | null> {
-  if (follows === undefined) return null;
-  const target = await findArtifact(ctx.store, follows);
-  const ok = target?.owner === owner && target.metadata?.schema === RECEIPT_SCHEMA_ID && !isExpired(target, ctx.now());
-  return ok ? null : followsRejection();
-}
 
 /** secret-detected: under `secrets: block` any finding refuses; under `redact` findings are replaced. */
 async function secretsGate(valid: ValidReceipt, policy: Policy) {
@@ -107,38 +94,29 @@ async function customGates(ctx: ServiceContext, gated: GatedReceipt): Promise<Re
 }
 
 /**
- * The receipt gates, in their fixed order. Each returns a typed rejection:
- *   1. static: schema → shape → links → thinness (validateReceiptInput, one pass)
- *   2. owner → 3. follows (foreign-link) → assignee (invalid) → expires_in within the TTL (invalid) → 4. secrets (redact or secret-detected)
- *   5. policy (policy-vetoed) → 6. custom gates (their category, else unknown)
- *   7. duplicate — inside the insert transaction (insert.ts), atomic with the insert.
- * The first gate that refuses decides; later gates do not run.
+ * The decision on a valid receipt, in a fixed order; the first gate that refuses decides:
+ *   owner (forbidden) → expires_in within the owner's TTL (invalid) → secrets (redact, or
+ *   secret-detected) → policy (policy-vetoed) → custom gates (their category, else unknown).
+ * Before it, parsing (validate.ts: schema → shape → links → thinness); after it, under
+ * the write's locks (write.ts): follows (foreign-link), assignee (invalid), duplicate.
+ * Reads nothing but the owner's policy (cached; the write re-checks its revision).
  */
-export async function runReceiptGates(ctx: ServiceContext, raw: unknown): Promise<GateOutcome> {
-  const validation = validateReceiptInput(raw);
-  if (!validation.ok) return validation;
-  const owned = ownerGate(ctx, validation.value);
+export async function decideReceipt(ctx: ServiceContext, valid: ValidReceipt): Promise<GateOutcome> {
+  const owned = ownerGate(ctx, valid);
   if (!("owner" in owned)) return refuse(owned);
   const { owner } = owned;
 
-  const foreign = await followsGate(ctx, owner, validation.value.metadata.follows);
-  if (foreign) return refuse(foreign);
-  // The assignee must be able to read it (SPEC §20): an unknown user is `invalid`, still a drop.
-  const assignee = validation.value.assignee;
-  const unassignable = assignee === undefined ? null : await assigneeIssue(ctx.store, owner, assignee);
-  if (unassignable) return refuse({ category: "invalid", issues: [unassignable] });
-
-  const policy = await gatingPolicy(ctx, owner);
-  // expires_in is checked against the owner's TTL once the owner is known: still `invalid`, still a drop.
-  const lifetime = expiresInIssue(policy.default_ttl_days, validation.value.expiresIn);
+  const revised = await gatingPolicy(ctx, owner);
+  const { policy } = revised;
+  const lifetime = expiresInIssue(policy.default_ttl_days, valid.expiresIn);
   if (lifetime) return refuse({ category: "invalid", issues: [lifetime] });
-  const scanned = await secretsGate(validation.value, policy);
+  const scanned = await secretsGate(valid, policy);
   if ("category" in scanned) return refuse(scanned);
 
   const vetoed = policyGate(scanned.receipt, policy);
   if (vetoed) return refuse(vetoed);
 
-  const gated: GatedReceipt = { receipt: scanned.receipt, owner, policy, redactions: scanned.redactions };
+  const gated: GatedReceipt = { receipt: scanned.receipt, owner, policy: revised, redactions: scanned.redactions };
   const custom = await customGates(ctx, gated);
   return custom ? refuse(custom) : { ok: true, value: gated };
 }

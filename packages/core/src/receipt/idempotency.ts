@@ -8,7 +8,7 @@ import type { Rejection } from "./validate.js";
 
 /** Keys are kept this long, per user; an older key is free to be used again. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3_600_000;
-export const IDEMPOTENCY_FIELD = "idempotency_key";
+const IDEMPOTENCY_FIELD = "idempotency_key";
 
 export const IdempotencyKey = z
   .string()

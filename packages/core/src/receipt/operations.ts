@@ -1,7 +1,7 @@
 import { CreatedArtifact } from "../artifact/schemas.js";
 import { defineApiTag } from "../operations/api-tags.js";
 import { defineOperation } from "../operations/define.js";
-import { createReceipt, refuseUnreadableReceipt } from "./create.js";
+import { createReceipt } from "./create.js";
 import { ReceiptCreateInput } from "./schemas.js";
 
 /** This area's group in the API documentation. */
@@ -22,10 +22,7 @@ export const RECEIPT_OPERATIONS = {
     permission: "receipts:write",
     errors: ["unknown_schema", "duplicate", "idempotency_mismatch", "forbidden"],
     headers: ["Idempotency-Key", "traceparent"],
-    // The receipt gates validate the raw input themselves, so a rejection is classified and leaves a drop.
-    runRaw: createReceipt,
-    // One statement writes the receipt and re-checks a cached caller (insert.ts).
-    checksCallerInWrite: true,
-    refuseUnreadable: refuseUnreadableReceipt,
+    // Its own way in: the gates read the raw input (every refusal is classified and leaves a drop), and the one write re-checks a cached caller.
+    invoke: createReceipt,
   }),
 } as const;

@@ -45,7 +45,7 @@ export function mapReceiptStrings(v: ValidReceipt, fn: Mapper): ValidReceipt {
 }
 
 /** Every persisted string as the scanner reads it: tags as sent, since lowercasing would hide an `AKIA…` id. */
-export function receiptTextFields(v: ValidReceipt): TextField[] {
+function receiptTextFields(v: ValidReceipt): TextField[] {
   const fields: TextField[] = [];
   mapReceiptStrings(v, (field, value) => {
     const sent = field.startsWith("tags.") ? v.sentTags?.[Number(field.slice(5))] : undefined;

@@ -13,8 +13,6 @@ const RUN_ID = /^run_[0-9a-hjkmnp-tv-z]{26}$/;
 /** Anchored pattern of a valid run resource URI (also published in the JSON Schema). */
 export const RUN_RESOURCE_PATTERN = "^mcp://cairn/runs/run_[0-9a-hjkmnp-tv-z]{26}$";
 
-export const runResourceUri = (id: string): string => `${RUN_RESOURCE_PREFIX}${id}`;
-
 /** The run id a resource URI names, or null when the URI is not of the form. */
 export function runIdOfResourceUri(uri: string): string | null {
   if (!uri.startsWith(RUN_RESOURCE_PREFIX)) return null;

@@ -77,7 +77,7 @@ function pieceAt(pieces: readonly Piece[], at: number): Piece | undefined {
   return pieces[lo];
 }
 
-export const scanLimitError = (reason: string, limit: number) =>
+const scanLimitError = (reason: string, limit: number) =>
   new CairnError("validation_failed", `${ROOT_FIELD}: ${reason}.`, { issues: [{ field: ROOT_FIELD, reason, limit }] });
 
 /**

@@ -23,7 +23,7 @@ export interface Statement {
 }
 
 /** The subject names the artifact by id, never by share url: the url is a read capability. */
-export const subjectName = (id: string) => `cairn:${id}`;
+const subjectName = (id: string) => `cairn:${id}`;
 
 const DETAILS_HEADING = "\n\n## Details\n\n";
 

@@ -18,7 +18,7 @@ interface KeyRow {
 }
 
 /** RFC 7638 JWK thumbprint (required members in lexicographic order), base64url: a kid anyone can recompute. */
-export function jwkThumbprint(jwk: { crv: string; kty: string; x: string }): string {
+function jwkThumbprint(jwk: { crv: string; kty: string; x: string }): string {
   const canonical = JSON.stringify({ crv: jwk.crv, kty: jwk.kty, x: jwk.x });
   return createHash("sha256").update(canonical, "utf8").digest("base64url");
 }

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { type Migration, MIGRATIONS } from "./migrations/index.js";
-import type { Store } from "./port.js";
+import type { Sql, Store } from "./port.js";
+import { SQL_FUNCTIONS } from "./sql/functions.generated.js";
 
 /** Arbitrary constant: serialises migration runs of several `cairn serve` processes on one database. */
 const MIGRATION_LOCK = 7_373_001;
@@ -47,8 +48,37 @@ export async function migrate(store: Store): Promise<string[]> {
       await tx.query("insert into schema_migrations (version, checksum) values ($1, $2)", [m.version, checksum]);
       applied.push(m.version);
     }
+    await installFunctions(tx);
     return applied;
   });
+}
+
+/** The checksum recorded for an installed function: sha256 of its `.sql` file. */
+export const functionChecksum = (sql: string): string => createHash("sha256").update(sql, "utf8").digest("hex");
+
+/**
+ * The repeatable step, after the migrations (ADR 0049): each SQL function's current
+ * definition is its file in `store/sql/`; one whose file changed since it was installed
+ * (or never installed) is created again and its checksum recorded. So a change to a
+ * function edits its file only, and the migrations that created earlier versions stay
+ * as they were applied.
+ */
+async function installFunctions(tx: Sql): Promise<void> {
+  await tx.query(
+    "create table if not exists schema_functions (name text primary key, checksum text not null, installed_at timestamptz not null default now())",
+  );
+  const rows = await tx.query<{ name: string; checksum: string }>("select name, checksum from schema_functions");
+  const installed = new Map(rows.map((r) => [r.name, r.checksum]));
+  for (const f of SQL_FUNCTIONS) {
+    const checksum = functionChecksum(f.sql);
+    if (installed.get(f.name) === checksum) continue;
+    await tx.query(f.sql);
+    await tx.query(
+      `insert into schema_functions (name, checksum) values ($1, $2)
+       on conflict (name) do update set checksum = excluded.checksum, installed_at = now()`,
+      [f.name, checksum],
+    );
+  }
 }
 
 /**

@@ -12,7 +12,7 @@ export interface TeamRow {
 
 export const teamOwner = (name: string) => `team:${name}`;
 
-export async function findTeam(sql: Sql, name: string, lock = false): Promise<TeamRow | undefined> {
+async function findTeam(sql: Sql, name: string, lock = false): Promise<TeamRow | undefined> {
   const [row] = await sql.query<TeamRow>(`select id, name, created_at from teams where name = $1${lock ? " for update" : ""}`, [
     name,
   ]);
@@ -24,7 +24,7 @@ export async function findTeam(sql: Sql, name: string, lock = false): Promise<Te
  * administrator may also manage a team, so a team whose members all left can be
  * recovered. Anyone else gets the same 404 whether or not the team exists.
  */
-export function mayManageTeam(principal: Principal, name: string): boolean {
+function mayManageTeam(principal: Principal, name: string): boolean {
   return actsFor(principal, teamOwner(name)) || principal.user.is_admin;
 }
 

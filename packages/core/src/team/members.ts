@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { ServiceContext } from "../context.js";
+import { clearAssignmentsOfLeaver } from "../artifact/assign.js";
 import { CairnError, validationFailed } from "../errors.js";
 import { disableSubscriptionsOfLeaver } from "../events/subscriptions.js";
 import { findUserByName } from "../identity/users.js";
@@ -27,7 +28,8 @@ export async function addTeamMember(ctx: ServiceContext, input: MemberInput): Pr
 }
 
 /**
- * Removes a member (members may remove themselves). The last member cannot leave: a team
+ * Removes a member (members may remove themselves); the team's subscriptions they created
+ * stop and the team's artifacts assigned to them are assigned to nobody. The last member cannot leave: a team
  * with no members would own artifacts and runs nobody could read. The team row is locked
  * so two concurrent removals cannot both pass that check.
  */
@@ -49,6 +51,7 @@ export async function removeTeamMember(ctx: ServiceContext, input: MemberInput):
     }
     await tx.query("delete from team_members where team_id = $1 and user_id = $2", [team.id, leaving.user_id]);
     await disableSubscriptionsOfLeaver(tx, `team:${team.name}`, leaving.name, ctx.now());
+    await clearAssignmentsOfLeaver(ctx, tx, `team:${team.name}`, leaving.name);
     return loadTeam(tx, team);
   });
 }

@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rejectionOf, useTestWorld } from "../../__tests__/helpers.js";
-import { DRIVERS, eventually, fullReceipt, minimalReceipt, startReceiver, type TestReceiver } from "../../testing/index.js";
+import { aWeekLater, claimableAt, DRIVERS, eventually, fullReceipt, minimalReceipt, startReceiver, type TestReceiver } from "../../testing/index.js";
 import type { RetrySchedule } from "../schedule.js";
 import type { DeliveryAttempt } from "../subscription-schemas.js";
 import { startWorker, type Worker } from "../worker.js";
@@ -61,11 +61,12 @@ describe.each(DRIVERS)("webhook delivery on %s", (driver) => {
 
   it("a plain artifact's event has no metadata key; only matching types reach a filtered subscription", async () => {
     const sam = await fresh();
-    await fx.world.cairn.invoke("subscription_create", sam.ctx(), { url: receiver.url, events: ["receipt.dropped"] });
+    const filtered = await fx.world.cairn.invoke("subscription_create", sam.ctx(), { url: receiver.url, events: ["receipt.dropped"] });
     await fx.world.cairn.invoke("subscription_create", sam.ctx(), { url: `${receiver.url}?all`, events: ["artifact.created"] });
     await fx.world.cairn.invoke("artifact_create", sam.ctx(), { title: "Log", body: "hello" });
     const [got] = await receiver.waitFor(1);
-    await new Promise((r) => setTimeout(r, 150));
+    // The filtered subscription was queued nothing: nothing can ever be sent to it.
+    expect(await fx.store.query("select 1 from deliveries where subscription_id = $1", [filtered.id])).toEqual([]);
     expect(receiver.received).toHaveLength(1);
     const payload = JSON.parse(got?.body as string);
     expect(Object.keys(payload.data)).toEqual(["id", "title", "url", "share_type", "tags", "owner", "provenance", "created_at", "expires_at"]);
@@ -118,8 +119,9 @@ describe.each(DRIVERS)("webhook delivery on %s", (driver) => {
     const check = doctor.checks.find((c) => c.name === "Webhooks");
     expect(check).toMatchObject({ status: "fail" });
     expect(check?.summary).toContain(sub.id);
-    await new Promise((r) => setTimeout(r, 150));
-    expect(receiver.received).toHaveLength(1); // disabled: nothing more is sent
+    // Disabled: the event waits, and a claim a week later takes nothing of it.
+    expect(await claimableAt(fx.store, sub.id, aWeekLater())).toEqual([]);
+    expect(receiver.received).toHaveLength(1);
     await fx.world.cairn.invoke("subscription_enable", sam.ctx(), { id: sub.id });
     const [, again] = await receiver.waitFor(2);
     expect(again?.headers["webhook-id"]).toBe(receiver.received[0]?.headers["webhook-id"]);
@@ -158,7 +160,7 @@ describe.each(DRIVERS)("webhook delivery on %s", (driver) => {
     // Both were received: recover resends only what was not (SPEC §19).
     await eventually(async () => (await fx.store.query("select 1 from deliveries where subscription_id = $1 and state = 'delivered'", [sub.id])).length === 2);
     expect(await fx.world.cairn.invoke("subscription_recover", sam.ctx(), { id: sub.id, since })).toEqual({ queued: 0 });
-    await new Promise((r) => setTimeout(r, 150));
+    expect(await claimableAt(fx.store, sub.id, aWeekLater())).toEqual([]);
     expect(receiver.received).toHaveLength(3);
   });
 

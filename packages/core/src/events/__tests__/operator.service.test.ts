@@ -1,7 +1,7 @@
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it } from "vitest";
 import { rejectionOf, useTestWorld } from "../../__tests__/helpers.js";
-import { DRIVERS, eventually, startReceiver, type TestReceiver } from "../../testing/index.js";
+import { aWeekLater, claimableAt, DRIVERS, eventually, startReceiver, type TestReceiver } from "../../testing/index.js";
 import type { RetrySchedule } from "../schedule.js";
 import type { DeliveryAttempt, EventDelivery } from "../subscription-schemas.js";
 import { startWorker, type Worker } from "../worker.js";
@@ -35,7 +35,7 @@ describe.each(DRIVERS)("webhooks an operator can run on %s", (driver) => {
     const r = await receiver();
     const sam = await fx.world.user("sam");
     const sub = await fx.world.cairn.invoke("subscription_create", sam.ctx(), { url: r.url });
-    worker({ schedule: schedule(4_000) });
+    worker({ schedule: schedule(60_000) });
     r.script({ status: 500 });
     await fx.world.cairn.invoke("artifact_create", sam.ctx(), { title: "Broken receiver", body: "x" });
     const [failed] = await r.waitFor(1);
@@ -43,7 +43,7 @@ describe.each(DRIVERS)("webhooks an operator can run on %s", (driver) => {
       const [e] = await events(sam.ctx(), sub.id);
       return e?.state === "pending" && !e.in_flight && e.attempts === 1 && e;
     });
-    // In backoff: the next attempt is about 4 s away, and the subscription says it is failing.
+    // In backoff: the next attempt is a minute away, and the subscription says it is failing.
     expect(new Date(waiting.next_attempt_at as string).getTime() - Date.now()).toBeGreaterThan(1_000);
     expect((await fx.world.cairn.invoke("subscription_read", sam.ctx(), { id: sub.id })).failing_since).not.toBeNull();
 
@@ -58,8 +58,8 @@ describe.each(DRIVERS)("webhooks an operator can run on %s", (driver) => {
       return list[0]?.state === "delivered" && list;
     });
     expect(delivered).toMatchObject({ event_id: idOf(failed), event_type: "artifact.created", attempts: 2, next_attempt_at: null, in_flight: false });
-    // Past the time the old schedule's retry was due: nothing more arrives.
-    await sleep(4_000);
+    // The old schedule's retry is gone: a claim a week later takes nothing of this subscription.
+    expect(await claimableAt(fx.store, sub.id, aWeekLater())).toEqual([]);
     expect(r.received).toHaveLength(2);
     expect((await fx.world.cairn.invoke("subscription_read", sam.ctx(), { id: sub.id })).failing_since).toBeNull();
   }, 30_000);
@@ -77,7 +77,7 @@ describe.each(DRIVERS)("webhooks an operator can run on %s", (driver) => {
     const [, second] = await r.waitFor(2, 5_000);
     expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(1_900); // after the hung attempt timed out
     await eventually(async () => (await events(sam.ctx(), sub.id))[0]?.state === "delivered");
-    await sleep(300);
+    expect(await claimableAt(fx.store, sub.id, aWeekLater())).toEqual([]);
     expect(r.received).toHaveLength(2);
   });
 
@@ -121,7 +121,7 @@ describe.each(DRIVERS)("webhooks an operator can run on %s", (driver) => {
     const resent = (await r.waitFor(6)).slice(4);
     expect(new Set(resent.map(idOf))).toEqual(new Set([idOf(lostA), idOf(lostB)]));
     await eventually(async () => (await events(sam.ctx(), sub.id)).every((e) => e.state === "delivered"));
-    await sleep(300);
+    expect(await claimableAt(fx.store, sub.id, aWeekLater())).toEqual([]);
     expect(r.received).toHaveLength(6);
     expect(r.received.map((x) => JSON.parse(x.body).data.title)).not.toContain("Before the subscription");
     expect(new Set(r.received.map(idOf)).size).toBe(4);
@@ -165,8 +165,9 @@ describe.each(DRIVERS)("webhooks an operator can run on %s", (driver) => {
       return l.items.length === 1 && (l.items as DeliveryAttempt[]);
     });
     expect(attempts[0]).toMatchObject({ event_id: queued.event_id, event_type: "webhook.test", status_code: 200 });
-    // Only to that subscription, and recover never sends it to another.
-    await sleep(200);
+    // Only to that subscription (no other has a delivery of it), and recover never sends it to another.
+    const queuedFor = await fx.store.query<{ subscription_id: string }>("select subscription_id from deliveries where event_id = $1", [queued.event_id]);
+    expect(queuedFor.map((d) => d.subscription_id)).toEqual([sub.id]);
     expect(r.received).toHaveLength(1);
     expect(await fx.world.cairn.invoke("subscription_recover", sam.ctx(), { id: other.id, since: new Date(Date.now() - 60_000).toISOString() })).toEqual({ queued: 0 });
   });
@@ -231,7 +232,9 @@ describe.each(DRIVERS)("webhooks an operator can run on %s", (driver) => {
     const read = await fx.world.cairn.invoke("subscription_read", sam.ctx(), { id: sub.id });
     expect(read).toMatchObject({ enabled: false, disabled_reason: "creator_left_team", created_by: dana.name });
     await fx.world.cairn.invoke("artifact_create", sam.ctx(), { title: "After dana left", body: "x", owner: team });
-    await sleep(300);
+    // A disabled subscription is queued nothing, and a claim a week later takes nothing of it.
+    expect(await fx.store.query("select 1 from deliveries where subscription_id = $1", [sub.id])).toEqual([]);
+    expect(await claimableAt(fx.store, sub.id, aWeekLater())).toEqual([]);
     expect(r.received).toHaveLength(0);
     const taken = await fx.world.cairn.invoke("subscription_enable", sam.ctx(), { id: sub.id });
     expect(taken).toMatchObject({ enabled: true, disabled_reason: null, created_by: sam.name });

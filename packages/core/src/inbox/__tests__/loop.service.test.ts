@@ -4,7 +4,7 @@ import { rejectionOf, useTestWorld } from "../../__tests__/helpers.js";
 import { startWorker, type Worker } from "../../events/worker.js";
 import { authenticate } from "../../identity/tokens.js";
 import { sweepExpired } from "../../lifecycle/sweep.js";
-import { DRIVERS, minimalReceipt, startReceiver, TEST_PUBLIC_URL, type TestReceiver } from "../../testing/index.js";
+import { aWeekLater, claimableAt, DRIVERS, eventually, minimalReceipt, startReceiver, TEST_PUBLIC_URL, type TestReceiver } from "../../testing/index.js";
 import { splitStatements } from "../../store/migrate.js";
 import { assignee as assigneeMigration } from "../../store/migrations/0014-assignee.js";
 import { emitMeasureDue } from "../measure-due.js";
@@ -72,7 +72,9 @@ describe.each(DRIVERS)("closing the loop (SPEC §20) on %s", (driver) => {
 
     worker = startWorker({ store: fx.store, config: fx.world.cairn.config, pollMs: 20, jobsEveryMs: 60_000, jobs: [] });
     const got = await receiver.waitFor(2);
-    await new Promise((r) => setTimeout(r, 300)); // time for a duplicate to arrive, if one were sent
+    // Nothing left that a claim could send again.
+    await eventually(async () => (await fx.store.query("select 1 from deliveries where subscription_id = $1 and state = 'pending'", [sub.id])).length === 0);
+    expect(await claimableAt(fx.store, sub.id, aWeekLater())).toEqual([]);
     expect(receiver.received).toHaveLength(2);
     for (const r of got) expect(() => new Webhook(sub.secret).verify(r.body, r.headers as Record<string, string>)).not.toThrow();
     const base = { id: created.id, title: created.title, url: created.url, owner: team };

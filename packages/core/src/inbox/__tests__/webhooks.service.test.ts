@@ -2,7 +2,7 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useTestWorld } from "../../__tests__/helpers.js";
 import { startWorker, type Worker } from "../../events/worker.js";
-import { DRIVERS, minimalReceipt, startReceiver, type TestReceiver } from "../../testing/index.js";
+import { aWeekLater, claimableAt, DRIVERS, eventually, minimalReceipt, startReceiver, type TestReceiver } from "../../testing/index.js";
 import { measureDueJob } from "../measure-due.js";
 
 describe.each(DRIVERS)("the human loop's events reach a webhook receiver on %s", (driver) => {
@@ -35,7 +35,11 @@ describe.each(DRIVERS)("the human loop's events reach a webhook receiver on %s",
     workers = [startWorker(options), startWorker(options)];
 
     const got = await receiver.waitFor(2);
-    await new Promise((r) => setTimeout(r, 300)); // time for a duplicate to arrive, if one were sent
+    // Two workers, one event of each kind (the notice's primary key decides), and nothing left that a claim could send again.
+    const stored = await fx.store.query<{ type: string }>("select type from events where owner = $1 and type <> 'artifact.created' order by type", [`user:${sam.name}`]);
+    expect(stored.map((e) => e.type)).toEqual(["receipt.acknowledged", "receipt.measure_due"]);
+    await eventually(async () => (await fx.store.query("select 1 from deliveries where subscription_id = $1 and state = 'pending'", [sub.id])).length === 0);
+    expect(await claimableAt(fx.store, sub.id, aWeekLater())).toEqual([]);
     expect(receiver.received).toHaveLength(2);
     for (const r of got) expect(() => new Webhook(sub.secret).verify(r.body, r.headers as Record<string, string>)).not.toThrow();
     const byType = Object.fromEntries(got.map((r) => [JSON.parse(r.body).type, JSON.parse(r.body).data]));

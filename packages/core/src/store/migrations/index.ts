@@ -16,6 +16,7 @@ import { traces } from "./0015-traces.js";
 import { signinLinks } from "./0016-signin-links.js";
 import { runTotals } from "./0017-run-totals.js";
 import { signingSecrets } from "./0018-signing-secrets.js";
+import { house } from "./0022-house.js";
 import type { Migration } from "./types.js";
 
 export type { Migration } from "./types.js";
@@ -43,4 +44,5 @@ export const MIGRATIONS: readonly Migration[] = [
   signinLinks,
   runTotals,
   signingSecrets,
+  house,
 ];

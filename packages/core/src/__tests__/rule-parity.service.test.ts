@@ -1,0 +1,96 @@
+import { describe, expect, it } from "vitest";
+import { createCairn } from "../cairn.js";
+import { actionStateSql, measureDueAt, outcomeStateOf, outcomeStateSql } from "../inbox/rules.js";
+import { needsHuman } from "../view/card.js";
+import { IDEMPOTENCY_WINDOW_MS } from "../receipt/idempotency.js";
+import { DRIVERS, minimalReceipt, TEST_PUBLIC_URL } from "../testing/index.js";
+import { rejectionOf, useTestWorld } from "./helpers.js";
+
+/**
+ * SPEC §30: a rule both TypeScript and SQL apply is run on both sides over the same values
+ * here, so the two readings cannot drift apart unnoticed.
+ */
+
+/** measure_at values at the edges of the due-time rule: dates, zones, fractions shorter and longer than a millisecond. */
+const MEASURE_AT = [
+  "2026-12-07",
+  "2026-01-01T00:00:00Z",
+  "2026-01-01T00:00Z",
+  "2026-01-01T00:00:00.1Z",
+  "2026-01-01T00:00:00.12Z",
+  "2026-01-01T00:00:00.0004Z",
+  "2026-01-01T00:00:00.0005Z",
+  "2026-01-01T00:00:00.0009996Z",
+  "2026-01-01T00:00:00.9999999Z",
+  "2026-01-01T23:59:59.999999999Z",
+  "2026-06-30T23:59:59.9995+05:30",
+  "2026-03-01T10:00:00-02:00",
+  "2026-03-01T10:00:00.5+0130",
+  "9999-12-31T23:59:59.9999994Z",
+  "0001-01-01T00:00:00.0001Z",
+] as const;
+
+/** human_action values at the edges of "does it ask a person". */
+const HUMAN_ACTIONS = [undefined, "Nothing", "nothing", "Nothing.", "Approve the retry budget", " Nothing "] as const;
+
+describe.each(DRIVERS)("TypeScript and SQL apply the same rules on %s", (driver) => {
+  const fx = useTestWorld(driver);
+
+  it.each(MEASURE_AT)("due time: measureDueAt and cairn_measure_due_at read %s as the same instant", async (measureAt) => {
+    const [row] = await fx.store.query<{ ms: number }>("select (extract(epoch from cairn_measure_due_at($1)) * 1000)::float8 as ms", [measureAt]);
+    expect(new Date(Number(row?.ms)).toISOString()).toBe(measureDueAt(measureAt).toISOString());
+  });
+
+  it("due time: the stored measure_due_at, the SQL rule and the TypeScript state agree at the instant it falls due", async () => {
+    const sam = await fx.world.user("sam");
+    const measureAt = "2030-01-01T00:00:00.0009996Z";
+    const created = await fx.world.cairn.invoke(
+      "receipt_create",
+      sam.ctx(),
+      minimalReceipt({ learned: "sub-millisecond due", outcome: { status: "pending", measure_at: measureAt } }),
+    );
+    const due = measureDueAt(measureAt);
+    for (const now of [new Date(due.getTime() - 1), due, new Date(due.getTime() + 1)]) {
+      const [row] = await fx.store.query<{ stored: boolean; state: string }>(
+        `select a.measure_due_at = cairn_measure_due_at(a.metadata->'outcome'->>'measure_at') as stored,
+                ${outcomeStateSql("a", "$2")} as state
+           from artifacts a where a.id = $1`,
+        [created.id, now.toISOString()],
+      );
+      expect(row?.stored).toBe(true);
+      expect(row?.state).toBe(outcomeStateOf(created.metadata as Parameters<typeof outcomeStateOf>[0], false, now));
+    }
+  });
+
+  it.each(HUMAN_ACTIONS)("open action: SQL and the card agree whether human_action %j asks a person", async (human_action) => {
+    const sam = await fx.world.user("sam");
+    const created = await fx.world.cairn.invoke(
+      "receipt_create",
+      sam.ctx(),
+      minimalReceipt({ learned: `asks ${String(human_action)}`, ...(human_action !== undefined && { human_action }) }),
+    );
+    const [row] = await fx.store.query<{ state: string | null }>(`select ${actionStateSql("a")} as state from artifacts a where a.id = $1`, [created.id]);
+    expect(row?.state === "open").toBe(needsHuman(created.metadata as unknown as { human_action: string }));
+  });
+
+  it("idempotency window: a key answers until 24 hours have passed and not at 24 hours, on the created and the refused path", async () => {
+    const start = new Date("2030-02-01T00:00:00.000Z");
+    let clock = start;
+    const timed = createCairn(fx.store, { publicUrl: TEST_PUBLIC_URL }, () => clock);
+    const sam = await fx.world.user("sam");
+    const ctx = (key: string) => timed.context(sam.principal, "rest", { idempotencyKey: key });
+
+    const first = await timed.invoke("receipt_create", ctx("w-ok"), minimalReceipt({ learned: "window" }));
+    const refused = await rejectionOf(timed.invoke("receipt_create", ctx("w-bad"), minimalReceipt({ learned: "" })));
+
+    clock = new Date(start.getTime() + IDEMPOTENCY_WINDOW_MS - 1);
+    expect((await timed.invoke("receipt_create", ctx("w-ok"), minimalReceipt({ learned: "window" }))).id).toBe(first.id);
+    expect((await rejectionOf(timed.invoke("receipt_create", ctx("w-bad"), minimalReceipt({ learned: "" })))).drop?.id).toBe(refused.drop?.id);
+
+    clock = new Date(start.getTime() + IDEMPOTENCY_WINDOW_MS);
+    // The window has passed: the key is free, and so is the receipt (the duplicate window is 24 hours too).
+    const later = await timed.invoke("receipt_create", ctx("w-ok"), minimalReceipt({ learned: "window" }));
+    expect(later.id).not.toBe(first.id);
+    expect((await rejectionOf(timed.invoke("receipt_create", ctx("w-bad"), minimalReceipt({ learned: "" })))).drop?.id).not.toBe(refused.drop?.id);
+  });
+});

@@ -1,0 +1,87 @@
+import { readdir, readFile } from "node:fs/promises";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+import { functionChecksum, migrate } from "../store/migrate.js";
+import { MIGRATIONS } from "../store/migrations/index.js";
+import { SQL_FUNCTIONS } from "../store/sql/functions.generated.js";
+import { DRIVERS } from "../testing/index.js";
+import { useTestWorld } from "./helpers.js";
+
+/**
+ * Each SQL function's current definition is one file in store/sql (ADR 0049). These tests
+ * hold the files to the databases, the generated module to the files, and every migration
+ * that ever defined a function to the file that now carries it.
+ */
+
+const SQL_DIR = fileURLToPath(new URL("../store/sql/", import.meta.url));
+
+/** The statement of a file: its leading `--` lines left out. */
+const statementOf = (file: string) =>
+  file
+    .split("\n")
+    .filter((line, i, lines) => !(line.startsWith("--") && lines.slice(0, i).every((l) => l.startsWith("--"))))
+    .join("\n")
+    .trim();
+
+/** The migrations a file says its body folds in (`-- Folds: 0010_x, 0012_y`). */
+const foldsOf = (file: string) =>
+  (/^-- Folds: (.*)$/m.exec(file)?.[1] ?? "")
+    .split(",")
+    .map((v) => v.trim())
+    .filter((v) => v.length > 0);
+
+const DEFINES = /create\s+(?:or\s+replace\s+)?function\s+(?:public\.)?(\w+)\s*\(/gi;
+
+describe("SQL function files", () => {
+  it("the generated module is what scripts/embed-sql.mjs makes of the files (run `pnpm --filter @cairn/core build`)", async () => {
+    const script = pathToFileURL(fileURLToPath(new URL("../../scripts/embed-sql.mjs", import.meta.url))).href;
+    const { generatedModule } = (await import(script)) as { generatedModule: () => Promise<string> };
+    expect(await readFile(`${SQL_DIR}functions.generated.ts`, "utf8")).toBe(await generatedModule());
+    const files = (await readdir(SQL_DIR)).filter((f) => f.endsWith(".sql"));
+    expect(SQL_FUNCTIONS.map((f) => `${f.name}.sql`)).toEqual(files.sort());
+  });
+
+  it("every migration that defines a function is folded into that function's file (Folds: names it)", () => {
+    const files = new Map(SQL_FUNCTIONS.map((f) => [f.name, foldsOf(f.sql)]));
+    const unfolded: string[] = [];
+    for (const m of MIGRATIONS) {
+      for (const [, name] of m.sql.matchAll(DEFINES)) {
+        const folds = files.get(name as string);
+        if (!folds) unfolded.push(`${m.version} defines ${name}, which has no file store/sql/${name}.sql`);
+        else if (!folds.includes(m.version)) unfolded.push(`${m.version} defines ${name}: copy its body into store/sql/${name}.sql and add ${m.version} to its Folds line`);
+      }
+    }
+    expect(unfolded).toEqual([]);
+  });
+});
+
+describe.each(DRIVERS)("SQL functions as installed on %s", (driver) => {
+  const fx = useTestWorld(driver);
+
+  const installed = async (name: string) => {
+    const [row] = await fx.store.query<{ def: string }>(
+      `select pg_get_functiondef(p.oid) as def from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+        where p.proname = $1 and n.nspname = current_schema()`,
+      [name],
+    );
+    // pg_get_functiondef names the schema; the files do not (Cairn uses the connection's).
+    return row?.def.replace(/^CREATE OR REPLACE FUNCTION [^.(]+\./, "CREATE OR REPLACE FUNCTION ").trim();
+  };
+
+  it.each(SQL_FUNCTIONS.map((f) => f.name))("%s is exactly its file", async (name) => {
+    const file = await readFile(`${SQL_DIR}${name}.sql`, "utf8");
+    expect(await installed(name)).toBe(statementOf(file));
+  });
+
+  it("a function whose file changed is created again at the next start, and its checksum recorded", async () => {
+    const store = fx.store;
+    // As if the file had changed since this database installed it: another body, another checksum.
+    await store.query("create or replace function cairn_measure_due_at(measure_at text) returns timestamptz language sql immutable strict as $$ select null::timestamptz $$");
+    await store.query("update schema_functions set checksum = 'an older file' where name = 'cairn_measure_due_at'");
+    expect(await migrate(store)).toEqual([]);
+    const [due] = await store.query<{ due: string | Date | null }>("select cairn_measure_due_at('2026-12-07') as due");
+    expect(new Date(due?.due as string).toISOString()).toBe("2026-12-07T00:00:00.000Z");
+    const rows = await store.query<{ name: string; checksum: string }>("select name, checksum from schema_functions order by name");
+    expect(rows).toEqual(SQL_FUNCTIONS.map((f) => ({ name: f.name, checksum: functionChecksum(f.sql) })));
+  });
+});

@@ -1,0 +1,126 @@
+import { artifactInsertArgument, newArtifactAnswer, newArtifactRow, provenanceOf, shareUrl } from "../artifact/internal.js";
+import { assignedAtCreate } from "../artifact/assign.js";
+import type { CreatedArtifact } from "../artifact/schemas.js";
+import type { ServiceContext } from "../context.js";
+import type { ExistingArtifactRef } from "../errors.js";
+import { artifactCreatedData } from "../events/artifact-event.js";
+import { eventArgument, eventPayload } from "../events/outbox.js";
+import { newId } from "../ids.js";
+import { parseOwner } from "../identity/names.js";
+import { traceLinkOf } from "../run/trace-links.js";
+import { StoreError } from "../store/faults.js";
+import type { Sql, Store } from "../store/port.js";
+import { receiptExpiry } from "./expiry.js";
+import type { GatedReceipt } from "./gates.js";
+import { type IdempotencyClaim, idempotencyLock, outcomeArgument, type StoredOutcome } from "./idempotency.js";
+import { renderValidReceipt, storedReceiptFields } from "./prepare.js";
+import { RECEIPT_SCHEMA_ID } from "./schemas.js";
+import { receiptWarnings } from "./warnings.js";
+
+const DUPLICATE_WINDOW_MS = 24 * 3_600_000;
+
+/** Why a write found the caller's facts changed since they were read: retried with fresh ones. */
+export type StaleFact = "token" | "team" | "policy";
+
+/** What the one write answered. Every status but `created` wrote nothing. */
+export type WriteOutcome =
+  | { status: "created"; value: CreatedArtifact; deliveries: number }
+  | { status: "stale"; why: StaleFact }
+  | { status: "replay"; fingerprint: string; outcome: StoredOutcome }
+  | { status: "duplicate"; existing: ExistingArtifactRef }
+  | { status: "foreign-link" }
+  | { status: "unassignable" };
+
+type WriteResult =
+  | { status: "created"; deliveries: number }
+  | { status: "stale"; why: StaleFact }
+  | { status: "replay"; fingerprint: string; outcome: string }
+  | { status: "duplicate"; id: string; share_token: string }
+  | { status: "foreign-link" }
+  | { status: "unassignable" };
+
+/** What `cairn_write_receipt` raises when it is called under another isolation level than read committed (ADR 0028). */
+const NOT_READ_COMMITTED = "CA001";
+
+/**
+ * One call, one round trip, in the common case. A database (or role) whose default
+ * isolation is not read committed makes the function refuse before it writes anything;
+ * the same call then runs in a transaction the store begins as read committed (ADR 0028).
+ */
+async function callWrite(store: Store, argument: string): Promise<WriteResult> {
+  const call = async (sql: Sql) =>
+    (await sql.query<{ result: WriteResult }>("select cairn_write_receipt($1::jsonb) as result", [argument]))[0]?.result;
+  let result: WriteResult | undefined;
+  try {
+    result = await call(store);
+  } catch (err) {
+    if (!(err instanceof StoreError && err.code === NOT_READ_COMMITTED)) throw err;
+    result = await store.transaction(call);
+  }
+  if (!result) throw new Error("cairn_write_receipt returned no status");
+  return result;
+}
+
+/**
+ * The write: one call of `cairn_write_receipt` (store/sql/cairn_write_receipt.sql, ADR
+ * 0027, 0050). Everything it stores is computed here first — ids, share token, body,
+ * expiry, events, the trace link, and the answer itself, so the idempotency key's saved
+ * outcome is byte for byte what the caller gets. Under the key's lock and then the
+ * (owner, checksum) lock the function re-checks what the decision relied on (the token is
+ * live, the caller is in the owner team, the policy's revision is the one gated against)
+ * and answers `stale` if not; replays a key's first answer; refuses a `follows` that is
+ * not a live receipt of the owner and an assignee who may not read it; refuses a
+ * duplicate; or stores the artifact, its events, its trace link and the key's outcome.
+ */
+export async function writeReceipt(ctx: ServiceContext, gated: GatedReceipt, claim: IdempotencyClaim | null): Promise<WriteOutcome> {
+  const now = ctx.now();
+  const { owner, policy } = gated;
+  const prepared = renderValidReceipt(gated.receipt);
+  const expiry = receiptExpiry(now, policy.policy.default_ttl_days, prepared.expiresIn, prepared.metadata);
+  const row = newArtifactRow(now, expiry.expiresAt, {
+    owner,
+    ...storedReceiptFields(prepared),
+    provenance: provenanceOf(ctx, prepared.model),
+    // `follows` is not rendered (the body is public to link holders), so it joins the checksum's lock here.
+    follows: prepared.metadata.follows ?? null,
+    details: prepared.details ?? null,
+    assignee: prepared.assignee ?? null,
+  });
+  const link = await traceLinkOf(ctx, owner);
+  const value: CreatedArtifact = {
+    ...newArtifactAnswer(ctx.config, row, link.produced_by),
+    redactions: gated.redactions,
+    warnings: [...receiptWarnings(prepared.metadata, now), ...(expiry.warning ? [expiry.warning] : [])],
+  };
+  const eventId = newId("evt", now);
+  const event = { type: "artifact.created" as const, owner, data: artifactCreatedData(ctx.config, row) };
+  const team = parseOwner(owner);
+  const argument = {
+    // The key's lock, then the (owner, checksum) lock: always this order, so writers never wait crosswise.
+    locks: [...(claim ? [idempotencyLock(claim)] : []), `${owner} ${prepared.checksum}`],
+    token_id: ctx.principal.token.id,
+    user_id: ctx.principal.user.id,
+    team: team.kind === "team" ? team.name : null,
+    policy_revision: policy.revision,
+    now: now.toISOString(),
+    receipt_schema: RECEIPT_SCHEMA_ID,
+    duplicate_since: new Date(now.getTime() - DUPLICATE_WINDOW_MS).toISOString(),
+    artifact: artifactInsertArgument(row, row.assignee === null ? undefined : assignedAtCreate(ctx, now)(row)),
+    event: eventArgument(event, eventId, eventPayload(event.type, eventId, now, event.data), now),
+    trace: link.trace,
+    claim: claim ? outcomeArgument(claim, { kind: "created", value }, now) : null,
+  };
+  const result = await callWrite(ctx.store, JSON.stringify(argument));
+  switch (result.status) {
+    case "created":
+      return { status: "created", value, deliveries: result.deliveries };
+    case "replay":
+      return { status: "replay", fingerprint: result.fingerprint, outcome: JSON.parse(result.outcome) as StoredOutcome };
+    case "duplicate":
+      return { status: "duplicate", existing: { id: result.id, url: shareUrl(ctx.config, result.share_token) } };
+    case "stale":
+    case "foreign-link":
+    case "unassignable":
+      return result;
+  }
+}
