@@ -61,7 +61,7 @@ describe.each(DRIVERS)("one OTLP request never keeps the others waiting, on %s",
   afterAll(async () => {
     await serve?.stop();
     await dispose?.();
-  });
+  }, 120_000);
 
   const send = (body: Buffer) =>
     fetch(`${serve.url}/v1/traces`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/x-protobuf" }, body });
@@ -98,9 +98,9 @@ describe.each(DRIVERS)("one OTLP request never keeps the others waiting, on %s",
     expect(r.status).toBe(200);
     expect(Math.max(...r.probes)).toBeLessThan(1_000);
     expect(r.ms).toBeLessThan(5_000);
-    const list = await fetch(`${serve.url}/v1/runs?q=${traceId}`, { headers: { authorization: `Bearer ${token}` } }).then((x) => x.json());
+    const list = await fetch(`${serve.url}/v1/runs?q=${traceId}`, { headers: { authorization: `Bearer ${token}` } }).then((x) => x.json() as Promise<{ items: Array<{ span_count: number }> }>);
     expect(list.items[0]).toMatchObject({ span_count: 1_000 });
-  });
+  }, 120_000);
 
   it("10,000 spans in 10,000 traces: every trace a run, /healthz within a second throughout", async () => {
     const body = manyTracesBody();
@@ -109,7 +109,7 @@ describe.each(DRIVERS)("one OTLP request never keeps the others waiting, on %s",
     console.log(`${driver}: export ${Math.round(r.ms)} ms, slowest /healthz ${Math.round(Math.max(...r.probes))} ms of ${r.probes.length}`);
     expect(r.status).toBe(200);
     expect(Math.max(...r.probes)).toBeLessThan(1_000);
-    const list = await fetch(`${serve.url}/v1/runs?q=many&limit=200`, { headers: { authorization: `Bearer ${token}` } }).then((x) => x.json());
+    const list = await fetch(`${serve.url}/v1/runs?q=many&limit=200`, { headers: { authorization: `Bearer ${token}` } }).then((x) => x.json() as Promise<{ items: Array<{ span_count: number }> }>);
     expect(list.items).toHaveLength(200);
-  });
+  }, 120_000);
 });

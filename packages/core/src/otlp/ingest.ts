@@ -34,7 +34,8 @@ interface Kept {
   traceId: string;
   span: NormalizedSpan;
   resource: Record<string, unknown>;
-  resourceId: string | null;
+  /** The resource's id and its attributes' JSON (made once per resource, shared by its spans), or null: no attributes. */
+  stored: { id: string; json: string } | null;
 }
 
 /**
@@ -42,7 +43,7 @@ interface Kept {
  * request waits for: each chunk's statements take a moment, and other requests run
  * between chunks. PostgreSQL takes a request's spans in one transaction.
  */
-const EMBEDDED_CHUNK = 1_000;
+const EMBEDDED_CHUNK = 250;
 
 /**
  * POST /v1/traces (SPEC §21, §31, ADR 0034/0043): every span goes to the run of its trace
@@ -61,7 +62,7 @@ export async function ingestTraces(ctx: ServiceContext, request: ExportRequest):
       issues: [{ field: ROOT_FIELD, reason: `holds more than ${OTLP_LIMITS.spansPerRequest} spans`, limit: OTLP_LIMITS.spansPerRequest }],
     });
   }
-  const mapped = mapExportRequest(request);
+  const mapped = await mapExportRequest(request);
   const rejected = mapped.rejected;
   const notes = mapped.trimmed;
   const fallbackOwner = `user:${ctx.principal.user.name}`;
@@ -102,15 +103,16 @@ export async function ingestTraces(ctx: ServiceContext, request: ExportRequest):
   );
   for (const [reason, n] of scanned.rejected) bump(rejected, reason, n);
   if (scanned.redactions > 0) bump(notes, "attribute values held a secret and were redacted", scanned.redactions);
-  const resourceIds = scanned.resources.map((attributes) => {
+  const storedResources = scanned.resources.map((attributes) => {
     if (attributes === undefined || Object.keys(attributes).length === 0) return null;
-    return createHash("sha256").update(JSON.stringify(attributes)).digest("hex");
+    const json = JSON.stringify(attributes);
+    return { id: createHash("sha256").update(json).digest("hex"), json };
   });
   const kept: Kept[] = [];
   scanned.spans.forEach((span, i) => {
     const item = items[i];
     if (span === undefined || item === undefined) return;
-    kept.push({ owner: item.owner, traceId: item.traceId, span, resource: scanned.resources[item.resource] ?? {}, resourceId: resourceIds[item.resource] ?? null });
+    kept.push({ owner: item.owner, traceId: item.traceId, span, resource: scanned.resources[item.resource] ?? {}, stored: storedResources[item.resource] ?? null });
   });
 
   let stored = 0;
@@ -176,20 +178,15 @@ async function storeSpans(tx: Sql, ctx: ServiceContext, spans: readonly Kept[]):
   const owners = keys.map((k) => (traces.get(k) as Kept[])[0]?.owner as string);
   const traceIds = keys.map((k) => (traces.get(k) as Kept[])[0]?.traceId as string);
   const base = ctx.now();
-  await tx.query(
+  // Made on first sight, or locked as it is (the no-op update takes the row lock), in one statement.
+  const runs = await tx.query<LockedRun>(
     `insert into runs (id, owner, name, provenance, created_at, trace_id)
      select t.id, t.owner, t.name, $4::json, $5, t.trace_id
        from unnest($1::text[], $2::text[], $3::text[], $6::text[]) with ordinality as t(id, owner, name, trace_id, n)
       order by t.n
-     on conflict (owner, trace_id) where trace_id is not null do nothing`,
+     on conflict (owner, trace_id) where trace_id is not null do update set trace_id = excluded.trace_id
+     returning id, owner, trace_id, name, closed_at, span_count`,
     [keys.map(() => newId("run", base)), owners, keys.map((k) => names.get(k)?.name ?? "(trace)"), JSON.stringify(provenanceOf(ctx, undefined)), now, traceIds],
-  );
-  const runs = await tx.query<LockedRun>(
-    `select r.id, r.owner, r.trace_id, r.name, r.closed_at, r.span_count
-       from runs r join unnest($1::text[], $2::text[]) as t(owner, trace_id) on r.owner = t.owner and r.trace_id = t.trace_id
-      order by r.owner, r.trace_id
-        for update of r`,
-    [owners, traceIds],
   );
   const runOf = new Map(runs.map((r) => [traceKey(r.owner, r.trace_id), r]));
   const existingRows = await tx.query<{ run_id: string; span_id: string }>(
@@ -222,7 +219,7 @@ async function storeSpans(tx: Sql, ctx: ServiceContext, spans: readonly Kept[]):
 
   const resources = new Map<string, { owner: string; id: string; attributes: string }>();
   for (const k of linked) {
-    if (k.resourceId !== null) resources.set(traceKey(k.owner, k.resourceId), { owner: k.owner, id: k.resourceId, attributes: JSON.stringify(k.resource) });
+    if (k.stored !== null) resources.set(traceKey(k.owner, k.stored.id), { owner: k.owner, id: k.stored.id, attributes: k.stored.json });
   }
   const rows = linked.map((k) => ({
     run_id: k.runId,
@@ -234,7 +231,7 @@ async function storeSpans(tx: Sql, ctx: ServiceContext, spans: readonly Kept[]):
     attributes: k.span.attributes,
     produced_artifact_id: k.span.produced_artifact_id,
     status: k.span.status,
-    resource_id: k.resourceId,
+    resource_id: k.stored?.id ?? null,
     conversation_id: conversationOf(k.span.attributes, k.resource),
   }));
   const res = [...resources.values()];

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { isInStoredRange } from "../dates.js";
 import { OwnerRef } from "../identity/names.js";
 import { LIMITS } from "../limits.js";
@@ -164,13 +165,16 @@ export function oneLine(value: string): string {
   return line.length > LIMITS.title ? cutWithEllipsis(line, LIMITS.title) : line;
 }
 
+const MAP_TURN = 1_000;
+
 /**
  * Maps every span of the request (SPEC §21): ids as lowercase hex, times to the
  * millisecond, status and attributes as JSON, and each resource's attributes once. A span
  * OTLP itself calls malformed (no valid ids, no start, an end before its start) is
  * refused; the others are kept, their values bounded.
  */
-export function mapExportRequest(request: ExportRequest): MappedRequest {
+export async function mapExportRequest(request: ExportRequest): Promise<MappedRequest> {
+  let mappedSoFar = 0;
   const rejected = new Map<string, number>();
   const trimmed = new Map<string, number>();
   const spans: TraceSpan[] = [];
@@ -184,6 +188,8 @@ export function mapExportRequest(request: ExportRequest): MappedRequest {
     const resource = resources.push({ attributes, owner, ownerInvalid }) - 1;
     for (const ss of asList(resourceSpans.scopeSpans)) {
       for (const raw of asList(asObj(ss).spans)) {
+        // Other requests get the event loop every MAP_TURN spans.
+        if (++mappedSoFar % MAP_TURN === 0) await nextTurn();
         const s = asObj(raw);
         const traceId = hexOf(s.traceId);
         const spanId = hexOf(s.spanId);

@@ -117,7 +117,11 @@ export async function redactRequest(resources: readonly Obj[], items: readonly S
   const badSpans = new Map<number, string>();
   let redactions = 0;
   const byRules = new Map<SecretRules, Unit[]>();
-  for (const unit of units) byRules.set(unit.rules, [...(byRules.get(unit.rules) ?? []), unit]);
+  for (const unit of units) {
+    const list = byRules.get(unit.rules);
+    if (list) list.push(unit);
+    else byRules.set(unit.rules, [unit]);
+  }
   for (const [rules, list] of byRules) {
     let batch: Unit[] = [];
     let chars = 0;
