@@ -189,11 +189,20 @@ async function storeSpans(tx: Sql, ctx: ServiceContext, spans: readonly Kept[]):
     [keys.map(() => newId("run", base)), owners, keys.map((k) => names.get(k)?.name ?? "(trace)"), JSON.stringify(provenanceOf(ctx, undefined)), now, traceIds],
   );
   const runOf = new Map(runs.map((r) => [traceKey(r.owner, r.trace_id), r]));
-  const existingRows = await tx.query<{ run_id: string; span_id: string }>(
-    `select s.run_id, s.span_id from spans s
-       join unnest($1::text[], $2::text[]) as t(run_id, span_id) on s.run_id = t.run_id and s.span_id = t.span_id`,
-    [spans.map((k) => runOf.get(traceKey(k.owner, k.traceId))?.id ?? ""), spans.map((k) => k.span.span_id)],
-  );
+  // Which spans are stored already matters only to a run these spans could fill: the
+  // insert skips stored ones by itself, and counts only what it inserted.
+  const nearFull = spans.filter((k) => {
+    const run = runOf.get(traceKey(k.owner, k.traceId));
+    return run !== undefined && run.span_count + (traces.get(traceKey(k.owner, k.traceId))?.length ?? 0) > RUN_LIMITS.spansPerRun;
+  });
+  const existingRows =
+    nearFull.length === 0
+      ? []
+      : await tx.query<{ run_id: string; span_id: string }>(
+          `select s.run_id, s.span_id from spans s
+             join unnest($1::text[], $2::text[]) as t(run_id, span_id) on s.run_id = t.run_id and s.span_id = t.span_id`,
+          [nearFull.map((k) => runOf.get(traceKey(k.owner, k.traceId))?.id ?? ""), nearFull.map((k) => k.span.span_id)],
+        );
   const existing = new Set(existingRows.map((r) => `${r.run_id}\u0000${r.span_id}`));
 
   let unchanged = 0;
