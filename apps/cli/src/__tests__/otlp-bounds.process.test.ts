@@ -22,7 +22,7 @@ function encode(resource: unknown[], spans: unknown[]): Buffer {
 }
 
 /** One resource with 7 attributes of 15,000 characters (or short ones), 1,000 tiny spans in one trace. */
-export function amplifiedBody(longResource = true): { body: Buffer; traceId: string } {
+function amplifiedBody(longResource = true): { body: Buffer; traceId: string } {
   const traceId = randomBytes(16);
   const resource = [str("service.name", "amplifier"), ...Array.from({ length: 7 }, (_, i) => str(`pad.${i}`, `${i}`.repeat(longResource ? 15_000 : 10)))];
   const spans = Array.from({ length: 1_000 }, (_, i) => ({
@@ -36,7 +36,7 @@ export function amplifiedBody(longResource = true): { body: Buffer; traceId: str
 }
 
 /** 10,000 root spans, each its own trace. */
-export function manyTracesBody(): Buffer {
+function manyTracesBody(): Buffer {
   const spans = Array.from({ length: 10_000 }, (_, i) => ({
     traceId: randomBytes(16),
     spanId: randomBytes(8),
