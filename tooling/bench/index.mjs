@@ -9,7 +9,7 @@ import { printFigures } from "./lib.mjs";
 import { benchAb } from "./load/ab.mjs";
 import { benchCreate, benchCreateWebhook } from "./load/create.mjs";
 import { benchCli, benchShare, benchSoak } from "./load/reads.mjs";
-import { benchTraces } from "./load/traces.mjs";
+import { benchTraces, benchTracesAmplified } from "./load/traces.mjs";
 import { benchScale } from "./load/scale.mjs";
 import { benchDelivery, benchFairness } from "./webhooks.mjs";
 
@@ -39,6 +39,8 @@ const ROWS = {
   share: () => benchShare(drivers),
   /** OTLP spans/s through POST /v1/traces (protobuf) against a bare hono handler decoding the same requests: load/traces.mjs. */
   traces: () => benchTraces(drivers),
+  /** Issue 31's amplified OTLP request (7 × 15,000-char resource, 1,000 spans) vs the same with short attributes: wall, server CPU, peak RSS. */
+  "traces-amplified": () => benchTracesAmplified(drivers),
   cli: () => benchCli(),
   /** 1, 2 and 4 `cairn serve` + `cairn worker` over one PostgreSQL, direct and through PgBouncer: load/scale.mjs. */
   scale: () => benchScale(),

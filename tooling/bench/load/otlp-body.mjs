@@ -55,3 +55,22 @@ export function agentTraceBody(types, spans) {
   });
   return Buffer.from(types.request.encode(message).finish());
 }
+
+/**
+ * Issue 31's amplified request: one resource with 7 attributes of 15,000 characters (or,
+ * with `longResource` false, of 10) over 1,000 tiny spans in one new trace (~156 KB).
+ */
+export function amplifiedBody(types, longResource = true) {
+  const traceId = randomBytes(16);
+  const t0 = BigInt(Date.now()) * 1_000_000n;
+  const resource = [str("service.name", "amplifier"), ...Array.from({ length: 7 }, (_, i) => str(`pad.${i}`, `${i}`.repeat(longResource ? 15_000 : 10)))];
+  const spans = Array.from({ length: 1_000 }, (_, i) => ({
+    traceId,
+    spanId: randomBytes(8),
+    name: `s${i}`,
+    startTimeUnixNano: String(t0 + BigInt(i)),
+    endTimeUnixNano: String(t0 + BigInt(i) + 1_000n),
+  }));
+  const message = types.request.fromObject({ resourceSpans: [{ resource: { attributes: resource }, scopeSpans: [{ spans }] }] });
+  return Buffer.from(types.request.encode(message).finish());
+}

@@ -4,8 +4,8 @@
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { figure, QUICK } from "../lib.mjs";
-import { agentTraceBody, otlpTypes } from "./otlp-body.mjs";
-import { benchDatabase, cpuMs, startCairn, startListening } from "./procs.mjs";
+import { agentTraceBody, amplifiedBody, otlpTypes } from "./otlp-body.mjs";
+import { benchDatabase, cpuMs, rssMb, startCairn, startListening } from "./procs.mjs";
 
 const SPANS = 50;
 const CONNECTIONS = 8;
@@ -65,5 +65,56 @@ export async function benchTraces(drivers) {
     }
   } finally {
     await ceiling.stop();
+  }
+}
+
+/** One export of `body`: wall ms, the server's CPU ms, and its peak RSS (sampled every 10 ms) while it ran. */
+async function oneExport(cairn, body) {
+  const cpu = await cpuMs(cairn.pid);
+  let peak = await rssMb(cairn.pid);
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      peak = Math.max(peak, await rssMb(cairn.pid));
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  })();
+  const t = performance.now();
+  const res = await fetch(`${cairn.url}/v1/traces`, { method: "POST", headers: { authorization: `Bearer ${cairn.token}`, "content-type": "application/x-protobuf" }, body });
+  await res.arrayBuffer();
+  const ms = performance.now() - t;
+  sampling = false;
+  await sampler;
+  if (res.status !== 200) throw new Error(`cairn answered ${res.status} to the amplified request`);
+  return { ms, cpu: (await cpuMs(cairn.pid)) - cpu, peak };
+}
+
+/**
+ * Issue 31's amplified OTLP request (one resource of 7 × 15,000 characters over 1,000
+ * spans, ~156 KB) against the same request with short resource attributes: the median
+ * wall and server CPU time of an export, and the server's peak RSS, alternating rounds.
+ */
+export async function benchTracesAmplified(drivers) {
+  const rounds = QUICK ? 2 : 5;
+  for (const driver of drivers) {
+    const db = await benchDatabase(driver);
+    const cairn = await startCairn(db);
+    try {
+      await oneExport(cairn, amplifiedBody(types, false));
+      const long = [];
+      const short = [];
+      for (let round = 0; round < rounds; round++) {
+        short.push(await oneExport(cairn, amplifiedBody(types, false)));
+        long.push(await oneExport(cairn, amplifiedBody(types, true)));
+      }
+      const median = (list, key) => list.map((x) => x[key]).sort((a, b) => a - b)[Math.floor(list.length / 2)];
+      const max = (list, key) => Math.max(...list.map((x) => x[key]));
+      figure({ name: `amplified OTLP request, wall ms (${driver}, 7 × 15,000-char resource, 1,000 spans)`, value: median(long, "ms"), unit: "ms", baselineName: "same request, short resource attributes", baseline: median(short, "ms") });
+      figure({ name: `amplified OTLP request, server CPU ms (${driver})`, value: median(long, "cpu"), unit: "ms", baselineName: "same request, short resource attributes", baseline: median(short, "cpu") });
+      figure({ name: `amplified OTLP request, server peak RSS (${driver})`, value: max(long, "peak"), unit: "MB", baselineName: "same request, short resource attributes", baseline: max(short, "peak") });
+    } finally {
+      await cairn.stop();
+      await db.dispose();
+    }
   }
 }

@@ -149,12 +149,13 @@ describe.each(DRIVERS)("OTLP ingest on %s", (driver) => {
     const traceId = hex(16);
     await send(sam, request([{ traceId, spanId: hex(8) }]));
     const [summary] = await runsOf(sam, traceId);
-    // Fill the run to one below the bound directly: 9,998 more rows.
+    // Fill the run to one below the bound directly: 9,998 more rows, counted on the run as a writer counts them.
     await fx.store.query(
       `insert into spans (run_id, span_id, name, start_time, attributes, appended_at)
        select $1, 'fill' || g, 'fill', now(), '{}'::json, now() from generate_series(1, 9998) g`,
       [summary?.id],
     );
+    await fx.store.query("update runs set span_count = span_count + 9998 where id = $1", [summary?.id]);
     const reply = await send(sam, request([{ traceId, spanId: hex(8) }, { traceId, spanId: hex(8) }]));
     expect(reply.result).toMatchObject({ stored: 1, rejected: 1 });
     expect(reply.result?.message).toBe("1 span refused: their run already holds 10000 spans");
@@ -217,6 +218,151 @@ describe.each(DRIVERS)("OTLP ingest on %s", (driver) => {
     // `%` and `_` match themselves.
     expect((await fx.world.cairn.invoke("run_list", sam.ctx(), { q: "100%_1" })).items.map((r) => r.id)).toEqual([ids[1]]);
     expect((await fx.world.cairn.invoke("run_list", sam.ctx(), { q: "1%_" })).items).toEqual([]);
+  });
+
+  it("stores a resource once, however many spans name it, and reads it back on every span (issue 31)", async () => {
+    const sam = await fx.world.user("sam");
+    const traceId = hex(16);
+    const long = Array.from({ length: 7 }, (_, i) => str(`pad.${i}`, `${i}`.repeat(15_000)));
+    const spans = Array.from({ length: 1_000 }, () => ({ traceId, spanId: hex(8) }));
+    const reply = await send(sam, request(spans, [str("service.name", "amplifier"), ...long]), "protobuf");
+    expect(reply.result).toMatchObject({ stored: 1_000, rejected: 0 });
+    const [summary] = await runsOf(sam, traceId);
+    const [stored] = await fx.store.query<{ copies: number; span_text: number }>(
+      `select (select count(*)::int from span_resources where owner = $2) as copies,
+              (select sum(octet_length(attributes::text) + coalesce(octet_length(resource::text), 0))::int from spans where run_id = $1) as span_text`,
+      [summary?.id, `user:${sam.name}`],
+    );
+    // One row of 105,000 characters, not 1,000 copies of it (105 MB before).
+    expect(stored).toEqual({ copies: 1, span_text: 2_000 });
+    const run = await readRun(sam, summary?.id as string);
+    expect(run.spans).toHaveLength(1_000);
+    for (const span of [run.spans[0], run.spans[999]]) expect(span?.resource).toMatchObject({ "service.name": "amplifier", "pad.6": "6".repeat(15_000) });
+    // The same resource sent again is not stored again.
+    await send(sam, request([{ traceId: hex(16), spanId: hex(8) }], [str("service.name", "amplifier"), ...long]));
+    expect((await fx.store.query<{ n: number }>("select count(*)::int as n from span_resources where owner = $1", [`user:${sam.name}`]))[0]?.n).toBe(1);
+  });
+
+  it("bounds a request's stored text: spans past OTLP_LIMITS.requestText are refused and counted, the resource counted once", async () => {
+    const sam = await fx.world.user("sam");
+    const traceId = hex(16);
+    const value = "v".repeat(16_000);
+    const spans = Array.from({ length: 80 }, () => ({ traceId, spanId: hex(8), attributes: [str("big", value)] }));
+    const reply = await send(sam, request(spans, [str("service.name", "svc"), str("pad", "r".repeat(16_000))]));
+    const fits = Math.floor((OTLP_LIMITS.requestText - 16_000) / 16_000);
+    expect(reply.result?.stored).toBeGreaterThanOrEqual(fits - 1);
+    expect(reply.result?.stored).toBeLessThanOrEqual(fits);
+    expect(reply.result?.rejected).toBe(80 - (reply.result?.stored ?? 0));
+    expect(reply.result?.message).toContain(`refused: the request's stored text passed ${OTLP_LIMITS.requestText} characters`);
+  });
+
+  it("keeps the run's totals as spans arrive, once per span however often it is re-sent; the root's end ends the run (SPEC §28)", async () => {
+    const sam = await fx.world.user("sam");
+    const traceId = hex(16);
+    const [root, chat1, chat2, tool] = [hex(8), hex(8), hex(8), hex(8)];
+    const int = (key: string, n: number) => ({ key, value: { intValue: String(n) } });
+    const at = (ms: number) => String(1764600000000000000n + BigInt(ms) * 1_000_000n);
+    const children = [
+      { traceId, spanId: chat1, parentSpanId: root, name: "chat a", startTimeUnixNano: at(100), endTimeUnixNano: at(900), attributes: [str("gen_ai.request.model", "opus-5"), int("gen_ai.usage.input_tokens", 100), int("gen_ai.usage.output_tokens", 10), str("gen_ai.conversation.id", "conv-1")] },
+      { traceId, spanId: chat2, parentSpanId: root, name: "chat b", startTimeUnixNano: at(1_000), endTimeUnixNano: at(1_500), attributes: [str("gen_ai.request.model", "opus-5"), str("gen_ai.response.model", "opus-5-0601"), int("gen_ai.usage.input_tokens", 200), int("gen_ai.usage.output_tokens", 20)] },
+      { traceId, spanId: tool, parentSpanId: root, name: "execute_tool", startTimeUnixNano: at(1_600), endTimeUnixNano: at(1_700), status: { code: 2, message: "no" } },
+    ];
+    const totals = async () =>
+      (
+        await fx.store.query(
+          `select span_count, error_count, input_tokens::int, output_tokens::int, models, first_start_at, last_end_at, ended_at, conversation_id
+             from runs where owner = $1 and trace_id = $2`,
+          [`user:${sam.name}`, traceId],
+        )
+      )[0];
+    // Children first, twice (an exporter's retry): the run is open, nothing counted twice.
+    for (let i = 0; i < 2; i++) await send(sam, { resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ spans: children }] }] });
+    expect(await totals()).toMatchObject({ span_count: 3, error_count: 1, input_tokens: 300, output_tokens: 30, ended_at: null, conversation_id: "conv-1" });
+    const rootSpan = { traceId, spanId: root, name: "invoke_agent", startTimeUnixNano: at(0), endTimeUnixNano: at(2_000) };
+    for (let i = 0; i < 2; i++) await send(sam, { resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ spans: [rootSpan, ...children] }] }] }, "protobuf");
+    const after = await totals();
+    expect(after).toMatchObject({ span_count: 4, error_count: 1, input_tokens: 300, output_tokens: 30, models: ["opus-5", "opus-5-0601"], conversation_id: "conv-1" });
+    expect(new Date(after?.first_start_at as string).toISOString()).toBe("2025-12-01T14:40:00.000Z");
+    expect(new Date(after?.last_end_at as string).toISOString()).toBe("2025-12-01T14:40:02.000Z");
+    expect(new Date(after?.ended_at as string).toISOString()).toBe("2025-12-01T14:40:02.000Z");
+  });
+
+  it("keeps the totals on run_append_spans too, and a re-sent batch adds nothing", async () => {
+    const sam = await fx.world.user("sam");
+    const run = await fx.world.cairn.invoke("run_create", sam.ctx(), { name: "appended" });
+    const spans = [
+      { span_id: "a", name: "chat", start_time: "2026-01-01T00:00:00Z", end_time: "2026-01-01T00:00:01Z", attributes: { "gen_ai.usage.input_tokens": 7, "gen_ai.usage.output_tokens": 3, "gen_ai.response.model": "m1", "session.id": "s-9" } },
+      { span_id: "b", parent_span_id: "a", name: "tool", start_time: "2026-01-01T00:00:00.500Z" },
+    ];
+    for (let i = 0; i < 2; i++) await fx.world.cairn.invoke("run_append_spans", sam.ctx(), { run_id: run.id, spans });
+    const [row] = await fx.store.query("select span_count, error_count, input_tokens::int, output_tokens::int, models, ended_at, conversation_id from runs where id = $1", [run.id]);
+    expect(row).toMatchObject({ span_count: 2, error_count: 0, input_tokens: 7, output_tokens: 3, models: ["m1"], conversation_id: "s-9" });
+    expect(new Date(row?.ended_at as string).toISOString()).toBe("2026-01-01T00:00:01.000Z");
+  });
+
+  it("starts a new run for spans of a trace whose run was deleted", async () => {
+    const sam = await fx.world.user("sam");
+    const traceId = hex(16);
+    await send(sam, request([{ traceId, spanId: hex(8) }]));
+    const [first] = await runsOf(sam, traceId);
+    // As DELETE /v1/runs/:id or expiry removes it.
+    await fx.store.query("delete from runs where id = $1", [first?.id]);
+    const again = await send(sam, request([{ traceId, spanId: hex(8) }]));
+    expect(again.result).toMatchObject({ stored: 1, rejected: 0 });
+    const [second] = await runsOf(sam, traceId);
+    expect(second?.id).not.toBe(first?.id);
+    expect(second?.span_count).toBe(1);
+  });
+
+  it("parses cairn.owner by the rule of every owner field: a malformed one refuses its spans, never names a run", async () => {
+    const sam = await fx.world.user("sam");
+    const team = await fx.world.team([sam]);
+    const name = team.slice("team:".length);
+    for (const owner of [` ${team}`, `Team:${name}`, `${team}:x`, `\uff54eam:${name}`, `${team} `]) {
+      const traceId = hex(16);
+      const reply = await send(sam, request([{ traceId, spanId: hex(8) }], [str("cairn.owner", owner)]));
+      expect(reply.result).toMatchObject({ stored: 0, rejected: 1 });
+      expect(reply.result?.message).toContain("cairn.owner must be user:NAME or team:NAME");
+      expect(await fx.store.query("select owner from runs where trace_id = $1", [traceId])).toEqual([]);
+    }
+  });
+
+  it("scans a bytesValue as the text it spells: the base64 of a token is redacted", async () => {
+    const sam = await fx.world.user("sam");
+    const secret = ["ghp_", "A1b2C3d4E5f6G7h8I9j0", "K1l2M3n4O5p6Q7r8"].join("");
+    const traceId = hex(16);
+    const reply = await send(
+      sam,
+      request([{ traceId, spanId: hex(8), attributes: [{ key: "blob", value: { bytesValue: Buffer.from(`token=${secret}`).toString("base64") } }, { key: "ok", value: { bytesValue: "AQI=" } }] }], [
+        str("service.name", "svc"),
+        { key: "rb", value: { bytesValue: Buffer.from(secret).toString("base64") } },
+      ]),
+    );
+    expect(reply.result).toMatchObject({ stored: 1, rejected: 0 });
+    expect(reply.result?.message).toContain("held a secret and were redacted");
+    const run = await readRun(sam, (await runsOf(sam, traceId))[0]?.id as string);
+    const text = JSON.stringify(run);
+    expect(text).not.toContain(Buffer.from(`token=${secret}`).toString("base64"));
+    expect(text).not.toContain(Buffer.from(secret).toString("base64"));
+    expect(run.spans[0]?.attributes).toMatchObject({ blob: expect.stringMatching(/^\[REDACTED:/), ok: "AQI=" });
+    expect(run.spans[0]?.resource).toMatchObject({ rb: expect.stringMatching(/^\[REDACTED:/) });
+  });
+
+  it("cuts values nested past the documented depth instead of refusing the export (60 levels, both encodings); a __proto__ key keeps its value", async () => {
+    const sam = await fx.world.user("sam");
+    let deep: unknown = { stringValue: "bottom" };
+    for (let i = 0; i < 60; i++) deep = i % 2 ? { kvlistValue: { values: [{ key: "k", value: deep }] } } : { arrayValue: { values: [deep] } };
+    for (const encoding of ["json", "protobuf"] as const) {
+      const traceId = hex(16);
+      const reply = await send(sam, request([{ traceId, spanId: hex(8), attributes: [{ key: "deep", value: deep }, str("__proto__", "kept"), { key: "obj", value: { kvlistValue: { values: [str("__proto__", "inner")] } } }] }]), encoding);
+      expect(reply.code).toBe("ok");
+      expect(reply.result).toMatchObject({ stored: 1, rejected: 0 });
+      expect(reply.result?.message).toContain(`values nested deeper than ${OTLP_LIMITS.depth} levels were dropped`);
+      const span = (await readRun(sam, (await runsOf(sam, traceId))[0]?.id as string)).spans[0];
+      expect(span?.attributes.deep).toEqual({ k: [{ k: [{ k: [{ k: [null] }] }] }] });
+      expect(Object.getOwnPropertyDescriptor(span?.attributes, "__proto__")?.value).toBe("kept");
+      expect(Object.getOwnPropertyDescriptor(span?.attributes.obj, "__proto__")?.value).toBe("inner");
+    }
   });
 
   it("stores what cannot be stored as it is (NUL, a lone surrogate, a pair cut at the limit) as replaced text, never a failed export", async () => {

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { createGunzip } from "node:zlib";
 import type protobuf from "protobufjs";
 import { CairnError, validationFailed } from "../errors.js";
@@ -123,7 +124,7 @@ function hexIdsToBytes(json: unknown): unknown {
 const TO_OBJECT = { longs: String, enums: Number, defaults: false, arrays: true } as const;
 
 /** Decodes an ExportTraceServiceRequest from either encoding; a body that is not one is 400 (validation_failed). */
-export function decodeExportRequest(bytes: Uint8Array, encoding: OtlpEncoding): ExportRequest {
+export async function decodeExportRequest(bytes: Uint8Array, encoding: OtlpEncoding): Promise<ExportRequest> {
   const { request } = otlpTypes();
   if (encoding === "protobuf") {
     let message: protobuf.Message;
@@ -132,6 +133,8 @@ export function decodeExportRequest(bytes: Uint8Array, encoding: OtlpEncoding): 
     } catch {
       throw undecodable("is not valid protobuf");
     }
+    // Decoding a large request is two long steps; other requests run between them.
+    await nextTurn();
     return request.toObject(message, TO_OBJECT);
   }
   let json: unknown;

@@ -1,4 +1,6 @@
-/** Bounds of OTLP ingest (SPEC §21); each refusal names its limit. */
+import { LIMITS } from "../limits.js";
+
+/** Bounds of OTLP ingest (SPEC §21, §31); each refusal names its limit. */
 export const OTLP_LIMITS = {
   /** Bytes of one request after decompression; a gzip body is inflated only up to this. */
   requestBytes: 4 * 1024 * 1024,
@@ -12,4 +14,10 @@ export const OTLP_LIMITS = {
   attributeValue: 16_384,
   /** Nesting of array and key-value list values; deeper values are kept as null. */
   depth: 8,
+  /**
+   * Characters of text one request stores (span names, status messages, attribute keys and
+   * values, each resource's attributes counted once): the secret scanner's per-request
+   * bound. Spans past it are refused, in request order, and counted in partialSuccess (ADR 0043).
+   */
+  requestText: LIMITS.scanChars,
 } as const;

@@ -1,4 +1,6 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { isInStoredRange } from "../dates.js";
+import { OwnerRef } from "../identity/names.js";
 import { LIMITS } from "../limits.js";
 import type { SpanStatus } from "../run/schemas.js";
 import type { NormalizedSpan } from "../run/span-checks.js";
@@ -11,16 +13,40 @@ export const ARTIFACT_ATTRIBUTE = "cairn.artifact.id";
 /** A resource attribute naming the owner of the runs its spans make (`team:NAME`); default: the caller. */
 export const OWNER_ATTRIBUTE = "cairn.owner";
 
-/** One OTLP span, mapped to Cairn's span, with the trace it belongs to. */
+/**
+ * An OTLP `bytesValue`: stored as base64 (ADR 0035), scanned for secrets as the text its
+ * bytes spell (UTF-8), so the base64 of a token is caught like the token.
+ */
+export class BytesValue {
+  constructor(
+    readonly base64: string,
+    readonly text: string,
+  ) {}
+  toJSON(): string {
+    return this.base64;
+  }
+}
+
+/** One resource of the request: its attributes as JSON, stored once however many spans name it (SPEC §31). */
+export interface MappedResource {
+  attributes: Obj;
+  /** The owner it asks for (`cairn.owner`), if any; checked by ingest against the caller. */
+  owner: string | undefined;
+  /** Why `cairn.owner` is not an owner at all (the rule of every owner field), or null. */
+  ownerInvalid: string | null;
+}
+
+/** One OTLP span, mapped to Cairn's span, with the trace it belongs to and its resource (an index into `resources`). */
 export interface TraceSpan {
   trace_id: string;
-  /** The owner its resource asks for (`cairn.owner`), if any; checked by ingest. */
-  owner: string | undefined;
+  resource: number;
+  /** The span; its `resource` is left empty: the resource is stored once, apart. */
   span: NormalizedSpan;
 }
 
 /** What the mapping kept, and what it refused or changed, for partialSuccess. */
 export interface MappedRequest {
+  resources: MappedResource[];
   spans: TraceSpan[];
   /** Spans refused, by reason. */
   rejected: Map<string, number>;
@@ -29,6 +55,10 @@ export interface MappedRequest {
 }
 
 type Obj = Record<string, unknown>;
+/** Sets an own property, whatever its name: `__proto__` is an attribute key like any other. */
+export const setOwn = (o: Obj, key: string, value: unknown) => {
+  Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+};
 const asObj = (v: unknown): Obj => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Obj) : {});
 const asList = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 /** Counts one more (or `n` more) of what was trimmed or refused, by reason. */
@@ -83,7 +113,11 @@ function jsonOf(value: unknown, depth: number, trimmed: Map<string, number>): un
     const d = Number(v.doubleValue);
     return Number.isFinite(d) ? d : String(d);
   }
-  if ("bytesValue" in v) return v.bytesValue instanceof Uint8Array ? Buffer.from(v.bytesValue).toString("base64") : "";
+  if ("bytesValue" in v) {
+    if (!(v.bytesValue instanceof Uint8Array)) return "";
+    const bytes = Buffer.from(v.bytesValue);
+    return new BytesValue(bytes.toString("base64"), storableCopy(bytes.toString("utf8")));
+  }
   if (depth >= OTLP_LIMITS.depth && ("arrayValue" in v || "kvlistValue" in v)) {
     bump(trimmed, `values nested deeper than ${OTLP_LIMITS.depth} levels were dropped`);
     return null;
@@ -105,14 +139,14 @@ function attributesOf(list: unknown, depth: number, trimmed: Map<string, number>
       continue;
     }
     const name = storableCopy(key);
-    if (!(name in out)) {
+    if (!Object.hasOwn(out, name)) {
       if (kept >= OTLP_LIMITS.attributes) {
         bump(trimmed, `attributes past ${OTLP_LIMITS.attributes} per span or resource were dropped`);
         continue;
       }
       kept++;
     }
-    out[name] = jsonOf(value, depth, trimmed);
+    setOwn(out, name, jsonOf(value, depth, trimmed));
   }
   return out;
 }
@@ -131,22 +165,31 @@ function oneLine(value: string): string {
   return line.length > LIMITS.title ? cutWithEllipsis(line, LIMITS.title) : line;
 }
 
+const MAP_TURN = 1_000;
+
 /**
  * Maps every span of the request (SPEC §21): ids as lowercase hex, times to the
- * millisecond, status, attributes and the resource's attributes as JSON. A span OTLP
- * itself calls malformed (no valid ids, no start, an end before its start) is refused;
- * the others are kept, their values bounded.
+ * millisecond, status and attributes as JSON, and each resource's attributes once. A span
+ * OTLP itself calls malformed (no valid ids, no start, an end before its start) is
+ * refused; the others are kept, their values bounded.
  */
-export function mapExportRequest(request: ExportRequest): MappedRequest {
+export async function mapExportRequest(request: ExportRequest): Promise<MappedRequest> {
+  let mappedSoFar = 0;
   const rejected = new Map<string, number>();
   const trimmed = new Map<string, number>();
   const spans: TraceSpan[] = [];
+  const resources: MappedResource[] = [];
   for (const rs of asList(request.resourceSpans)) {
     const resourceSpans = asObj(rs);
-    const resource = attributesOf(asObj(resourceSpans.resource).attributes, 0, trimmed);
-    const owner = typeof resource[OWNER_ATTRIBUTE] === "string" ? (resource[OWNER_ATTRIBUTE] as string) : undefined;
+    const attributes = attributesOf(asObj(resourceSpans.resource).attributes, 0, trimmed);
+    const named = attributes[OWNER_ATTRIBUTE];
+    const owner = named === undefined ? undefined : named instanceof BytesValue ? named.text : String(named);
+    const ownerInvalid = owner === undefined || OwnerRef.safeParse(owner).success ? null : `${OWNER_ATTRIBUTE} must be user:NAME or team:NAME (lowercase letters, digits, '.', '_', '-')`;
+    const resource = resources.push({ attributes, owner, ownerInvalid }) - 1;
     for (const ss of asList(resourceSpans.scopeSpans)) {
       for (const raw of asList(asObj(ss).spans)) {
+        // Other requests get the event loop every MAP_TURN spans.
+        if (++mappedSoFar % MAP_TURN === 0) await nextTurn();
         const s = asObj(raw);
         const traceId = hexOf(s.traceId);
         const spanId = hexOf(s.spanId);
@@ -166,7 +209,7 @@ export function mapExportRequest(request: ExportRequest): MappedRequest {
           const artifact = attributes[ARTIFACT_ATTRIBUTE];
           spans.push({
             trace_id: traceId,
-            owner,
+            resource,
             span: {
               span_id: spanId,
               parent_span_id: parent === "" || isZero(parent) ? null : parent,
@@ -176,26 +219,30 @@ export function mapExportRequest(request: ExportRequest): MappedRequest {
               attributes,
               produced_artifact_id: typeof artifact === "string" && artifact.length <= 64 ? artifact : null,
               status: statusOf(s.status, trimmed),
-              resource,
+              resource: {},
             },
           });
         }
       }
     }
   }
-  return { spans, rejected, trimmed };
+  return { resources, spans, rejected, trimmed };
 }
 
 /**
  * The run's name (SPEC §21): the root span's `gen_ai.agent.name`, else its resource's
  * `service.name`, else the root span's name. Without the root (it comes in a later
  * request), the first span's `service.name` or name stands until the root arrives.
+ * `resourceOf` gives a span's resource attributes.
  */
-export function runNameOf(spans: readonly NormalizedSpan[]): { name: string; fromRoot: boolean } {
+export function runNameOf(
+  spans: readonly NormalizedSpan[],
+  resourceOf: (s: NormalizedSpan) => Readonly<Record<string, unknown>> = (s) => s.resource,
+): { name: string; fromRoot: boolean } {
   const root = spans.find((s) => s.parent_span_id === null);
   const pick = (s: NormalizedSpan, useAgent: boolean) => {
     const agent = s.attributes["gen_ai.agent.name"];
-    const service = s.resource["service.name"];
+    const service = resourceOf(s)["service.name"];
     if (useAgent && typeof agent === "string" && agent.trim() !== "") return oneLine(agent);
     if (typeof service === "string" && service.trim() !== "") return oneLine(service);
     return s.name;

@@ -1,113 +1,185 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { CairnError } from "../errors.js";
-import { LIMITS } from "../limits.js";
 import type { NormalizedSpan } from "../run/span-checks.js";
 import { applySecretRules, type ScannedString, type SecretRules } from "../secrets/policy.js";
+import { OTLP_LIMITS } from "./limits.js";
+import { BytesValue, setOwn } from "./map.js";
+
+type Obj = Record<string, unknown>;
 
 /**
  * Calls `visit` on every string of a JSON value, keys included, in a fixed order, and
  * rebuilds the value from what it returns. The same walk collects the strings to scan
- * and puts the scanned ones back.
+ * and puts the scanned ones back. A `bytesValue` is visited as the text its bytes spell
+ * and stays base64 unless that text held a secret (then it is the redaction marker).
  */
 function mapStrings(value: unknown, visit: (s: string, kind: "text" | "key") => string): unknown {
   if (typeof value === "string") return visit(value, "text");
+  if (value instanceof BytesValue) {
+    const seen = visit(value.text, "key");
+    return seen === value.text ? value.base64 : seen;
+  }
   if (Array.isArray(value)) return value.map((v) => mapStrings(v, visit));
   if (typeof value === "object" && value !== null) {
-    const out: Record<string, unknown> = {};
+    const out: Obj = {};
     for (const [k, v] of Object.entries(value)) {
       let key = visit(k, "key");
       // Two keys redacted to the same marker keep both values.
-      for (let n = 2; key in out; n++) key = `${key} (${n})`;
-      out[key] = mapStrings(v, visit);
+      for (let n = 2; Object.hasOwn(out, key); n++) key = `${key} (${n})`;
+      setOwn(out, key, mapStrings(v, visit));
     }
     return out;
   }
   return value;
 }
 
-/** The persisted strings of a span: name, status message, attributes and resource, keys and values. */
-const spanParts = (s: NormalizedSpan) => ({ name: s.name, message: s.status?.message ?? null, attributes: s.attributes, resource: s.resource });
+/** The persisted strings of a span: name, status message, attributes (its resource is scanned once, apart). */
+const spanParts = (s: NormalizedSpan) => ({ name: s.name, message: s.status?.message ?? null, attributes: s.attributes });
 
-function collect(span: NormalizedSpan, at: string): ScannedString[] {
+function collect(value: unknown, at: string): ScannedString[] {
   const strings: ScannedString[] = [];
-  mapStrings(spanParts(span), (value, kind) => {
-    strings.push({ field: `${at}[${strings.length}]`, value, ...(kind === "key" && { kind }) });
-    return value;
+  mapStrings(value, (text, kind) => {
+    strings.push({ field: `${at}[${strings.length}]`, value: text, ...(kind === "key" && { kind }) });
+    return text;
   });
   return strings;
 }
 
-export interface RedactedSpans {
-  /** The spans as they will be stored, by index; undefined for a span refused here. */
+const sizeOf = (strings: readonly ScannedString[]) => strings.reduce((n, s) => n + s.value.length, 0);
+
+/** A span to scan, under its owner's rules, with the resource it names (an index into the resources). */
+export interface SpanToScan {
+  span: NormalizedSpan;
+  resource: number;
+  rules: SecretRules;
+}
+
+export interface ScannedRequest {
+  /** Spans as they will be stored, by index; undefined for a span refused here. */
   spans: Array<NormalizedSpan | undefined>;
-  /** Refusals by reason (the owner's policy blocks secrets; more text than the scanner reads). */
+  /** Resources' attributes as they will be stored, by index; undefined for one no kept span names. */
+  resources: Array<Obj | undefined>;
+  /** Refusals by reason. */
   rejected: Map<string, number>;
   /** How many strings were redacted. */
   redactions: number;
 }
 
+/** Characters handed to the scanner at once; between two calls other requests get the event loop. */
+const SCAN_BATCH_CHARS = 128 * 1024;
+
+const overBound = `the request's stored text passed ${OTLP_LIMITS.requestText} characters (resources counted once)`;
+
 /**
- * Scans every persisted string of the spans under the owner's policy (§7), as run spans
- * are scanned: redacted in place, or under `secrets: block` the span carrying one is
- * refused. Spans are scanned in batches that stay within the scanner's per-call bound.
+ * Scans every persisted string of a request under its owners' policies (§7): each span's
+ * name, status message and attributes, and each resource's attributes ONCE however many
+ * spans name it (SPEC §31). The text kept is bounded per request (OTLP_LIMITS.requestText,
+ * ADR 0043): spans past it, in request order, are refused and counted; a resource counts
+ * with the first span kept that names it. Strings are redacted in place; under
+ * `secrets: block` a span carrying a secret (or whose resource carries one) is refused.
+ * Scanned in batches with a turn of the event loop between them.
  */
-export async function redactTraceSpans(spans: readonly NormalizedSpan[], rules: SecretRules): Promise<RedactedSpans> {
-  const out: Array<NormalizedSpan | undefined> = [...spans];
+export async function redactRequest(resources: readonly Obj[], items: readonly SpanToScan[]): Promise<ScannedRequest> {
   const rejected = new Map<string, number>();
-  let redactions = 0;
-  const refuse = (i: number, reason: string) => {
-    out[i] = undefined;
-    rejected.set(reason, (rejected.get(reason) ?? 0) + 1);
-  };
-  const batches: Array<Array<{ i: number; strings: ScannedString[] }>> = [];
-  let batch: Array<{ i: number; strings: ScannedString[] }> = [];
-  let chars = 0;
-  spans.forEach((span, i) => {
-    const strings = collect(span, `spans.${i}`);
-    const size = strings.reduce((n, s) => n + s.value.length, 0);
-    if (size > LIMITS.scanChars) {
-      refuse(i, `has more text than the secret scanner reads (${LIMITS.scanChars} characters)`);
+  const refuse = (reason: string) => rejected.set(reason, (rejected.get(reason) ?? 0) + 1);
+  const spanStrings: Array<ScannedString[] | undefined> = [];
+  const resourceStrings: Array<ScannedString[] | undefined> = [];
+  const resourceRules: Array<SecretRules | undefined> = [];
+  let total = 0;
+  items.forEach((item, i) => {
+    const own = collect(spanParts(item.span), `s${i}`);
+    const fresh = resourceStrings[item.resource] === undefined;
+    const shared = fresh ? collect(resources[item.resource], `r${item.resource}`) : [];
+    const size = sizeOf(own) + sizeOf(shared);
+    if (total + size > OTLP_LIMITS.requestText) {
+      refuse(overBound);
       return;
     }
-    if (chars + size > LIMITS.scanChars && batch.length > 0) {
-      batches.push(batch);
+    total += size;
+    spanStrings[i] = own;
+    if (fresh) {
+      resourceStrings[item.resource] = shared;
+      resourceRules[item.resource] = item.rules;
+    }
+  });
+
+  // Units to scan, each under one owner's rules: a resource, or a span.
+  type Unit = { kind: "r" | "s"; i: number; strings: ScannedString[]; rules: SecretRules };
+  const units: Unit[] = [];
+  resourceStrings.forEach((strings, i) => {
+    if (strings) units.push({ kind: "r", i, strings, rules: resourceRules[i] as SecretRules });
+  });
+  spanStrings.forEach((strings, i) => {
+    if (strings) units.push({ kind: "s", i, strings, rules: (items[i] as SpanToScan).rules });
+  });
+  const values = new Map<string, string>();
+  const badResources = new Map<number, string>();
+  const badSpans = new Map<number, string>();
+  let redactions = 0;
+  const byRules = new Map<SecretRules, Unit[]>();
+  for (const unit of units) {
+    const list = byRules.get(unit.rules);
+    if (list) list.push(unit);
+    else byRules.set(unit.rules, [unit]);
+  }
+  for (const [rules, list] of byRules) {
+    let batch: Unit[] = [];
+    let chars = 0;
+    const flush = async () => {
+      if (batch.length === 0) return;
+      const strings = batch.flatMap((u) => u.strings);
+      const done = batch;
       batch = [];
       chars = 0;
-    }
-    batch.push({ i, strings });
-    chars += size;
-  });
-  if (batch.length > 0) batches.push(batch);
-
-  for (const items of batches) {
-    const strings = items.flatMap((item) => item.strings);
-    let result: Awaited<ReturnType<typeof applySecretRules>>;
-    try {
-      result = await applySecretRules(strings, rules);
-    } catch (err) {
-      if (!(err instanceof CairnError) || err.code !== "validation_failed") throw err;
-      // Blocked (or past the scanner's hit bound): refuse the spans named, keep the rest as they are.
-      const named = new Set((err.issues ?? []).map((issue) => Number(/^spans\.(\d+)\[/.exec(issue.field)?.[1])));
-      for (const item of items) {
-        if (named.has(item.i) || named.has(Number.NaN)) refuse(item.i, rules.secrets === "block" ? "contains a secret; the owner's policy blocks secrets" : "could not be scanned for secrets");
+      try {
+        const result = await applySecretRules(strings, rules);
+        redactions += result.redactions.length;
+        strings.forEach((s, n) => {
+          const after = result.values[n] as string;
+          if (after !== s.value) values.set(s.field, after);
+        });
+      } catch (err) {
+        if (!(err instanceof CairnError) || err.code !== "validation_failed") throw err;
+        // Blocked (or past the scanner's hit bound): refuse what is named, keep the rest as it is.
+        const named = new Set((err.issues ?? []).map((issue) => /^([rs]\d+)\[/.exec(issue.field)?.[1] ?? "?"));
+        const reason = rules.secrets === "block" ? "contains a secret; the owner's policy blocks secrets" : "could not be scanned for secrets";
+        for (const u of done) {
+          if (!named.has(`${u.kind}${u.i}`) && !named.has("?")) continue;
+          (u.kind === "r" ? badResources : badSpans).set(u.i, reason);
+        }
       }
-      continue;
+      await nextTurn();
+    };
+    for (const unit of list) {
+      const size = sizeOf(unit.strings);
+      if (chars + size > SCAN_BATCH_CHARS) await flush();
+      batch.push(unit);
+      chars += size;
     }
-    if (result.redactions.length === 0) continue;
-    redactions += result.redactions.length;
-    let offset = 0;
-    for (const item of items) {
-      const span = spans[item.i] as NormalizedSpan;
-      let n = offset;
-      const parts = mapStrings(spanParts(span), () => result.values[n++] as string) as ReturnType<typeof spanParts>;
-      offset += item.strings.length;
-      out[item.i] = {
-        ...span,
-        name: parts.name,
-        attributes: parts.attributes as Record<string, unknown>,
-        resource: parts.resource as Record<string, unknown>,
-        status: span.status && { ...span.status, message: parts.message },
-      };
-    }
+    await flush();
   }
-  return { spans: out, rejected, redactions };
+
+  const rebuild = (value: unknown, at: string) => {
+    let n = 0;
+    return mapStrings(value, (text) => values.get(`${at}[${n++}]`) ?? text);
+  };
+  const outResources: Array<Obj | undefined> = resources.map((attributes, i) =>
+    resourceStrings[i] === undefined || badResources.has(i) ? undefined : (rebuild(attributes, `r${i}`) as Obj),
+  );
+  const outSpans = items.map((item, i): NormalizedSpan | undefined => {
+    if (spanStrings[i] === undefined) return undefined;
+    const bad = badSpans.get(i) ?? badResources.get(item.resource);
+    if (bad !== undefined) {
+      refuse(bad);
+      return undefined;
+    }
+    const parts = rebuild(spanParts(item.span), `s${i}`) as ReturnType<typeof spanParts>;
+    return {
+      ...item.span,
+      name: parts.name,
+      attributes: parts.attributes,
+      status: item.span.status && { ...item.span.status, message: parts.message },
+    };
+  });
+  return { spans: outSpans, resources: outResources, rejected, redactions };
 }

@@ -25,10 +25,12 @@ export interface SpanRow {
   produced_artifact_id: string | null;
   status: SpanStatus | null;
   resource: Record<string, unknown> | null;
+  /** The span's resource in span_resources (owner, id), or null (ADR 0043). */
+  resource_id: string | null;
 }
 
 export const RUN_COLUMNS = "id, owner, name, provenance, created_at, closed_at, trace_id";
-export const SPAN_COLUMNS = "span_id, parent_span_id, name, start_time, end_time, attributes, produced_artifact_id, status, resource";
+export const SPAN_COLUMNS = "span_id, parent_span_id, name, start_time, end_time, attributes, produced_artifact_id, status, resource, resource_id";
 
 const iso = (v: Date | string) => new Date(v).toISOString();
 
@@ -44,7 +46,24 @@ export async function requireRun(sql: Sql, principal: Principal, id: string, loc
   return row;
 }
 
-export const toSpan = (r: SpanRow): Span => ({
+/** A resource's attributes by id, read once for the spans that name it. */
+export type ResourceMap = ReadonlyMap<string, Record<string, unknown>>;
+
+/**
+ * The resources (ADR 0043: stored once per owner, not per span) that these spans name,
+ * in one query, so each span reads back with its `resource` as §13 pins it.
+ */
+export async function resourcesOf(sql: Sql, owner: string, spans: readonly SpanRow[]): Promise<ResourceMap> {
+  const ids = [...new Set(spans.flatMap((s) => (s.resource_id === null ? [] : [s.resource_id])))];
+  if (ids.length === 0) return new Map();
+  const rows = await sql.query<{ id: string; attributes: Record<string, unknown> }>(
+    "select id, attributes from span_resources where owner = $1 and id = any($2::text[])",
+    [owner, ids],
+  );
+  return new Map(rows.map((r) => [r.id, r.attributes]));
+}
+
+export const toSpan = (r: SpanRow, resources: ResourceMap = new Map()): Span => ({
   span_id: r.span_id,
   parent_span_id: r.parent_span_id,
   name: r.name,
@@ -53,7 +72,7 @@ export const toSpan = (r: SpanRow): Span => ({
   attributes: r.attributes,
   produced_artifact_id: r.produced_artifact_id,
   status: r.status,
-  resource: r.resource ?? {},
+  resource: (r.resource_id === null ? null : resources.get(r.resource_id)) ?? r.resource ?? {},
 });
 
 export async function toRun(sql: Sql, row: RunRow): Promise<Run> {
@@ -61,6 +80,7 @@ export async function toRun(sql: Sql, row: RunRow): Promise<Run> {
     `select ${SPAN_COLUMNS} from spans where run_id = $1 order by start_time, span_id`,
     [row.id],
   );
+  const resources = await resourcesOf(sql, row.owner, spans);
   const traced =
     row.trace_id === null
       ? []
@@ -77,7 +97,7 @@ export async function toRun(sql: Sql, row: RunRow): Promise<Run> {
     provenance: row.provenance,
     created_at: iso(row.created_at),
     closed_at: row.closed_at === null ? null : iso(row.closed_at),
-    spans: spans.map(toSpan),
+    spans: spans.map((s) => toSpan(s, resources)),
     traced_artifacts: traced.map((t) => ({ artifact_id: t.artifact_id, parent_span_id: t.parent_span_id })),
   };
 }

@@ -17,6 +17,7 @@ import { signinLinks } from "./0016-signin-links.js";
 import { runTotals } from "./0017-run-totals.js";
 import { signingSecrets } from "./0018-signing-secrets.js";
 import { house } from "./0022-house.js";
+import { spanResources } from "./0019-span-resources.js";
 import type { Migration } from "./types.js";
 
 export type { Migration } from "./types.js";
@@ -45,4 +46,5 @@ export const MIGRATIONS: readonly Migration[] = [
   runTotals,
   signingSecrets,
   house,
+  spanResources,
 ];
