@@ -59,3 +59,4 @@ export * from "./signing/schemas.js";
 export { verifyLine } from "./signing/verify.js";
 export * from "./signing/verify-schemas.js";
 export { lastSweep, sweepExpired, type SweepOptions, type SweepResult } from "./lifecycle/sweep.js";
+export { type RunSweepResult, sweepExpiredRuns } from "./lifecycle/sweep-runs.js";

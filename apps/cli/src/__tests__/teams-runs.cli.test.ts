@@ -58,7 +58,7 @@ describe.each(ADAPTER_DRIVERS)("cairn team and cairn run against cairn serve on 
     expect(found.json.items.map((r: { id: string }) => r.id)).toEqual([runId]);
     expect((await runCli(["runs", "no-such-run"], { env: sam.env })).stdout).toBe("No runs.\n");
 
-    expect((await runCli(["run", "close", runId, "--json"], { env: sam.env })).json.status).toBe("closed");
+    expect((await runCli(["run", "close", runId, "--json"], { env: sam.env })).json.status).toBe("ended");
     const late = await runCli(["run", "spans", runId, "--from", "-", "--json"], { env: sam.env, input: spans.replaceAll("a1", "b1").replaceAll("a2", "b2") });
     expect(late.code).toBe(1);
     expect(late.json.error.issues[0].field).toBe("run_id");

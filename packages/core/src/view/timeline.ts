@@ -167,3 +167,178 @@ export function runRowOf(run: RunSummary, now: Date): RunRowView {
     has_errors: run.error_count > 0,
   };
 }
+
+/** Spans shown per page of a run page, in tree order; the rest are a "Next spans" link away. */
+export const RUN_PAGE_SPANS = 500;
+/** Past this depth, or past this many spans on the page, a span's children start collapsed. */
+export const RUN_TREE_OPEN_DEPTH = 3;
+export const RUN_TREE_OPEN_SPANS = 50;
+
+/** One span in the tree: its children nested; `open` says whether its children show at first. */
+export interface SpanTreeNode {
+  span: TimelineSpanView;
+  open: boolean;
+  /** Spans under it in the whole run (not only on this page). */
+  descendants: number;
+  children: SpanTreeNode[];
+}
+
+/** State and totals as the page and list say them (SPEC §28). */
+export interface RunTotalsView {
+  /** "Ended" or "Open". */
+  state: string;
+  error: boolean;
+  /** "1 error" or null. */
+  errors: string | null;
+  /** ["4 spans", "2.5 s", "300 input · 30 output tokens", "gpt-4o, gpt-4o-mini"]: what is known. */
+  facts: string[];
+}
+
+export function runTotalsOf(run: RunSummary | Run): RunTotalsView {
+  const facts = [`${run.span_count} span${run.span_count === 1 ? "" : "s"}`];
+  if (run.duration_ms !== null) facts.push(durationOf(run.duration_ms));
+  if (run.usage.input_tokens > 0 || run.usage.output_tokens > 0) {
+    facts.push(`${run.usage.input_tokens.toLocaleString("en-US")} input · ${run.usage.output_tokens.toLocaleString("en-US")} output tokens`);
+  }
+  if (run.models.length > 0) facts.push(run.models.join(", "));
+  return {
+    state: run.status === "ended" ? "Ended" : "Open",
+    error: run.error,
+    errors: run.error ? `${run.error_count} error${run.error_count === 1 ? "" : "s"}` : null,
+    facts,
+  };
+}
+
+/** A receipt the run produced, as the top of its page lists it: once, with how it was linked. */
+export interface ProducedView {
+  artifact_id: string;
+  span_id: string | null;
+  /** "span", "traceparent" or "span and traceparent". */
+  linked_by: string;
+}
+
+/** Another run of the same conversation, linked from the page. */
+export interface SiblingRunView {
+  id: string;
+  name: string;
+  state: string;
+  error: boolean;
+  created_at: string;
+  age: string;
+}
+
+export interface RunPageView {
+  timeline: RunTimelineView;
+  totals: RunTotalsView;
+  conversation_id: string | null;
+  produced: ProducedView[];
+  /** The receipts each span produced (from `produced`: each receipt under one span only). */
+  produced_by_span: ReadonlyMap<string, string[]>;
+  siblings: SiblingRunView[];
+  /** The spans of this page as a forest, in tree order (children by start time). */
+  tree: SpanTreeNode[];
+  /** Position of the page's first span in tree order, and where the next page starts (null on the last). */
+  from: number;
+  next_from: number | null;
+  /** Depth of the page's first span: a later page starts inside a subtree. */
+  from_depth: number;
+  /** Spans shown on this page, and in the run as read. */
+  shown: number;
+  total: number;
+  /** Spans the run holds beyond those read (a run read in part). */
+  unread: number;
+}
+
+/**
+ * The run page (SPEC §28): totals and produced receipts at the top, spans as a tree. The
+ * tree is cut into pages of RUN_PAGE_SPANS in depth-first order (a 10,000-span run stays
+ * readable and cheap to render); children start collapsed past RUN_TREE_OPEN_DEPTH or
+ * past the page's first RUN_TREE_OPEN_SPANS spans.
+ */
+export function runPageOf(run: Run, now: Date, options: { from?: number; siblings?: readonly RunSummary[] } = {}): RunPageView {
+  const timeline = runTimelineOf(run, now);
+  const byId = new Map(timeline.spans.map((s) => [s.span_id, s]));
+  const kids = new Map<string, TimelineSpanView[]>();
+  const roots: TimelineSpanView[] = [];
+  const parentOf = new Map(run.spans.map((s) => [s.span_id, s.parent_span_id]));
+  for (const s of timeline.spans) {
+    const parent = parentOf.get(s.span_id) ?? null;
+    // A parent that never arrived leaves the span at the root.
+    if (parent === null || parent === s.span_id || !byId.has(parent)) {
+      roots.push(s);
+      continue;
+    }
+    const list = kids.get(parent);
+    if (list) list.push(s);
+    else kids.set(parent, [s]);
+  }
+  // Depth-first order, iteratively (a 10,000-deep chain must not blow the stack). Spans on
+  // a cycle of parents are reached from no root: each unreached one then starts a tree.
+  const order: { span: TimelineSpanView; depth: number }[] = [];
+  const reached = new Set<string>();
+  const walk = (start: TimelineSpanView) => {
+    const stack = [{ span: start, depth: 0 }];
+    while (stack.length > 0) {
+      const top = stack.pop() as { span: TimelineSpanView; depth: number };
+      if (reached.has(top.span.span_id)) continue;
+      reached.add(top.span.span_id);
+      order.push(top);
+      const children = kids.get(top.span.span_id) ?? [];
+      for (let i = children.length - 1; i >= 0; i--) stack.push({ span: children[i] as TimelineSpanView, depth: top.depth + 1 });
+    }
+  };
+  for (const r of roots) walk(r);
+  for (const s of timeline.spans) if (!reached.has(s.span_id)) walk(s);
+  const descendants = new Map<string, number>();
+  for (let i = order.length - 1; i >= 0; i--) {
+    const { span } = order[i] as { span: TimelineSpanView };
+    descendants.set(span.span_id, (kids.get(span.span_id) ?? []).reduce((n, c) => n + 1 + (descendants.get(c.span_id) ?? 0), 0));
+  }
+  const from = Math.min(Math.max(0, Math.floor(options.from ?? 0)), Math.max(0, order.length - 1));
+  const slice = order.slice(from, from + RUN_PAGE_SPANS);
+  const fromDepth = slice[0]?.depth ?? 0;
+  const tree: SpanTreeNode[] = [];
+  const path: SpanTreeNode[] = [];
+  slice.forEach(({ span, depth }, i) => {
+    const level = Math.max(0, depth - fromDepth);
+    const node: SpanTreeNode = {
+      span,
+      open: depth < RUN_TREE_OPEN_DEPTH && i < RUN_TREE_OPEN_SPANS,
+      descendants: descendants.get(span.span_id) ?? 0,
+      children: [],
+    };
+    path.length = Math.min(path.length, level);
+    const parent = path.at(-1);
+    if (parent) parent.children.push(node);
+    else tree.push(node);
+    path.push(node);
+  });
+  const producedBySpan = new Map<string, string[]>();
+  for (const p of run.produced) {
+    if (p.span_id === null || !byId.has(p.span_id)) continue;
+    const list = producedBySpan.get(p.span_id);
+    if (list) list.push(p.artifact_id);
+    else producedBySpan.set(p.span_id, [p.artifact_id]);
+  }
+  return {
+    timeline,
+    totals: runTotalsOf(run),
+    conversation_id: run.conversation_id,
+    produced: run.produced.map((p) => ({
+      artifact_id: p.artifact_id,
+      span_id: p.span_id,
+      linked_by: p.linked_by.length > 1 ? "span and traceparent" : (p.linked_by[0] ?? "span"),
+    })),
+    produced_by_span: producedBySpan,
+    siblings: (options.siblings ?? [])
+      .filter((r) => r.id !== run.id)
+      .map((r) => ({ id: r.id, name: r.name, state: r.status === "ended" ? "Ended" : "Open", error: r.error, created_at: r.created_at, age: ageOf(r.created_at, now) })),
+    tree,
+    from,
+    next_from: from + RUN_PAGE_SPANS < order.length ? from + RUN_PAGE_SPANS : null,
+    from_depth: fromDepth,
+    shown: slice.length,
+    total: order.length,
+    unread: Math.max(0, run.span_count - order.length),
+  };
+}
