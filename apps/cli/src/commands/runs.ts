@@ -90,7 +90,9 @@ export const runDeleteCommand = operationCommand("run_delete", {
   args: [{ field: "run_id", name: "RUN_ID" }],
   examples: ["cairn run delete run_06h2k3m4n5p6q7r8s9t0v1w2x3"],
   human: (d, printer) =>
-    printer.out(`Deleted ${d.id}${d.receipts_kept > 0 ? ` (its ${d.receipts_kept} receipt${d.receipts_kept === 1 ? "" : "s"} stay, no longer naming it)` : ""}.`),
+    printer.out(
+      `Deleted ${d.id}${d.receipts_kept > 0 ? ` (${d.receipts_kept === 1 ? "the receipt it produced stays" : `the ${d.receipts_kept} receipts it produced stay`}, no longer naming it)` : ""}.`,
+    ),
 });
 
 export const runCloseCommand = operationCommand("run_close", {
