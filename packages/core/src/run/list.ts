@@ -56,11 +56,9 @@ export async function listRuns(ctx: ServiceContext, input: Input): Promise<z.out
   const owners = input.owner !== undefined ? [resolveOwner(ctx.principal, input.owner, "list runs")] : visibleOwners(ctx.principal);
   const limit = input.limit ?? LIMITS.pageDefault;
   const where = new Conditions();
-  where.add(
-    owners.length === 1
-      ? `r.owner = ${where.param(owners[0])}::text`
-      : `r.owner in (select jsonb_array_elements_text(${where.param(JSON.stringify(owners))}::jsonb))`,
-  );
+  // `= any(array)`, not a join over a JSON list: the planner then sees the owners as an
+  // index condition and can pick an owner-led partial index (error, open, conversation).
+  where.add(owners.length === 1 ? `r.owner = ${where.param(owners[0])}::text` : `r.owner = any(${where.param(owners)}::text[])`);
   if (input.cursor) where.add(`r.id < ${where.param(decodeCursor(input.cursor, "run"))}::text`);
   addRunFilters(where, input);
   const rows = await ctx.store.query<RunRow>(
