@@ -215,7 +215,9 @@ export function runTotalsOf(run: RunSummary | Run): RunTotalsView {
   const labelled = [
     { label: "Spans", value: `${run.span_count.toLocaleString("en-US")}${errors ? ` (${errors})` : ""}` },
     { label: "Duration", value: run.duration_ms === null ? "not ended yet" : durationOf(run.duration_ms) },
-    { label: "Tokens", value: `${run.usage.input_tokens.toLocaleString("en-US")} input · ${run.usage.output_tokens.toLocaleString("en-US")} output` },
+    ...(run.usage.input_tokens > 0 || run.usage.output_tokens > 0
+      ? [{ label: "Tokens", value: `${run.usage.input_tokens.toLocaleString("en-US")} input · ${run.usage.output_tokens.toLocaleString("en-US")} output` }]
+      : []),
     ...(run.models.length > 0 ? [{ label: run.models.length === 1 ? "Model" : "Models", value: run.models.join(", ") }] : []),
   ];
   return { state: run.status === "ended" ? "Ended" : "Open", error: run.error, errors, facts, labelled };

@@ -2,8 +2,7 @@ import { describe, expect, it } from "vitest";
 import { rejectionOf, useTestWorld } from "../../__tests__/helpers.js";
 import { sweepExpiredRuns } from "../../lifecycle/sweep-runs.js";
 import { receiveTraces } from "../../otlp/receive.js";
-import type { Store } from "../../store/port.js";
-import { DRIVERS, minimalReceipt, type TestUser } from "../../testing/index.js";
+import { DRIVERS, minimalReceipt, settleRunTotals, type TestUser } from "../../testing/index.js";
 
 /**
  * Runs people can read (SPEC §28) on both stores: state and totals on the run, the list
@@ -52,34 +51,6 @@ const request = (traceId: string, spans: SpanSpec[], resource: unknown[] = [str(
   ],
 });
 
-/**
- * Until OTLP ingest and span append keep the 0017 totals as spans arrive (the `otlp`
- * branch), this fills them for a run whose row still says 0 spans, with the same SQL as
- * the 0017 backfill. Once ingest keeps them, it finds no such run and changes nothing.
- */
-async function settleTotals(store: Store, runId: string): Promise<void> {
-  await store.query(
-    `update runs r set
-       span_count = t.span_count, error_count = t.error_count, input_tokens = t.input_tokens, output_tokens = t.output_tokens,
-       first_start_at = t.first_start_at, last_end_at = t.last_end_at, conversation_id = t.conversation_id,
-       models = coalesce((select array_agg(distinct m order by m) from (
-         select attributes::jsonb ->> 'gen_ai.request.model' as m from spans where run_id = r.id
-         union all select attributes::jsonb ->> 'gen_ai.response.model' from spans where run_id = r.id) x where m is not null), '{}'),
-       ended_at = coalesce(r.closed_at, (select max(s.end_time) from spans s where s.run_id = r.id and s.parent_span_id is null))
-     from (
-       select run_id, count(*)::int as span_count,
-         (count(*) filter (where status::jsonb ->> 'code' = 'error'))::int as error_count,
-         coalesce(sum((attributes::jsonb ->> 'gen_ai.usage.input_tokens')::bigint), 0) as input_tokens,
-         coalesce(sum((attributes::jsonb ->> 'gen_ai.usage.output_tokens')::bigint), 0) as output_tokens,
-         min(start_time) as first_start_at, max(end_time) as last_end_at,
-         min(coalesce(attributes::jsonb ->> 'gen_ai.conversation.id', attributes::jsonb ->> 'session.id')) as conversation_id
-       from spans where run_id = $1 group by run_id
-     ) t
-     where r.id = t.run_id and r.span_count = 0`,
-    [runId],
-  );
-}
-
 describe.each(DRIVERS)("runs people can read on %s", (driver) => {
   let clock = Date.parse("2026-11-01T12:00:00.000Z");
   const fx = useTestWorld(driver, () => new Date(clock));
@@ -92,7 +63,8 @@ describe.each(DRIVERS)("runs people can read on %s", (driver) => {
     expect(reply.code).toBe("ok");
     const [run] = (await fx.world.cairn.invoke("run_list", user.ctx(), { q: traceId })).items;
     if (!run) throw new Error("no run for the trace");
-    await settleTotals(fx.store, run.id);
+    // Until ingest keeps the totals as spans arrive (the otlp branch), a fixture fills them; then it changes nothing.
+    await settleRunTotals(fx.store, run.id);
     return run.id;
   }
 
