@@ -156,7 +156,7 @@ export async function benchRuns(drivers) {
       const worst = results.reduce((a, b) => (b.p95 > a.p95 ? b : a));
       limitFigure({ name: `runs list p95 worst filter (${driver} ${size})`, value: worst.p95, baselineName: "raw indexed page p95", baseline: base.p95, maxMs: LIST_P95_MS });
       console.log(`(worst filter on ${driver}: ${worst.name})`);
-      if (driver === "pg" && process.env.CAIRN_BENCH_EXPLAIN === "1") await explainCases(store, world.cairn, ctx, runCases(owners[1]));
+      if (process.env.CAIRN_BENCH_EXPLAIN === "1") await explainCases(store, world.cairn, ctx, runCases(owners[1]));
     } finally {
       await store.close();
       await db.dispose();

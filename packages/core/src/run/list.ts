@@ -16,6 +16,13 @@ const iso = (v: Date | string) => new Date(v).toISOString();
 const likeEscaped = (q: string) => q.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 type Input = z.output<typeof RunListInput>;
+type ListRow = Omit<RunRow, "provenance">;
+
+/** The run row as a list shows it: everything but provenance (a list item has none; JSON costs to read). */
+const LIST_COLUMNS = RUN_COLUMNS.split(", ")
+  .filter((c) => c !== "provenance")
+  .map((c) => `r.${c}`)
+  .join(", ");
 
 /** A filter instant: a date alone is the start of that day (UTC), as in artifact search. */
 const instant = (value: string) => measureDueAt(value);
@@ -61,8 +68,8 @@ export async function listRuns(ctx: ServiceContext, input: Input): Promise<z.out
   where.add(owners.length === 1 ? `r.owner = ${where.param(owners[0])}::text` : `r.owner = any(${where.param(owners)}::text[])`);
   if (input.cursor) where.add(`r.id < ${where.param(decodeCursor(input.cursor, "run"))}::text`);
   addRunFilters(where, input);
-  const rows = await ctx.store.query<RunRow>(
-    `select ${RUN_COLUMNS.split(", ").map((c) => `r.${c}`).join(", ")}
+  const rows = await ctx.store.query<ListRow>(
+    `select ${LIST_COLUMNS}
        from runs r
       where ${where.sql}
       order by r.id desc limit ${where.param(limit + 1)}`,
@@ -73,7 +80,7 @@ export async function listRuns(ctx: ServiceContext, input: Input): Promise<z.out
   return { items: page.map(toSummary), next_cursor: rows.length > limit && last ? encodeCursor(last.id) : null };
 }
 
-export const toSummary = (r: RunRow): RunSummary => ({
+export const toSummary = (r: ListRow): RunSummary => ({
   id: r.id,
   name: r.name,
   owner: r.owner,
