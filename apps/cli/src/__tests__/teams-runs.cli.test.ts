@@ -53,12 +53,13 @@ describe.each(ADAPTER_DRIVERS)("cairn team and cairn run against cairn serve on 
 
     const listed = await runCli(["runs"], { env: sam.env });
     expect(listed.code, listed.stderr).toBe(0);
-    // The count is the row's span_count, kept by span append (until then 0 on this branch).
-    expect(listed.stdout).toMatch(new RegExp(`${runId}  nightly-export  \\(user:${sam.name}\\)  open · \\d+ spans?`));
-    const filtered = await runCli(["runs", "--status", "open", "--error", "false", "--since", "2000-01-01", "--json"], { env: sam.env });
+    // State and counts are the row's, kept by span append: "ended · 2 spans" (its root span
+    // ended) once append maintains them, "open · 0 spans" on a branch where it does not yet.
+    expect(listed.stdout).toMatch(new RegExp(`${runId}  nightly-export  \\(user:${sam.name}\\)  (ended · 2 spans|open · 0 spans)`));
+    const filtered = await runCli(["runs", "--error", "false", "--since", "2000-01-01", "--json"], { env: sam.env });
     expect(filtered.code, filtered.stderr).toBe(0);
     expect(filtered.json.items.map((r: { id: string }) => r.id)).toEqual([runId]);
-    expect((await runCli(["runs", "--status", "ended"], { env: sam.env })).stdout).toBe("No runs.\n");
+    expect((await runCli(["runs", "--error", "true"], { env: sam.env })).stdout).toBe("No runs.\n");
     const found = await runCli(["runs", "nightly", "--json"], { env: sam.env });
     expect(found.json.items.map((r: { id: string }) => r.id)).toEqual([runId]);
     expect((await runCli(["runs", "no-such-run"], { env: sam.env })).stdout).toBe("No runs.\n");
