@@ -5,6 +5,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { benchSearch } from "./lifecycle.mjs";
+import { benchRuns } from "./runs.mjs";
 import { printFigures } from "./lib.mjs";
 import { benchAb } from "./load/ab.mjs";
 import { benchCreate, benchCreateWebhook } from "./load/create.mjs";
@@ -26,6 +27,8 @@ const ROWS = {
   micro: script("./run.mjs"),
   /** Search p95 per filter at 100k seeded receipts, the worst ≤ 30 ms; export throughput (pg): lifecycle.mjs. */
   search: () => benchSearch(drivers),
+  /** run_list p95 per filter at 100k seeded runs, the worst ≤ 30 ms (SPEC §28): runs.mjs. */
+  runs: () => benchRuns(drivers),
   /** Webhook create → delivery p50/p95 through `cairn serve`, quiet (p95 ≤ 250 ms) and under writes: webhooks.mjs. */
   delivery: () => benchDelivery(drivers),
   /** Another owner's delivery while one receiver hangs with 16 queued, ≤ 3 s (SPEC §19): webhooks.mjs. */

@@ -45,8 +45,8 @@ export function newId(prefix: string, now: Date = new Date()): string {
 /** An artifact id as `newId("art")` makes it: the prefix and 26 Crockford base32 characters. The one pattern of it. */
 export const ARTIFACT_ID = /^art_[0-9a-hjkmnp-tv-z]{26}$/;
 
-/** The smallest artifact id of a millisecond: every artifact created at or after `at` sorts at or above it. */
-export const idFloorAt = (at: Date) => idAt("art", at, new Uint8Array(10));
+/** The smallest id of a millisecond (artifacts by default): every one created at or after `at` sorts at or above it. */
+export const idFloorAt = (at: Date, prefix = "art") => idAt(prefix, at, new Uint8Array(10));
 
 function idAt(prefix: string, now: Date, random: Uint8Array): string {
   const bytes = new Uint8Array(16);

@@ -61,3 +61,4 @@ export { verifyLine } from "./signing/verify.js";
 export * from "./signing/verify-schemas.js";
 export { lastSweep, sweepExpired, type SweepOptions, type SweepResult } from "./lifecycle/sweep.js";
 export { LruMap } from "./lru.js";
+export { type RunSweepResult, sweepExpiredRuns } from "./lifecycle/sweep-runs.js";

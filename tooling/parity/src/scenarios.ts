@@ -83,6 +83,16 @@ const OPERATION_SCENARIOS: Scenario[] = [
     setup: [run(), { operation: "run_create", input: { name: "deploy web" } }],
     step: { operation: "run_list", input: { q: "DEPLOY" } },
   },
+  {
+    name: "list runs by state and error",
+    expect: "ok",
+    check: items(1),
+    setup: [run(), run(), { operation: "run_close", input: { run_id: "$1.id" } }],
+    step: { operation: "run_list", input: { status: "ended", error: "false" } },
+  },
+  { name: "read a run's spans a page at a time", expect: "ok", setup: [run()], step: { operation: "run_read", input: { run_id: "$0.id", spans_limit: 1 } } },
+  { name: "delete a run", expect: "ok", setup: [run()], step: { operation: "run_delete", input: { run_id: "$0.id" } } },
+  { name: "delete a missing run", expect: "not_found", step: { operation: "run_delete", input: { run_id: "run_00000000000000000000000000" } } },
   { name: "list runs of a team you are not in", expect: "forbidden", step: { operation: "run_list", input: { owner: "team:not-a-member" } } },
   { name: "a run as evidence", expect: "ok", step: receipt(minimalReceipt({ evidence: [{ label: "the trace", url: RUN_LINK }] })) },
   {

@@ -53,15 +53,40 @@ describe.each(ADAPTER_DRIVERS)("cairn team and cairn run against cairn serve on 
 
     const listed = await runCli(["runs"], { env: sam.env });
     expect(listed.code, listed.stderr).toBe(0);
-    expect(listed.stdout).toContain(`${runId}  nightly-export  (open, user:${sam.name}, 2 spans)`);
+    // State and counts are the row's, kept by span append: "ended · 2 spans" (its root span
+    // ended) once append maintains them, "open · 0 spans" on a branch where it does not yet.
+    expect(listed.stdout).toMatch(new RegExp(`${runId}  nightly-export  \\(user:${sam.name}\\)  (ended · 2 spans|open · 0 spans)`));
+    const filtered = await runCli(["runs", "--error", "false", "--since", "2000-01-01", "--json"], { env: sam.env });
+    expect(filtered.code, filtered.stderr).toBe(0);
+    expect(filtered.json.items.map((r: { id: string }) => r.id)).toEqual([runId]);
+    expect((await runCli(["runs", "--error", "true"], { env: sam.env })).stdout).toBe("No runs.\n");
     const found = await runCli(["runs", "nightly", "--json"], { env: sam.env });
     expect(found.json.items.map((r: { id: string }) => r.id)).toEqual([runId]);
     expect((await runCli(["runs", "no-such-run"], { env: sam.env })).stdout).toBe("No runs.\n");
 
-    expect((await runCli(["run", "close", runId, "--json"], { env: sam.env })).json.status).toBe("closed");
+    expect((await runCli(["run", "close", runId, "--json"], { env: sam.env })).json.status).toBe("ended");
     const late = await runCli(["run", "spans", runId, "--from", "-", "--json"], { env: sam.env, input: spans.replaceAll("a1", "b1").replaceAll("a2", "b2") });
     expect(late.code).toBe(1);
     expect(late.json.error.issues[0].field).toBe("run_id");
+  });
+
+  it("cairn run delete: the owner deletes a run, its receipt stays; anyone else is told it does not exist", async () => {
+    const sam = await cliUser(server, "sam");
+    const eve = await cliUser(server, "eve");
+    const receipt = await server.rest("POST", "/v1/receipts", sam.token, minimalReceipt({}));
+    const runId = (await runCli(["run", "start", "stray"], { env: sam.env })).stdout.trim();
+    const spans = JSON.stringify({ spans: [{ span_id: "a1", name: "write", start_time: "2026-11-29T02:00:00Z", produced_artifact_id: receipt.json.id }] });
+    expect((await runCli(["run", "spans", runId, "--from", "-"], { env: sam.env, input: spans })).code).toBe(0);
+
+    const refused = await runCli(["run", "delete", runId, "--json"], { env: eve.env });
+    expect(refused.code).toBe(5);
+    expect(refused.json.error.code).toBe("not_found");
+    const deleted = await runCli(["run", "delete", runId], { env: sam.env });
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(deleted.stdout).toBe(`Deleted ${runId} (the receipt it produced stays, no longer naming it).\n`);
+    expect((await runCli(["run", "show", runId], { env: sam.env })).code).toBe(5);
+    const read = await runCli(["read", receipt.json.id, "--json"], { env: sam.env });
+    expect(read.json.produced_by).toEqual([]);
   });
 
   it("names the span's field when it points at an unknown artifact", async () => {

@@ -11,7 +11,7 @@ import { openCommand } from "./open.js";
 import { readCommand } from "./read.js";
 import { receiptCommand } from "./receipt.js";
 import { retainCommand } from "./retain.js";
-import { runCloseCommand, runShowCommand, runSpansCommand, runStartCommand, runsCommand } from "./runs.js";
+import { runCloseCommand, runDeleteCommand, runShowCommand, runSpansCommand, runStartCommand, runsCommand } from "./runs.js";
 import { searchCommand } from "./search.js";
 import {
   deliveriesCommand,
@@ -53,6 +53,7 @@ export const CLI_COMMANDS: { readonly [N in OperationName]?: CliCommand<N> } = {
   run_close: runCloseCommand,
   run_read: runShowCommand,
   run_list: runsCommand,
+  run_delete: runDeleteCommand,
   me: whoamiCommand,
   user_create: userCreateCommand,
   token_create: tokenCreateCommand,

@@ -84,7 +84,7 @@ describe.each(ADAPTER_DRIVERS)("REST teams and runs on %s", (driver) => {
 
     const closed = await h.call("POST", `/v1/runs/${run.json.id}/close`, { token: sam.token });
     expect(closed.status).toBe(200);
-    expect(closed.json.status).toBe("closed");
+    expect(closed.json.status).toBe("ended");
     const late = await h.call("POST", `/v1/runs/${run.json.id}/spans`, { token: sam.token, body: { spans: [span("late")] } });
     expect(late.status).toBe(422);
     expect(late.json.error.issues[0].field).toBe("run_id");

@@ -101,6 +101,14 @@ dl.attrs dt code{border:0;background:transparent;padding:0}
 dl.attrs dd pre{margin:.3rem 0 0;max-height:24rem;overflow:auto}
 dl.attrs summary,details.resource>summary{cursor:pointer;color:var(--muted)}
 details.resource{margin:0 0 1rem}
+.totals{border:1px solid var(--line);border-radius:var(--radius);padding:.8rem 1rem;display:grid;gap:.5rem;margin:0 0 1rem}
+.totals p{margin:0}
+.produced li{margin:.2rem 0}
+ol.tree{list-style:none;margin:0;padding:0;display:grid;gap:.45rem}
+ol.tree ol.tree{margin:.4rem 0 0 .3rem;padding-left:.7rem;border-left:2px solid var(--line)}
+ol.tree>li{display:grid;gap:.25rem;min-width:0}
+ol.tree .span{display:grid;gap:.2rem;min-width:0}
+details.children>summary,details.attrs-fold>summary{cursor:pointer;color:var(--muted);font-size:.88rem}
 .tabs{display:flex;gap:1rem;list-style:none;padding:0;margin:0 0 1rem}
 .ack{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end}
 .ack div{display:grid;gap:.2rem;flex:1 1 14rem}

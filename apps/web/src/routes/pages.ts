@@ -1,15 +1,16 @@
-import { type Artifact, artifactSummaryOf, type Cairn, CairnError, runRowOf, runTimelineOf, type ServiceContext } from "@cairn/core";
+import { type Artifact, artifactSummaryOf, type Cairn, CairnError, RUN_PAGE_SPANS, runPageOf, runRowOf, type ServiceContext } from "@cairn/core";
 import type { Context, Hono } from "hono";
 import { type WebEnv, webContext } from "../adapter.js";
 import { type BinQuery, binPage } from "../pages/bin.js";
 import { doctorPage } from "../pages/doctor.js";
 import type { Chrome } from "../pages/layout.js";
 import { runPage } from "../pages/run.js";
-import { runsPage } from "../pages/runs.js";
+import { RUN_QUERY_KEYS, type RunsQuery, runsPage } from "../pages/runs.js";
 import { sessionOf, type WebSession } from "../session.js";
 
 export const BIN_PAGE_SIZE = 25;
 const PRODUCED_LOOKUPS = 50;
+const SIBLING_RUNS = 10;
 const DOCTOR_DROPS = 20;
 
 /** Why a linked artifact has no title to show: it is gone, expired or not the viewer's. */
@@ -81,8 +82,15 @@ export function mountPages(app: Hono<WebEnv>, cairn: Cairn): void {
   app.get(
     "/runs",
     signedIn(cairn, async (c, ctx, chrome) => {
-      const query = { q: c.req.query("q")?.trim() || undefined, cursor: c.req.query("cursor") || undefined };
-      const page = await cairn.invoke("run_list", ctx, { ...query, limit: BIN_PAGE_SIZE });
+      // The filters go to core as they are (it validates them); the rest of the query string is ignored.
+      const query: RunsQuery = {};
+      for (const key of RUN_QUERY_KEYS) {
+        const v = c.req.query(key)?.trim();
+        if (v) query[key] = v;
+      }
+      const cursor = c.req.query("cursor");
+      if (cursor) query.cursor = cursor;
+      const page = await cairn.invoke("run_list", ctx, { ...query, limit: BIN_PAGE_SIZE } as Parameters<typeof cairn.invoke<"run_list">>[2]);
       const now = ctx.now();
       return c.html(runsPage(page.items.map((r) => runRowOf(r, now)), page.next_cursor, query, chrome));
     }),
@@ -91,13 +99,20 @@ export function mountPages(app: Hono<WebEnv>, cairn: Cairn): void {
   app.get(
     "/runs/:id",
     signedIn(cairn, async (c, ctx, chrome) => {
-      const run = await cairn.invoke("run_read", ctx, { run_id: c.req.param("id") });
-      const ids = [...new Set([...run.spans.flatMap((s) => (s.produced_artifact_id ? [s.produced_artifact_id] : [])), ...run.traced_artifacts.map((t) => t.artifact_id)])];
+      // A page of spans in start order: a 10,000-span run is read and drawn 500 spans at a time.
+      const spansCursor = c.req.query("spans");
+      const run = await cairn.invoke("run_read", ctx, {
+        run_id: c.req.param("id"),
+        spans_limit: RUN_PAGE_SPANS,
+        ...(spansCursor ? { spans_cursor: spansCursor } : {}),
+      });
+      const siblings = run.conversation_id
+        ? (await cairn.invoke("run_list", ctx, { conversation: run.conversation_id, limit: SIBLING_RUNS + 1 })).items
+        : [];
       const titles = new Map<string, string | null>();
-      for (const id of ids.slice(0, PRODUCED_LOOKUPS)) {
-        titles.set(id, await linkedTitle(cairn, ctx, id));
-      }
-      return c.html(runPage(runTimelineOf(run, ctx.now()), titles, chrome));
+      for (const p of run.produced.slice(0, PRODUCED_LOOKUPS)) titles.set(p.artifact_id, await linkedTitle(cairn, ctx, p.artifact_id));
+      const at = spansCursor ? Number.parseInt(c.req.query("at") ?? "0", 10) : 0;
+      return c.html(runPage(runPageOf(run, ctx.now(), { at: Number.isFinite(at) ? at : 0, siblings }), titles, chrome));
     }),
   );
 

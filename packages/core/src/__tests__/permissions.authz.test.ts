@@ -31,6 +31,7 @@ const AGENT_MAY: { readonly [N in OperationName]: boolean } = {
   run_close: true,
   run_read: true,
   run_list: true,
+  run_delete: false,
   drops_list: true,
   doctor: true,
   status: true,

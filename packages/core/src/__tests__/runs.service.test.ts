@@ -120,7 +120,7 @@ describe.each(DRIVERS)("runs on %s", (driver) => {
     const sam = await fx.world.user("sam");
     const run = await fx.world.cairn.invoke("run_create", sam.ctx(), { name: "done" });
     const closed = await fx.world.cairn.invoke("run_close", sam.ctx(), { run_id: run.id });
-    expect(closed.status).toBe("closed");
+    expect(closed.status).toBe("ended");
     expect(closed.closed_at).not.toBeNull();
     const again = await fx.world.cairn.invoke("run_close", sam.ctx(), { run_id: run.id });
     expect(again.closed_at).toBe(closed.closed_at);

@@ -97,7 +97,7 @@ export const ShareToken = storableId(200, "The token of a share link.");
 
 export const ArtifactReadInput = z.strictObject({ id: storableId(64, "Artifact id.") });
 
-const SearchInstant = (description: string) =>
+export const SearchInstant = (description: string) =>
   storableString()
     .overwrite((s) => s.trim())
     .refine(isIsoDateOrDateTime, { error: calendarError("must be an ISO 8601 date (2026-12-01) or date-time with a zone (2026-12-01T09:00:00Z)"), abort: true })

@@ -11,6 +11,7 @@ export const PERMISSIONS = [
   "receipts:write",
   "artifacts:write",
   "runs:write",
+  "runs:delete",
   "artifacts:retain",
   "artifacts:assign",
   "policy:write",
@@ -26,7 +27,7 @@ export type Permission = (typeof PERMISSIONS)[number];
 
 /**
  * Agent tokens write receipts, artifacts and runs and read what their user may read.
- * Keeping a record, policies, teams, tokens, users, acknowledgements, subscriptions and
+ * Keeping a record, deleting a run, policies, teams, tokens, users, acknowledgements, subscriptions and
  * signing in to the web are a person's decisions. Human tokens hold every permission.
  */
 const AGENT_PERMISSIONS: ReadonlySet<Permission> = new Set(["read", "receipts:write", "artifacts:write", "runs:write"]);

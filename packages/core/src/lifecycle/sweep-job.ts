@@ -1,8 +1,9 @@
 import { defineJob } from "../events/jobs.js";
 import { sweepExpired } from "./sweep.js";
+import { sweepExpiredRuns } from "./sweep-runs.js";
 
 /**
- * The expiry sweeper as a scheduled job: every worker process runs it, the job lease lets
+ * The expiry sweeper (artifacts, then runs) as a scheduled job: every worker process runs it, the job lease lets
  * one at a time, and its batches skip rows another sweeper holds, so overlapping runs
  * (a lease taken over mid-run) still delete each artifact once.
  */
@@ -11,6 +12,8 @@ export const expirySweepJob = defineJob({
   everyMs: 5 * 60_000,
   async run({ store, now, signal }) {
     const { purged } = await sweepExpired(store, now(), { signal });
-    return { count: purged };
+    // Runs after receipts: a run kept only by a receipt that just expired goes in the same pass.
+    const runs = await sweepExpiredRuns(store, now(), { signal });
+    return { count: purged + runs.purged };
   },
 });

@@ -8,7 +8,7 @@ export async function closeRun(ctx: ServiceContext, input: z.output<typeof RunRe
   return ctx.store.transaction(async (tx) => {
     const run = await requireRun(tx, ctx.principal, input.run_id, true);
     if (run.closed_at !== null) return toRun(tx, run);
-    const [closed] = await tx.query<RunRow>(`update runs set closed_at = $2 where id = $1 returning ${RUN_COLUMNS}`, [
+    const [closed] = await tx.query<RunRow>(`update runs set closed_at = $2, ended_at = coalesce(ended_at, $2) where id = $1 returning ${RUN_COLUMNS}`, [
       run.id,
       ctx.now().toISOString(),
     ]);

@@ -3,7 +3,8 @@ import type { Principal } from "../context.js";
 import { notFound } from "../errors.js";
 import { authorizeRead } from "../identity/authorize.js";
 import type { Sql } from "../store/port.js";
-import type { Run, Span, SpanStatus } from "./schemas.js";
+import { validationFailed } from "../errors.js";
+import { RUN_SPAN_PAGE, type Run, type RunProduced, type Span, type SpanStatus } from "./schemas.js";
 
 export interface RunRow {
   id: string;
@@ -13,6 +14,16 @@ export interface RunRow {
   created_at: Date | string;
   closed_at: Date | string | null;
   trace_id: string | null;
+  ended_at: Date | string | null;
+  span_count: number;
+  error_count: number;
+  input_tokens: number | string;
+  output_tokens: number | string;
+  models: string[];
+  first_start_at: Date | string | null;
+  last_end_at: Date | string | null;
+  conversation_id: string | null;
+  expires_at: Date | string;
 }
 
 export interface SpanRow {
@@ -29,7 +40,9 @@ export interface SpanRow {
   resource_id: string | null;
 }
 
-export const RUN_COLUMNS = "id, owner, name, provenance, created_at, closed_at, trace_id";
+/** The run row with its state and totals (migration 0017, kept as spans arrive) and its expiry (0020). */
+export const RUN_COLUMNS =
+  "id, owner, name, provenance, created_at, closed_at, trace_id, ended_at, span_count, error_count, input_tokens, output_tokens, models, first_start_at, last_end_at, conversation_id, expires_at";
 export const SPAN_COLUMNS = "span_id, parent_span_id, name, start_time, end_time, attributes, produced_artifact_id, status, resource, resource_id";
 
 const iso = (v: Date | string) => new Date(v).toISOString();
@@ -75,12 +88,85 @@ export const toSpan = (r: SpanRow, resources: ResourceMap = new Map()): Span => 
   resource: (r.resource_id === null ? null : resources.get(r.resource_id)) ?? r.resource ?? {},
 });
 
-export async function toRun(sql: Sql, row: RunRow): Promise<Run> {
-  const spans = await sql.query<SpanRow>(
-    `select ${SPAN_COLUMNS} from spans where run_id = $1 order by start_time, span_id`,
-    [row.id],
+/** State and totals as a run, a list item and the page show them (SPEC §28): read from the row, never summed per read. */
+export function totalsOf(row: Omit<RunRow, "provenance" | "name" | "owner" | "id" | "trace_id">) {
+  const ended = row.ended_at ?? row.closed_at;
+  return {
+    status: ended === null ? ("open" as const) : ("ended" as const),
+    error: row.error_count > 0,
+    span_count: row.span_count,
+    error_count: row.error_count,
+    usage: { input_tokens: Number(row.input_tokens), output_tokens: Number(row.output_tokens) },
+    models: row.models ?? [],
+    duration_ms:
+      row.first_start_at === null || row.last_end_at === null
+        ? null
+        : Math.max(0, new Date(row.last_end_at).getTime() - new Date(row.first_start_at).getTime()),
+    conversation_id: row.conversation_id,
+    ended_at: ended === null ? null : iso(ended),
+    expires_at: iso(row.expires_at),
+  };
+}
+
+/** A spans page's cursor: the last span's id (the page continues after it in start order), opaque to clients. */
+const encodeSpanCursor = (span: Span) => Buffer.from(`span:${span.span_id}`, "utf8").toString("base64url");
+
+function decodeSpanCursor(cursor: string): string {
+  const text = Buffer.from(cursor, "base64url").toString("utf8");
+  if (!text.startsWith("span:") || text.length <= 5) {
+    throw validationFailed([{ field: "spans_cursor", reason: "is not a cursor this server issued" }]);
+  }
+  return text.slice(5);
+}
+
+export interface SpanPage {
+  cursor?: string | undefined;
+  limit?: number | undefined;
+}
+
+/**
+ * Receipts the run produced, each once: a span naming it (produced_edges) and a receipt
+ * whose traceparent names the run's trace (trace_links) are one list, merged by artifact;
+ * a receipt linked both ways sits under the span that named it.
+ */
+export async function producedOf(sql: Sql, row: Pick<RunRow, "id" | "owner" | "trace_id">): Promise<RunProduced[]> {
+  const links = await sql.query<{ artifact_id: string; span_id: string; via: "span" | "traceparent" }>(
+    `select artifact_id, span_id, via from (
+       select artifact_id, span_id, 'span' as via, created_at from produced_edges where run_id = $1
+       union all
+       select artifact_id, parent_span_id, 'traceparent', created_at from trace_links
+        where $3::text is not null and owner = $2 and trace_id = $3::text
+     ) l order by created_at, artifact_id, via`,
+    [row.id, row.owner, row.trace_id],
   );
-  const resources = await resourcesOf(sql, row.owner, spans);
+  const byArtifact = new Map<string, RunProduced>();
+  for (const l of links) {
+    const seen = byArtifact.get(l.artifact_id);
+    if (!seen) byArtifact.set(l.artifact_id, { artifact_id: l.artifact_id, span_id: l.span_id, linked_by: [l.via] });
+    else if (!seen.linked_by.includes(l.via)) {
+      // The span that named the receipt is where it shows: a traceparent only names the parent.
+      if (l.via === "span") seen.span_id = l.span_id;
+      seen.linked_by = ["span", "traceparent"];
+    }
+  }
+  return [...byArtifact.values()];
+}
+
+export async function toRun(sql: Sql, row: RunRow, page: SpanPage = {}): Promise<Run> {
+  const limit = page.limit ?? RUN_SPAN_PAGE.default;
+  const after = page.cursor === undefined ? null : decodeSpanCursor(page.cursor);
+  // The cursor names a span; the page goes on after it in (start_time, span_id) order,
+  // compared with the stored time itself (microseconds kept, unlike an ISO string).
+  const spanRows = await sql.query<SpanRow>(
+    `select ${SPAN_COLUMNS} from spans where run_id = $1
+        and ($2::text is null or (start_time, span_id) > (select c.start_time, c.span_id from spans c where c.run_id = $1 and c.span_id = $2::text))
+      order by start_time, span_id limit $3`,
+    [row.id, after, limit + 1],
+  );
+  const pageRows = spanRows.slice(0, limit);
+  const resources = await resourcesOf(sql, row.owner, pageRows);
+  const spans = pageRows.map((s) => toSpan(s, resources));
+  const last = spans.at(-1);
   const traced =
     row.trace_id === null
       ? []
@@ -92,12 +178,14 @@ export async function toRun(sql: Sql, row: RunRow): Promise<Run> {
     id: row.id,
     name: row.name,
     owner: row.owner,
-    status: row.closed_at === null ? "open" : "closed",
     trace_id: row.trace_id,
     provenance: row.provenance,
     created_at: iso(row.created_at),
     closed_at: row.closed_at === null ? null : iso(row.closed_at),
-    spans: spans.map((s) => toSpan(s, resources)),
+    ...totalsOf(row),
+    spans,
+    spans_next_cursor: spanRows.length > limit && last ? encodeSpanCursor(last) : null,
+    produced: await producedOf(sql, row),
     traced_artifacts: traced.map((t) => ({ artifact_id: t.artifact_id, parent_span_id: t.parent_span_id })),
   };
 }

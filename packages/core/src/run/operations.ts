@@ -3,9 +3,20 @@ import { defineOperation } from "../operations/define.js";
 import { appendSpans } from "./append-spans.js";
 import { closeRun } from "./close.js";
 import { createRun } from "./create.js";
+import { deleteRun } from "./delete.js";
 import { listRuns } from "./list.js";
 import { readRun } from "./read.js";
-import { Run, RunAppendSpansInput, RunAppendSpansOutput, RunCreateInput, RunList, RunListInput, RunRef } from "./schemas.js";
+import {
+  Run,
+  RunAppendSpansInput,
+  RunAppendSpansOutput,
+  RunCreateInput,
+  RunDeleted,
+  RunList,
+  RunListInput,
+  RunReadInput,
+  RunRef,
+} from "./schemas.js";
 
 /** This area's group in the API documentation. */
 export const RUN_TAG = defineApiTag(
@@ -51,8 +62,9 @@ export const RUN_OPERATIONS = {
   }),
   run_read: defineOperation({
     title: "Read a run",
-    description: "Read a run and its spans. Only the owner user or members of the owning team can see a run; runs have no share links.",
-    input: RunRef,
+    description:
+      "Read a run: its state (`open`/`ended`, `error`), totals (usage, models, duration, span and error counts), the receipts it produced (each once) and its spans in start order, a page at a time (`spans_limit`, default 1,000; `spans_next_cursor` reads on). Only the owner user or members of the owning team can see a run; runs have no share links.",
+    input: RunReadInput,
     output: Run,
     mutates: false,
     errors: ["not_found"],
@@ -61,11 +73,24 @@ export const RUN_OPERATIONS = {
   run_list: defineOperation({
     title: "List runs",
     description:
-      "List your runs and your teams' runs, newest first, with their span and error counts: runs you started and runs made from OpenTelemetry traces (POST /v1/traces). `q` matches a name or a trace id.",
+      "List your runs and your teams' runs, newest first, with their state and totals: runs you started and runs made from OpenTelemetry traces (POST /v1/traces). Filters combine with AND: `q` (a name or a trace id), `agent`, `model`, `status` (open|ended), `error`, `conversation`, `since`, `before`.",
     input: RunListInput,
     output: RunList,
     mutates: false,
     errors: ["forbidden"],
     run: listRuns,
+  }),
+  run_delete: defineOperation({
+    notOn: { mcp: "deleting a record of work is a person's decision; an agent's runs expire under the owner's TTL" },
+    title: "Delete a run",
+    description:
+      "Delete a run with its spans and its links to the receipts it produced; the receipts stay and stop naming it. Spans that arrive later for its trace start a new run. Owner only (404 for anyone else); human tokens only.",
+    input: RunRef,
+    output: RunDeleted,
+    mutates: true,
+    permission: "runs:delete",
+    destructive: true,
+    errors: ["not_found"],
+    run: deleteRun,
   }),
 } as const;

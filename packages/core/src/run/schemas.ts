@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Provenance } from "../artifact/schemas.js";
+import { Provenance, SearchInstant } from "../artifact/schemas.js";
 import { OwnerRef } from "../identity/names.js";
 import { LIMITS } from "../limits.js";
 import { calendarError, isCalendarDateTime, isInStoredRange } from "../dates.js";
@@ -97,20 +97,72 @@ export type Span = z.infer<typeof Span>;
 
 export const RunId = storableId(64, "Run id (run_…).");
 
+export const RUN_STATES = ["open", "ended"] as const;
+
+const RunStatus = z
+  .enum(RUN_STATES)
+  .describe("`ended` once its root span ended or it was closed (a run made from traces ends by itself); `open` before.");
+
+export const RunUsage = z
+  .object({
+    input_tokens: z.number().int().describe("Sum of the spans' `gen_ai.usage.input_tokens`."),
+    output_tokens: z.number().int().describe("Sum of the spans' `gen_ai.usage.output_tokens`."),
+  })
+  .meta({ id: "RunUsage", description: "Tokens the run's model calls used, summed from its spans." });
+
+/** State and totals (SPEC §28), kept on the run row as spans arrive: the same on a run, a list item and the page. */
+const RUN_TOTALS = {
+  status: RunStatus,
+  error: z.boolean().describe("True when a span ended in error (error_count > 0)."),
+  span_count: z.number().int().describe("Spans stored in the run."),
+  error_count: z.number().int().describe("Spans whose OpenTelemetry status is `error`."),
+  usage: RunUsage,
+  models: z.array(z.string()).describe("Distinct `gen_ai.request.model` / `gen_ai.response.model` values of its spans, sorted."),
+  duration_ms: z
+    .number()
+    .int()
+    .nullable()
+    .describe("From the earliest span start to the latest span end, in milliseconds; null before a span has ended."),
+  conversation_id: z
+    .string()
+    .nullable()
+    .describe("`gen_ai.conversation.id` (else `session.id`) of its spans: runs sharing it form one conversation. Null when none said."),
+  ended_at: z.string().nullable().describe("ISO 8601 time the run ended (its root span's end, or the close), or null while open."),
+  expires_at: z.string().describe("ISO 8601 time the run expires under its owner's TTL; a live receipt naming it keeps it longer."),
+};
+
+export const RunProduced = z
+  .object({
+    artifact_id: z.string().describe("The receipt (or artifact) the run produced."),
+    span_id: z.string().nullable().describe("The span that produced it: the span naming it, or the parent its traceparent named."),
+    linked_by: z
+      .array(z.enum(["span", "traceparent"]))
+      .describe("How it was linked: a span naming it (`produced_artifact_id` / `cairn.artifact.id`), a W3C traceparent, or both."),
+  })
+  .meta({ id: "RunProduced", description: "A receipt the run produced, listed once however it was linked." });
+export type RunProduced = z.infer<typeof RunProduced>;
+
 export const Run = z
   .object({
     id: RunId,
     name: z.string().describe("What the run is, e.g. nightly-export."),
     owner: z.string().describe("`user:NAME` or `team:NAME`. Only the owner user or members of the owner team can see the run."),
-    status: z.enum(["open", "closed"]).describe("`open` accepts spans; `closed` does not."),
     trace_id: z
       .string()
       .nullable()
       .describe("The OpenTelemetry trace id (32 lowercase hex digits) of a run made by OTLP ingest (POST /v1/traces), or null."),
     provenance: Provenance,
     created_at: z.string().describe("ISO 8601 creation time."),
-    closed_at: z.string().nullable().describe("ISO 8601 time the run was closed, or null while open."),
-    spans: z.array(Span).describe("Every span appended so far, ordered by start time."),
+    closed_at: z.string().nullable().describe("ISO 8601 time the run was closed (it accepts no more spans), or null."),
+    ...RUN_TOTALS,
+    spans: z
+      .array(Span)
+      .describe("Spans ordered by start time: the first `spans_limit` (default 1,000); `spans_next_cursor` reads on."),
+    spans_next_cursor: z
+      .string()
+      .nullable()
+      .describe("Pass as `spans_cursor` to run_read for the next spans; null when `spans` holds the last of them."),
+    produced: z.array(RunProduced).describe("Receipts the run produced, each once, oldest link first."),
     traced_artifacts: z
       .array(
         z.object({
@@ -133,6 +185,33 @@ export const RunCreateInput = z
   .meta({ id: "RunCreateInput", description: "A new run." });
 
 export const RunRef = z.strictObject({ run_id: RunId });
+
+export const RUN_SPAN_PAGE = { default: 1_000, max: RUN_LIMITS.spansPerRun } as const;
+
+export const RunReadInput = z
+  .strictObject({
+    run_id: RunId,
+    spans_cursor: storableString()
+      .max(LIMITS.cursor)
+      .optional()
+      .describe("`spans_next_cursor` from a previous read: the spans after those."),
+    spans_limit: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(RUN_SPAN_PAGE.max)
+      .optional()
+      .describe(`Spans to return, 1-${RUN_SPAN_PAGE.max}; default ${RUN_SPAN_PAGE.default}.`),
+  })
+  .meta({ id: "RunReadInput", description: "Which run to read, and which of its spans." });
+
+export const RunDeleted = z
+  .object({
+    id: RunId,
+    deleted: z.literal(true).describe("The run, its spans, its produced links and its trace links are gone; its receipts stay."),
+    receipts_kept: z.number().int().describe("Receipts it had produced: they stay, no longer naming the run."),
+  })
+  .meta({ id: "RunDeleted", description: "What deleting a run removed." });
 
 export const RunAppendSpansInput = z
   .strictObject({
@@ -159,20 +238,41 @@ export const RunSummary = z
     id: RunId,
     name: z.string().describe("What the run is."),
     owner: z.string().describe("`user:NAME` or `team:NAME`."),
-    status: z.enum(["open", "closed"]).describe("`open` accepts spans; `closed` does not."),
     trace_id: z.string().nullable().describe("The OpenTelemetry trace id of a run made by OTLP ingest, or null."),
-    span_count: z.number().int().describe("Spans stored in the run."),
-    error_count: z.number().int().describe("Spans whose OpenTelemetry status is `error`."),
     created_at: z.string().describe("ISO 8601 creation time."),
-    closed_at: z.string().nullable().describe("ISO 8601 time the run was closed, or null while open."),
+    closed_at: z.string().nullable().describe("ISO 8601 time the run was closed (it accepts no more spans), or null."),
+    ...RUN_TOTALS,
   })
-  .meta({ id: "RunSummary", description: "A run as a list shows it: no spans, their counts." });
+  .meta({ id: "RunSummary", description: "A run as a list shows it: its state and totals, no spans." });
 export type RunSummary = z.infer<typeof RunSummary>;
+
+/** A yes/no filter: a JSON boolean, or `true`/`false` as a query string or command line writes it. */
+const BooleanFlag = z.union([z.boolean(), z.enum(["true", "false"])], { error: "must be true or false" });
 
 export const RunListInput = z
   .strictObject({
     q: queryText(LIMITS.query, "Only runs whose name contains these characters (case-insensitive), or whose trace id is this one.").optional(),
     owner: OwnerRef.optional().describe("Only this owner's runs (yourself or a team you belong to). Default: yours and your teams'."),
+    agent: storableString()
+      .overwrite((s) => s.trim())
+      .min(1)
+      .max(LIMITS.title)
+      .optional()
+      .describe("Only runs of this agent: the name of the agent token that sent them, or the run's name (a trace's `gen_ai.agent.name`). Exact."),
+    model: storableString()
+      .overwrite((s) => s.trim())
+      .min(1)
+      .max(LIMITS.title)
+      .optional()
+      .describe("Only runs that called this model (`gen_ai.request.model` / `gen_ai.response.model`). Exact."),
+    status: z.enum(RUN_STATES).optional().describe("Only `open` or only `ended` runs."),
+    error: BooleanFlag.optional().describe("`true`: only runs with a span in error; `false`: only runs without one."),
+    conversation: storableString()
+      .max(LIMITS.title)
+      .optional()
+      .describe("Only the runs of this conversation (`gen_ai.conversation.id`, else `session.id`)."),
+    since: SearchInstant("Only runs started at or after this."),
+    before: SearchInstant("Only runs started before this."),
     ...PAGE_FIELDS,
   })
   .meta({ id: "RunListInput", description: "Which runs to list." });

@@ -19,3 +19,29 @@ export const RECEIPT_FILTER_CHOICES: readonly FilterChoiceView[] = [
     ],
   },
 ];
+
+/** A run filter as a person picks it from a list (the web's /runs), in the words of the run page. */
+export interface RunFilterChoiceView {
+  key: "status" | "error";
+  label: string;
+  options: Array<{ value: string; label: string }>;
+}
+
+export const RUN_FILTER_CHOICES: readonly RunFilterChoiceView[] = [
+  {
+    key: "status",
+    label: "State",
+    options: [
+      { value: "open", label: "Open" },
+      { value: "ended", label: "Ended" },
+    ],
+  },
+  {
+    key: "error",
+    label: "Errors",
+    options: [
+      { value: "true", label: "With an error" },
+      { value: "false", label: "Without errors" },
+    ],
+  },
+];

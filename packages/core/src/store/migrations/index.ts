@@ -18,6 +18,7 @@ import { runTotals } from "./0017-run-totals.js";
 import { signingSecrets } from "./0018-signing-secrets.js";
 import { house } from "./0022-house.js";
 import { spanResources } from "./0019-span-resources.js";
+import { runFiltersExpiry } from "./0020-run-filters-expiry.js";
 import type { Migration } from "./types.js";
 
 export type { Migration } from "./types.js";
@@ -47,4 +48,5 @@ export const MIGRATIONS: readonly Migration[] = [
   signingSecrets,
   house,
   spanResources,
+  runFiltersExpiry,
 ];

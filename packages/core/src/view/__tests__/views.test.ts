@@ -77,6 +77,8 @@ describe("run timeline view", () => {
   it("places spans in time with their depth; a span in progress runs to now", () => {
     const run: Run = {
       id: "run_1", name: "nightly", owner: "user:sam", status: "open", trace_id: null, traced_artifacts: [], provenance, created_at: "2026-11-01T10:00:00.000Z", closed_at: null,
+      error: false, span_count: 3, error_count: 0, usage: { input_tokens: 0, output_tokens: 0 }, models: [], duration_ms: null, conversation_id: null,
+      ended_at: null, expires_at: "2026-11-08T10:00:00.000Z", spans_next_cursor: null, produced: [],
       spans: [
         { span_id: "a", parent_span_id: null, name: "root", start_time: "2026-11-01T10:00:00.000Z", end_time: "2026-11-01T10:00:10.000Z", attributes: {}, produced_artifact_id: null, status: null, resource: {} },
         { span_id: "b", parent_span_id: "a", name: "child", start_time: "2026-11-01T10:00:05.000Z", end_time: "2026-11-01T10:00:10.000Z", attributes: {}, produced_artifact_id: "art_1", status: null, resource: {} },
