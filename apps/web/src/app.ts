@@ -56,10 +56,11 @@ export function createWebApp(cairn: Cairn): Hono<WebEnv> {
   mountArtifactActions(app, cairn);
 
   app.get("/s/:token", async (c) => {
-    const artifact = await cairn.invokeLink("share_read", cairn.linkContext("web"), { token: c.req.param("token") });
+    const ctx = cairn.linkContext("web");
+    const artifact = await cairn.invokeLink("share_read", ctx, { token: c.req.param("token") });
     // A client that asks for JSON (`cairn read <share link>`) gets the artifact object a link holder may see.
     if (wantsJson(c.req.header("accept"))) return c.json(artifact);
-    return c.html(artifactPage(artifact, { rawHref: `/s/${encodeURIComponent(c.req.param("token"))}/raw`, linkViewer: true }, null));
+    return c.html(artifactPage(artifact, { rawHref: `/s/${encodeURIComponent(c.req.param("token"))}/raw` }, null, ctx.now()));
   });
   app.get("/s/:token/raw", async (c) =>
     rawResponse(c, await cairn.invokeLink("share_read", cairn.linkContext("web"), { token: c.req.param("token") })),

@@ -1,3 +1,4 @@
+import { readableInstant } from "../light.js";
 import { operationCommand } from "./define.js";
 
 const MARK = { ok: "ok  ", warn: "WARN", fail: "FAIL" } as const;
@@ -31,7 +32,7 @@ export const dropsCommand = operationCommand("drops_list", {
     if (list.items.length === 0) printer.out("No drops in the window.");
     for (const d of list.items) {
       const fields = d.fields.length > 0 ? ` [${d.fields.join(", ")}]` : "";
-      printer.out(`${d.created_at}  ${d.category}${fields}  ${d.title ?? "(no title)"}  via ${d.surface}`);
+      printer.out(`${readableInstant(d.created_at)}  ${d.category}${fields}  ${d.title ?? "(no title)"}  via ${d.surface}`);
       if (d.recoverable) printer.out(`  → ${d.next_action}`);
     }
     if (list.next_cursor) printer.err(`More: --cursor ${list.next_cursor}`);

@@ -96,6 +96,7 @@ function mapRow(config: CairnConfig, row: ArtifactRow, link: VisibleLinks, ackno
     acknowledgements,
     assignee: row.assignee ?? null,
     followed_by: [...link.followed_by],
+    followed: link.followed,
   };
 }
 

@@ -98,7 +98,7 @@ describe("closing the loop from the web (SPEC §20) in Chromium", () => {
 
     await page.getByRole("button", { name: "Retain" }).click();
     await page.waitForURL(`${base}/a/${asks.id}?done=retained`);
-    expect(await page.getByRole("status").textContent()).toBe("Retained: it will not expire.");
+    expect(await page.getByRole("status").textContent()).toBe("Retained: it does not expire.");
     expect(await page.locator(".facts").textContent()).toContain("Retained");
     await shoot(page, "artifact-retained");
 
