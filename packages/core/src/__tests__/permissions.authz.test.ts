@@ -32,6 +32,7 @@ const AGENT_MAY: { readonly [N in OperationName]: boolean } = {
   run_read: true,
   run_list: true,
   drops_list: true,
+  drops_dismiss: false,
   doctor: true,
   status: true,
   policy_get: true,
