@@ -35,7 +35,7 @@ type SignedIn = (c: Context, ctx: ServiceContext, chrome: Chrome, session: WebSe
 
 /** Runs the handler for a signed-in person; anyone else is sent to the sign-in form and back. */
 export function signedIn(cairn: Cairn, handler: SignedIn) {
-  return async (c: Context) => {
+  return async (c: Context<WebEnv>) => {
     const session = await sessionOf(cairn, c);
     if (!session) {
       const url = new URL(c.req.url);
@@ -44,7 +44,7 @@ export function signedIn(cairn: Cairn, handler: SignedIn) {
       return c.redirect(next === "/" ? "/signin" : `/signin?next=${encodeURIComponent(next)}`, 303);
     }
     const chrome: Chrome = { user: session.principal.user.name, formToken: session.formToken };
-    return handler(c, webContext(cairn, session.principal), chrome, session);
+    return handler(c, webContext(cairn, session.principal, c.get("requestId")), chrome, session);
   };
 }
 
