@@ -15,7 +15,8 @@ describe.each(DRIVERS)("drops that were dealt with stop warning (SPEC §24) on %
 
   async function agentOf(user: TestUser, name = "claude") {
     const created = await fx.world.cairn.invoke("token_create", user.ctx(), { name, kind: "agent" });
-    const principal = (await authenticate(fx.store, created.token)) ?? Promise.reject(new Error("no principal"));
+    const principal = await authenticate(fx.store, created.token);
+    if (!principal) throw new Error("no principal");
     return { ctx: () => fx.world.cairn.context(principal, "rest") };
   }
 
