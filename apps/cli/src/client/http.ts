@@ -82,10 +82,11 @@ export class CairnClient {
     private readonly fetch: HttpFetch,
   ) {}
 
-  private request(name: OperationName, route: RouteSpec, input: unknown): { url: string; init: HttpInit } {
+  private request(name: OperationName, route: RouteSpec, input: unknown, extra: Readonly<Record<string, string>>): { url: string; init: HttpInit } {
     const request = requestOf(route, input);
     if (!request) throw new CliFailure(EXIT.usage, `${name} takes named fields.`);
     const headers: Record<string, string> = {
+      ...extra,
       authorization: `Bearer ${this.connection.token}`,
       "x-cairn-surface": "cli",
       "user-agent": `cairn-cli/${this.version}`,
@@ -97,9 +98,9 @@ export class CairnClient {
     };
   }
 
-  /** One request, one JSON answer. */
-  async call<N extends OperationName>(name: N, input: unknown): Promise<Answer<OperationOutput<N>>> {
-    const res = await this.open(name, input);
+  /** One request, one JSON answer. `headers` are request headers the operation reads (e.g. `traceparent`). */
+  async call<N extends OperationName>(name: N, input: unknown, headers: Readonly<Record<string, string>> = {}): Promise<Answer<OperationOutput<N>>> {
+    const res = await this.open(name, input, headers);
     const text = await res.text().catch((err: unknown) => {
       throw unreachable(err, this.connection.url);
     });
@@ -115,10 +116,10 @@ export class CairnClient {
    * consumed as it arrives. The timeout covers waiting for the answer to start, never
    * the length of a long export.
    */
-  async open(name: OperationName, input: unknown): Promise<HttpAnswer> {
+  async open(name: OperationName, input: unknown, headers: Readonly<Record<string, string>> = {}): Promise<HttpAnswer> {
     // An operation without a named route takes its method from whether it writes.
     const route = ROUTES[name] ?? defaultRoute(name, (await operationMeta(name)).mutates);
-    const { url, init } = this.request(name, route, input);
+    const { url, init } = this.request(name, route, input, headers);
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new DOMException("no answer", "TimeoutError")), TIMEOUT_MS);
     let res: HttpAnswer;
