@@ -7,6 +7,7 @@ import { DERIVED_TITLE_LENGTH, LIMITS } from "../limits.js";
 import { normalizeTags } from "../tags.js";
 import { isStorable, UNSTORABLE_REASON } from "../text.js";
 import { parseWith, ROOT_FIELD } from "../validation.js";
+import { placeholderIssues } from "./template.js";
 import { isRegisteredSchema, registeredSchemaIds } from "./registry.js";
 import {
   DEFAULT_HUMAN_ACTION,
@@ -123,7 +124,8 @@ export function validateReceiptInput(raw: unknown): ReceiptValidation {
   const parsed = parseWith(ReceiptCreateInput, raw);
   const links = linkIssues(raw.evidence);
   const thin = thinnessIssues(raw.changed);
-  const invalid = [...(parsed.ok ? [] : parsed.issues), ...links.invalid];
+  // The unedited template is not a receipt (SPEC §24): each field still holding a placeholder is named.
+  const invalid = [...(parsed.ok ? [] : parsed.issues), ...links.invalid, ...placeholderIssues(raw)];
 
   if (parsed.ok) {
     const tags = normalizeTags(parsed.value.tags ?? [], [RECEIPT_TAG]);
