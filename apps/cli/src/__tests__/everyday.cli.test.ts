@@ -44,6 +44,15 @@ describe("cairn receipt --template", () => {
   });
 });
 
+describe("a receipt file that is one sentence (SPEC §24)", () => {
+  it("says it is not a mapping of fields, and nothing about dates", async () => {
+    const ran = await runCli(["receipt", "--from", "-", "--dry-run"], { env: noHome(), input: "Fixed the export job today\n" });
+    expect(ran.code).toBe(1);
+    expect(ran.stderr).toContain("is YAML, but one value, not a mapping of fields");
+    expect(ran.stderr).not.toMatch(/date/i);
+  });
+});
+
 describe("warnings that are not refusals", () => {
   it("a dry run with a past measure_at and no evidence succeeds and warns on stderr, naming each field", async () => {
     const template = filledIn(JSON.parse((await runCli(["receipt", "--template", "--json"], { env: noHome() })).stdout));

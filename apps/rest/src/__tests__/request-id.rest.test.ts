@@ -57,3 +57,33 @@ describe("a request id a user can quote (SPEC §30)", () => {
     expect(await alone.text()).toContain(`Request id: <code>${alone.headers.get("x-request-id")}</code>`);
   });
 });
+
+describe("drops about a body that is not JSON, or not an object, never advise about dates (SPEC §24)", () => {
+  let store: Store;
+  let world: TestWorld;
+  let app: ReturnType<typeof createRestApp>;
+  beforeAll(async () => {
+    store = await openTestStore("pglite");
+    world = await createTestWorld(store);
+    app = createRestApp(world.cairn);
+  });
+  afterAll(async () => store?.close());
+
+  it("a 415 (no Content-Type), malformed JSON and a bare JSON string each leave a drop whose advice fits", async () => {
+    const sam = await world.user("sam");
+    const post = async (body: string, type?: string) => {
+      const res = await app.request("/v1/receipts", { method: "POST", headers: { authorization: `Bearer ${sam.token}`, ...(type && { "content-type": type }) }, body });
+      return { status: res.status, error: ((await res.json()) as { error: { drop?: { cause: string; next_action: string } } }).error };
+    };
+    const untyped = await post(JSON.stringify(minimalReceipt()));
+    expect(untyped.status).toBe(415);
+    expect(untyped.error.drop?.next_action).toContain("Content-Type: application/json");
+    const broken = await post('{"changed": ', "application/json");
+    expect(broken.status).toBe(422);
+    expect(broken.error.drop?.next_action).toContain("line and column");
+    const sentence = await post(JSON.stringify("Fixed the export job"), "application/json");
+    expect(sentence.status).toBe(422);
+    expect(sentence.error.drop?.cause).toContain("not an object of fields");
+    for (const { error } of [untyped, broken, sentence]) expect(`${error.drop?.cause} ${error.drop?.next_action}`).not.toMatch(/date|2026-12-01/);
+  });
+});
