@@ -1,4 +1,4 @@
-import type { AttributeView, RunTimelineView } from "@cairn/core";
+import { type AttributeView, readableInstant, type RunTimelineView } from "@cairn/core";
 import { html } from "hono/html";
 import { type Chrome, layout, type Markup } from "./layout.js";
 
@@ -33,7 +33,7 @@ export function runPage(run: RunTimelineView, produced: ProducedTitles, chrome: 
     `Run ${run.name}`,
     html`<p class="assertion">Run · ${run.owner} · ${run.status}</p>
 <h1>${run.name}</h1>
-<p class="meta">${run.summary}${run.started_at ? html` · started <time datetime="${run.started_at}">${run.started_at.slice(0, 16).replace("T", " ")} UTC</time>` : ""}</p>
+<p class="meta">${run.summary}${run.started_at ? html` · started <time datetime="${run.started_at}">${readableInstant(run.started_at)}</time>` : ""}</p>
 ${run.trace_id ? html`<p class="meta">Trace <code>${run.trace_id}</code></p>` : ""}
 ${run.resource.length > 0 ? html`<details class="resource"><summary>Resource (${run.resource.length} attribute${run.resource.length === 1 ? "" : "s"})</summary>${attributeList(run.resource, "Resource attributes")}</details>` : ""}
 ${

@@ -3,8 +3,8 @@ import { parseOwner } from "../identity/names.js";
 import { readableInstant } from "../dates.js";
 import type { Acknowledgement } from "../inbox/acknowledgement.js";
 import { HUMAN_ACTION_LABEL } from "../inbox/format.js";
-import { type OutcomeState, outcomeStateOf } from "../inbox/rules.js";
-import { DEFAULT_HUMAN_ACTION, OUTCOME_LABELS, RECEIPT_SCHEMA_ID, type ReceiptMetadata } from "../receipt/schemas.js";
+import { asksAPerson, type OutcomeState, outcomeStateOf } from "../inbox/rules.js";
+import { OUTCOME_LABELS, RECEIPT_SCHEMA_ID, type ReceiptMetadata } from "../receipt/schemas.js";
 
 /**
  * The words of a receipt's current state (SPEC §20, §24), written once: the card, the bin,
@@ -58,7 +58,7 @@ export function receiptMetadataOf(artifact: Pick<Artifact, "metadata">): Receipt
 }
 
 /** A receipt asks a person for something unless its action is the stored default (the one rule: "does it ask a person"). */
-export const needsHuman = (m: Pick<ReceiptMetadata, "human_action">) => m.human_action !== DEFAULT_HUMAN_ACTION;
+export const needsHuman = (m: Pick<ReceiptMetadata, "human_action">) => asksAPerson(m.human_action);
 
 /**
  * Who may acknowledge (SPEC §15, the one rule for every page): a receipt that asks a person,
