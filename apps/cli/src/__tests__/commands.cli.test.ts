@@ -98,7 +98,7 @@ describe.each(ADAPTER_DRIVERS)("cairn client commands against cairn serve on %s"
   it("a bad token exits 4 with the REST error object; a server that is not there exits 3", async () => {
     const bad = await runCli(["whoami", "--json"], { env: { ...server.env, CAIRN_TOKEN: "cairn_not-a-real-token" } });
     expect(bad.code).toBe(4);
-    expect(bad.json).toEqual({ error: { code: "unauthenticated", message: expect.any(String) } });
+    expect(bad.json).toEqual({ error: { code: "unauthenticated", message: expect.any(String), request_id: expect.any(String) } });
     expect(bad.stderr).toContain("CAIRN_TOKEN");
 
     const elsewhere = await runCli(["whoami"], { env: { ...server.env, CAIRN_URL: "http://127.0.0.1:9" } });

@@ -78,7 +78,7 @@ describe.each(ADAPTER_DRIVERS)("REST security on %s", (driver) => {
     try {
       const res = await h.call("GET", "/v1/artifacts", { token: a.token });
       expect(res.status).toBe(500);
-      expect(res.json).toEqual({ error: { code: "internal", message: expect.any(String) } });
+      expect(res.json).toEqual({ error: { code: "internal", message: expect.any(String), request_id: expect.any(String) } });
       expect(res.text).not.toContain("SECRET-INTERNAL-DETAIL");
     } finally {
       (h.store as { query: unknown }).query = original;
