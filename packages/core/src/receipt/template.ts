@@ -42,7 +42,7 @@ export function placeholderIssues(raw: unknown): Issue[] {
     if (typeof v === "string") {
       if (isPlaceholder(v.trim())) issues.push({ field: path, reason: "still holds the template's placeholder: write your own answer in its place" });
     } else if (Array.isArray(v)) {
-      v.forEach((x, i) => walk(x, `${path}.${i}`));
+      for (const [i, x] of v.entries()) walk(x, `${path}.${i}`);
     } else if (isPlainObject(v)) {
       for (const [k, x] of Object.entries(v)) walk(x, path === "" ? k : `${path}.${k}`);
     }
