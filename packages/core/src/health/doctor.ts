@@ -13,6 +13,7 @@ import { loadPolicies } from "../policy/store.js";
 import { rollupLine, totalsByCategory } from "./rollup.js";
 import type { Doctor, DoctorCheck } from "./schemas.js";
 import { defaultLogger } from "../log.js";
+import { readableInstant } from "../dates.js";
 import { isUnavailable } from "../store/faults.js";
 
 /**
@@ -54,7 +55,7 @@ async function databaseCheck(ctx: ServiceContext): Promise<{ check: DoctorCheck;
     const swept =
       sweep === null
         ? "the expiry sweeper has not run yet"
-        : `the expiry sweeper purged ${sweep.total_purged} expired artifact${sweep.total_purged === 1 ? "" : "s"} (${sweep.last_purged} on its last run, ${sweep.last_run_at})`;
+        : `the expiry sweeper purged ${sweep.total_purged} expired artifact${sweep.total_purged === 1 ? "" : "s"} (${sweep.last_purged} on its last run, ${readableInstant(sweep.last_run_at)})`;
     return { check: { name: "Database", status: "ok", summary: `${kind} answers; schema ${row?.version ?? "unknown"}; ${swept}.` }, unreachable: false };
   } catch (err) {
     if (!isUnavailable(err)) return { check: failedCheck(ctx, "Database", `${kind} answers, but its schema or sweeper state could not be read.`, err), unreachable: false };
