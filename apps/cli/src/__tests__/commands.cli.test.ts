@@ -74,7 +74,7 @@ describe.each(ADAPTER_DRIVERS)("cairn client commands against cairn serve on %s"
     const kept = await runCli(["retain", id as string, "--json"], { env: u.env });
     expect(kept.code, kept.stderr).toBe(0);
     expect(kept.json).toMatchObject({ id, retained: true, expires_at: null });
-    expect((await runCli(["read", id as string], { env: u.env })).stdout).toContain("never (retained)");
+    expect((await runCli(["read", id as string], { env: u.env })).stdout).toContain("Retained: it does not expire.");
   });
 
   it("user create, token create and whoami; a non-admin cannot create users (exit 4)", async () => {

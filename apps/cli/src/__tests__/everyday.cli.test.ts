@@ -48,7 +48,7 @@ describe("a receipt file that is one sentence (SPEC §24)", () => {
   it("says it is not a mapping of fields, and nothing about dates", async () => {
     const ran = await runCli(["receipt", "--from", "-", "--dry-run"], { env: noHome(), input: "Fixed the export job today\n" });
     expect(ran.code).toBe(1);
-    expect(ran.stderr).toContain("is YAML, but one value, not a mapping of fields");
+    expect(ran.stderr).toContain("must be an object of fields — a JSON object, or YAML with one `name: value` per line");
     expect(ran.stderr).not.toMatch(/date/i);
   });
 });

@@ -3,8 +3,6 @@ import { rejectedInput } from "./rejected.js";
 
 export type DocumentFormat = "json" | "yaml";
 
-/** What YAML that is one value (a sentence, a number) is told. */
-export const NOT_A_MAPPING = "is YAML, but one value, not a mapping of fields: write each field on its own line as `name: value` (e.g. `changed: Rotated the key`)";
 
 /**
  * JSON or YAML, decided by the content: a document whose first significant character is
@@ -44,8 +42,6 @@ export async function parseDocument(text: string, path: string): Promise<unknown
     const yaml = await parseYaml(text);
     if (!yaml.ok) throw rejectedInput(yaml.reason);
     value = yaml.value;
-    // A bare sentence is valid YAML (one string): say what a receipt file is instead (SPEC §24).
-    if (value !== null && value !== undefined && typeof value !== "object") throw rejectedInput(NOT_A_MAPPING);
   }
   if (value === null || value === undefined) throw rejectedInput("is empty");
   return JSON.parse(JSON.stringify(value));

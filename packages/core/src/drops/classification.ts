@@ -95,7 +95,7 @@ export function faultOf(issue: { reason: string; limit?: number | undefined } | 
   const { reason } = issue;
   // A body sent as something other than JSON (415): about the request, never about dates (SPEC §24).
   if (/^must be sent as application\/json/.test(reason)) return "not_json";
-  if (/^must be a JSON object/.test(reason)) return "not_an_object";
+  if (/^must be an object of fields/.test(reason)) return "not_an_object";
   if (/^is not valid (JSON|YAML)|^could not be read/.test(reason)) return "unreadable";
   if (/^is required|^must not be empty|counts as empty/.test(reason)) return "missing";
   if (issue.limit !== undefined && /at most|longer than|more than|larger than|over /.test(reason)) return "over_limit";

@@ -105,9 +105,13 @@ function tagsOf(sent: readonly string[]): { tags: string[]; sentTags: string[] }
  * issues are collected in one pass so a caller can fix everything at once; the
  * rejection's category is the earliest gate that failed.
  */
+/** What a receipt that is one value (a sentence, a number, a list) is told, JSON or YAML (SPEC §24). */
+export const NOT_AN_OBJECT_REASON =
+  "must be an object of fields — a JSON object, or YAML with one `name: value` per line (e.g. `changed: Rotated the key`) — not a mapping-less value such as a sentence";
+
 export function validateReceiptInput(raw: unknown): ReceiptValidation {
   if (!isPlainObject(raw)) {
-    return { ok: false, rejection: { category: "invalid", issues: [{ field: ROOT_FIELD, reason: "must be a JSON object" }] } };
+    return { ok: false, rejection: { category: "invalid", issues: [{ field: ROOT_FIELD, reason: NOT_AN_OBJECT_REASON }] } };
   }
   const schema = raw.schema;
   if (typeof schema === "string" && !isStorable(schema)) {
