@@ -5,5 +5,18 @@
  * these (scripts/bundle.mjs), so `cairn read` prints an artifact, and `cairn mcp`
  * relays, without loading core's schemas (zod), storage or the MCP SDK.
  */
-export { artifactFacts, artifactListLine, LIMITS, shareLinkOf } from "@cairn/core";
+export {
+  acknowledgementText,
+  artifactFacts,
+  artifactListLine,
+  assignedText,
+  CONFIRMATIONS,
+  eventDeliveryTextOf,
+  inboxEmptyText,
+  LIMITS,
+  outcomeItemLine,
+  readableInstant,
+  shareLinkOf,
+  subscriptionStateOf,
+} from "@cairn/core";
 export { ERROR_META_KEY, RPC_INTERNAL, RPC_UNAUTHENTICATED } from "@cairn/mcp";

@@ -8,11 +8,12 @@ export const statusOf = (code: CairnErrorCode): ContentfulStatusCode => httpStat
 export type RestEnv = { Variables: { principal: Principal; requestId: string } };
 
 /**
- * A request path as logs may show it: a share link's token is a bearer secret, so
- * `/s/<token>` is written `/s/…`. Only the path, never the query string.
+ * A request path as logs may show it: a share link's token and a sign-in link's code are
+ * bearer secrets, so `/s/<token>` is written `/s/…` and `/signin/link/<code>`
+ * `/signin/link/…`. Only the path, never the query string.
  */
 export function loggablePath(path: string): string {
-  return path.replace(/^\/s\/[^/]*/, "/s/…");
+  return path.replace(/^\/s\/[^/]*/, "/s/…").replace(/^\/signin\/link\/[^/]*/, "/signin/link/…");
 }
 
 /**
@@ -30,5 +31,5 @@ export function errorResponse(c: Context, err: unknown, log: Logger): Response {
   }
   if (cairnError.code === "unavailable") c.header("Retry-After", String(UNAVAILABLE_RETRY_AFTER_SECONDS));
   if (cairnError.code === "unauthenticated") c.header("WWW-Authenticate", 'Bearer realm="cairn"');
-  return c.json({ error: cairnError.toBody() }, statusOf(cairnError.code));
+  return c.json({ error: cairnError.toBody(requestId) }, statusOf(cairnError.code));
 }

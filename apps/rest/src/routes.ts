@@ -55,6 +55,7 @@ export const ROUTES: { readonly [N in OperationName]?: RouteOf<N> } = {
   run_close: { method: "post", path: "/v1/runs/:run_id/close", status: 200, input: "params", tag: "Runs" },
   run_delete: { method: "delete", path: "/v1/runs/:run_id", status: 200, input: "params", tag: "Runs" },
   drops_list: { method: "get", path: "/v1/drops", status: 200, input: "query", tag: "Drops" },
+  drops_dismiss: { method: "post", path: "/v1/drops/dismiss", status: 200, input: "body", tag: "Drops" },
   doctor: { method: "get", path: "/v1/doctor", status: 200, input: "none", tag: "Drops" },
   status: { method: "get", path: "/v1/status", status: 200, input: "none", tag: "Drops" },
   policy_get: { method: "get", path: "/v1/policy", status: 200, input: "query", tag: "Policy" },

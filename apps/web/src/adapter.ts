@@ -58,5 +58,6 @@ export function failureFor(cairn: Cairn, c: Context<WebEnv>, err: unknown): { fa
   return { failure, detail: failure.showCoreMessage ? cairnError.message : null };
 }
 
-/** The service context of a signed-in web request: the session's principal, surface `web`. */
-export const webContext = (cairn: Cairn, principal: Principal): ServiceContext => cairn.context(principal, "web");
+/** The service context of a signed-in web request: the session's principal, surface `web`, and the request's id (so core's log lines carry the one the page shows). */
+export const webContext = (cairn: Cairn, principal: Principal, requestId?: string): ServiceContext =>
+  cairn.context(principal, "web", requestId === undefined ? {} : { requestId });

@@ -7,6 +7,7 @@ import {
   toCairnError,
   UNAVAILABLE_RETRY_AFTER_SECONDS,
 } from "@cairn/core";
+import { randomUUID } from "node:crypto";
 import { Hono } from "hono";
 import { failureFor, type WebEnv } from "./adapter.js";
 import { messagePage } from "./pages/layout.js";
@@ -33,6 +34,15 @@ export function createWebApp(cairn: Cairn): Hono<WebEnv> {
   // Mounted under the REST app, which sets the request id.
   const app = new Hono<WebEnv>();
 
+  // Mounted under REST, whose middleware set the request id (and answers it in X-Request-Id); standalone, the web sets its own the same way.
+  app.use("*", async (c, next) => {
+    if (c.get("requestId") === undefined) {
+      const requestId = c.req.header("x-request-id")?.slice(0, 100) || randomUUID();
+      c.set("requestId", requestId);
+      c.header("X-Request-Id", requestId);
+    }
+    await next();
+  });
   app.use("*", securityHeaders());
   app.use("*", async (c, next) => {
     await next();
@@ -71,7 +81,7 @@ export function createWebApp(cairn: Cairn): Hono<WebEnv> {
     const now = context.now();
     // A client that asks for JSON (`cairn read <share link>`) gets the artifact object a link holder may see.
     const json = wantsJson(c.req.header("accept"));
-    const etag = readerValidator(artifact, now, false, json ? "json" : "html");
+    const etag = readerValidator(artifact, now, json ? "json" : "html");
     // Kept by the browser, but asked about again each time: the card's state is live.
     c.header("Cache-Control", "private, no-cache");
     c.header("ETag", etag);
@@ -79,7 +89,7 @@ export function createWebApp(cairn: Cairn): Hono<WebEnv> {
     if (ifNoneMatchHits(c.req.header("if-none-match"), etag)) return c.body(null, 304);
     if (json) return c.json(artifact);
     const page = sharePages.get(etag, () =>
-      String(artifactPage(artifact, { rawHref: `/s/${encodeURIComponent(c.req.param("token"))}/raw`, linkViewer: true }, null, now)),
+      String(artifactPage(artifact, { rawHref: `/s/${encodeURIComponent(c.req.param("token"))}/raw` }, null, now)),
     );
     return c.html(page);
   });
@@ -93,10 +103,11 @@ export function createWebApp(cairn: Cairn): Hono<WebEnv> {
     }
     const { failure, detail } = failureFor(cairn, c, err);
     if (toCairnError(err).code === "unavailable") c.header("Retry-After", String(UNAVAILABLE_RETRY_AFTER_SECONDS));
-    if (c.req.path.startsWith("/s/") && wantsJson(c.req.header("accept"))) return c.json({ error: toCairnError(err).toBody() }, failure.status);
+    const requestId = c.get("requestId");
+    if (c.req.path.startsWith("/s/") && wantsJson(c.req.header("accept"))) return c.json({ error: toCairnError(err).toBody(requestId) }, failure.status);
     const session = await sessionOf(cairn, c).catch(() => null);
     const chrome = session ? { user: session.principal.user.name, formToken: session.formToken } : null;
-    return c.html(messagePage(failure.title, detail ? `${failure.message} ${detail}` : failure.message, chrome), failure.status);
+    return c.html(messagePage(failure.title, detail ? `${failure.message} ${detail}` : failure.message, chrome, requestId), failure.status);
   });
 
   return app;

@@ -9,7 +9,7 @@ import { type BootstrapOptions, bootstrapAdmin } from "./identity/users.js";
 import { invokeOperation, refuseUnreadableInput } from "./operations/invoke.js";
 import { OPERATIONS, type OperationName, type OperationOutput } from "./operations/registry.js";
 import { preloadSecretScanner } from "./secrets/secretlint.js";
-import { type FollowedLink, followSigninLink } from "./session/links.js";
+import { type FollowedLink, followSigninLink, type PeekedLink, peekSigninLink } from "./session/links.js";
 import { authenticateSession, closeSession, type OpenedSession, openSession } from "./session/sessions.js";
 import { type LinkContext, type LinkOperationName, type LinkOperationOutput, SHARE_OPERATIONS } from "./share/operations.js";
 import { ensureSigningKey } from "./signing/keys.js";
@@ -53,6 +53,8 @@ export interface Cairn {
     close(secret: string): Promise<void>;
     /** Follows a one-time sign-in link (`cairn open`): a session and where to land, or null when it is used, expired or unknown. */
     follow(code: string): Promise<FollowedLink | null>;
+    /** Who a sign-in link would sign in, without using it (the page a link preview may fetch); null when it is used, expired or unknown. */
+    peek(code: string): Promise<PeekedLink | null>;
   };
   /** Starts webhook delivery and the scheduled jobs on this core's store (`cairn serve`, `cairn worker`). */
   startWorker(options?: Omit<WorkerOptions, "store" | "config">): Worker;
@@ -116,6 +118,7 @@ export function createCairn(store: Store, config: CairnConfig, options: CairnOpt
       authenticate: (secret) => authenticateSession(store, secret, now()),
       close: (secret) => closeSession(store, secret),
       follow: (code) => followSigninLink(store, code, now()),
+      peek: (code) => peekSigninLink(store, code, now()),
     },
     startWorker: (options = {}) => startWorker({ logger: hooks.logger ?? defaultLogger, ...options, store, config }),
     invokePublic: async (name) => {

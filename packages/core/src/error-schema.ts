@@ -23,6 +23,10 @@ export const ErrorEnvelope = z
       issues: z.array(IssueSchema).optional(),
       drop: DropSchema.optional(),
       existing: z.object({ id: z.string(), url: z.string() }).optional().describe("The artifact a duplicate matched."),
+      request_id: z
+        .string()
+        .optional()
+        .describe("The request's id: the same as the `X-Request-Id` header answered and the id in the server's log. Quote it when you report a problem."),
     }),
   })
   .meta({ id: "Error", description: "Every error, on every surface." });

@@ -80,6 +80,8 @@ export interface CairnErrorBody {
   issues?: Issue[];
   drop?: DropReceipt;
   existing?: ExistingArtifactRef;
+  /** The request's id, as answered in `X-Request-Id` and written in the server's log line (SPEC §30): what a user quotes. */
+  request_id?: string;
 }
 
 export class CairnError extends Error {
@@ -103,11 +105,13 @@ export class CairnError extends Error {
   }
 
   /** The wire shape shared by REST, MCP and the CLI's --json output. Key order is fixed. */
-  toBody(): CairnErrorBody {
+  /** The one wire shape of an error; with `requestId`, the id a user can quote (every surface that has one passes it). */
+  toBody(requestId?: string): CairnErrorBody {
     const body: CairnErrorBody = { code: this.code, message: this.message };
     if (this.issues) body.issues = this.issues;
     if (this.drop) body.drop = this.drop;
     if (this.existing) body.existing = this.existing;
+    if (requestId !== undefined) body.request_id = requestId;
     return body;
   }
 }

@@ -42,7 +42,7 @@ export { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts, databaseTimeoutsFrom,
 export * from "./operations/index.js";
 export * from "./receipt/index.js";
 export * from "./run/schemas.js";
-export { type FollowedLink, type OpenedSession, SESSION_TTL_DAYS, SIGNIN_LINK_PATH, SIGNIN_LINK_TTL_MINUTES } from "./session/index.js";
+export { type FollowedLink, type PeekedLink, type OpenedSession, SESSION_TTL_DAYS, SIGNIN_LINK_PATH, SIGNIN_LINK_TTL_MINUTES } from "./session/index.js";
 export * from "./otlp/index.js";
 export * from "./run/resource-uri.js";
 export { parseTraceparent, type Traceparent } from "./run/traceparent.js";

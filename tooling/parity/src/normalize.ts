@@ -1,5 +1,5 @@
 /**
- * Replaces what legitimately differs between runs and surfaces — ids, share urls, times,
+ * Replaces what legitimately differs between runs and surfaces — ids, share urls, times, request ids (left out),
  * token ids and secrets, the users' names, the surface, an inbox item's age — with stable placeholders,
  * numbering ids by first appearance so "the same id twice" stays visible. `names` are
  * the acting user's, then the second user's of a row that has one.
@@ -15,7 +15,8 @@ export function normalize(value: unknown, names: readonly string[]): unknown {
     // How long an inbox item has waited moves between surfaces' calls.
     if (key === "age") return "<age>";
     if (v !== null && typeof v === "object") {
-      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, k)]));
+      // An error's request id is the request's own (SPEC §30): a surface with requests carries one, core's reference none.
+      return Object.fromEntries(Object.entries(v).filter(([k]) => k !== "request_id").map(([k, x]) => [k, walk(x, k)]));
     }
     if (typeof v !== "string") return v;
     if (key === "surface") return "<surface>";

@@ -108,6 +108,13 @@ const OPERATION_SCENARIOS: Scenario[] = [
     step: { operation: "drops_list", input: {} },
   },
   {
+    name: "dismiss the drops: they stay listed, marked dismissed",
+    expect: "ok",
+    check: (o) => (value(o).dismissed === 1 ? null : "dismissed no drop"),
+    setup: [{ operation: "receipt_create", input: minimalReceipt({ changed: "Fixed" }), refused: true }],
+    step: { operation: "drops_dismiss", input: { before: "2099-12-31T00:00:00Z" } },
+  },
+  {
     name: "doctor warns about a fixable drop",
     expect: "ok",
     setup: [{ operation: "receipt_create", input: minimalReceipt({ changed: "Fixed" }), refused: true }],

@@ -25,8 +25,13 @@ const artifact = (over: Partial<Artifact> = {}): Artifact =>
     expires_at: "2026-12-07T08:00:00.000Z",
     retained: false,
     checksum: "sha256:00",
-    metadata: { schema: "cairn.receipt/v1", human_action: "Approve the retry budget" },
+    metadata: { schema: "cairn.receipt/v1", human_action: "Approve the retry budget", outcome: { status: "pending", measure_at: "2026-12-05" } },
     provenance: { actor: { name: "claude", kind: "agent" }, model: "opus-5", on_behalf_of: "sam", surface: "mcp" },
+    follows: null,
+    acknowledgements: [{ by: { user: "sam", token_name: "laptop" }, at: "2026-12-01T09:10:00.000Z", note: null }],
+    assignee: "sam",
+    followed_by: ["art_2"],
+    followed: true,
     ...over,
   }) as unknown as Artifact;
 
@@ -39,8 +44,8 @@ describe("the built cairn binary", () => {
   it("prints with core's own view models and limits, bundled without core's schemas", async () => {
     const light = await built("light.js");
     const now = new Date("2026-12-01T10:00:00.000Z");
-    for (const a of [artifact(), artifact({ metadata: null, retained: true, expires_at: null, tags: [] }), artifact({ metadata: { schema: "cairn.receipt/v1" } })]) {
-      expect(light.artifactFacts(a)).toEqual(artifactFacts(a));
+    for (const a of [artifact(), artifact({ metadata: null, retained: true, expires_at: null, tags: [] }), artifact({ metadata: { schema: "cairn.receipt/v1", human_action: "Nothing", outcome: { status: "pending", measure_at: "2026-12-01" } }, followed_by: [], followed: false })]) {
+      expect(light.artifactFacts(a, now)).toEqual(artifactFacts(a, now));
       expect(light.artifactListLine(a, now)).toBe(artifactListLine(a, now));
     }
     expect(light.LIMITS).toEqual(LIMITS);

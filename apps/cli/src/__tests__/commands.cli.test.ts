@@ -74,7 +74,7 @@ describe.each(ADAPTER_DRIVERS)("cairn client commands against cairn serve on %s"
     const kept = await runCli(["retain", id as string, "--json"], { env: u.env });
     expect(kept.code, kept.stderr).toBe(0);
     expect(kept.json).toMatchObject({ id, retained: true, expires_at: null });
-    expect((await runCli(["read", id as string], { env: u.env })).stdout).toContain("never (retained)");
+    expect((await runCli(["read", id as string], { env: u.env })).stdout).toContain("Retained: it does not expire.");
   });
 
   it("user create, token create and whoami; a non-admin cannot create users (exit 4)", async () => {
@@ -98,7 +98,7 @@ describe.each(ADAPTER_DRIVERS)("cairn client commands against cairn serve on %s"
   it("a bad token exits 4 with the REST error object; a server that is not there exits 3", async () => {
     const bad = await runCli(["whoami", "--json"], { env: { ...server.env, CAIRN_TOKEN: "cairn_not-a-real-token" } });
     expect(bad.code).toBe(4);
-    expect(bad.json).toEqual({ error: { code: "unauthenticated", message: expect.any(String) } });
+    expect(bad.json).toEqual({ error: { code: "unauthenticated", message: expect.any(String), request_id: expect.any(String) } });
     expect(bad.stderr).toContain("CAIRN_TOKEN");
 
     const elsewhere = await runCli(["whoami"], { env: { ...server.env, CAIRN_URL: "http://127.0.0.1:9" } });

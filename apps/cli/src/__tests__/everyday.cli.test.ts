@@ -8,24 +8,34 @@ import { EXAMPLE_JSON, EXAMPLE_YAML, REPO_ROOT, runCli, startCliServer } from ".
 
 const noHome = () => ({ CAIRN_HOME: mkdtempSync(join(tmpdir(), "cairn-nohome-")) });
 
+/** The template with every placeholder answered: what a person writes in. */
+const filledIn = (template: Record<string, unknown>) =>
+  JSON.parse(JSON.stringify(template).replace(/<fill in: [^>]*>/g, "our own answer").replace("https://example.com/fill-in-a-link-to-the-proof", "https://ci.example.com/runs/9"));
+
 describe("cairn receipt --template", () => {
-  it("prints a commented YAML receipt that passes a dry run, one comment per field from the schema", async () => {
+  it("prints a commented YAML receipt, one comment per field from the schema; unedited it is refused as invalid, naming each placeholder (SPEC §24)", async () => {
     const template = await runCli(["receipt", "--template"], { env: noHome() });
     expect(template.code).toBe(0);
     const shape = ReceiptCreateInput.shape as Record<string, unknown>;
     for (const key of Object.keys(shape).filter((k) => k !== "schema")) expect(template.stdout).toMatch(new RegExp(`^(# )?${key}:`, "m"));
     expect(template.stdout).toContain("# What changed? The TL;DR");
     const dry = await runCli(["receipt", "--from", "-", "--dry-run", "--json"], { env: noHome(), input: template.stdout });
-    expect(dry.code).toBe(0);
-    expect(dry.json.metadata.schema).toBe("cairn.receipt/v1");
+    expect(dry.code).toBe(1);
+    expect(dry.json.error.code).toBe("validation_failed");
+    const placeholders = ["changed", "affected", "before", "after", "evidence.0.label", "evidence.0.url", "human_action", "remaining.0.item", "remaining.0.owner", "learned"];
+    expect(dry.json.error.issues.map((i: { field: string }) => i.field).sort()).toEqual([...placeholders].sort());
+    expect(dry.json.error.issues[0].reason).toContain("template's placeholder");
+    const human = await runCli(["receipt", "--from", "-", "--dry-run"], { env: noHome(), input: template.stdout });
+    expect(human.code).not.toBe(0);
+    for (const field of placeholders) expect(human.stderr).toContain(field);
   });
 
-  it("prints JSON with --json, also accepted by a dry run; refuses --yaml with --json", async () => {
+  it("prints JSON with --json; filled in, a dry run accepts it; refuses --yaml with --json", async () => {
     const template = await runCli(["receipt", "--template", "--json"], { env: noHome() });
     expect(template.code).toBe(0);
     expect(JSON.parse(template.stdout).outcome.status).toBe("pending");
-    const dry = await runCli(["receipt", "--from", "-", "--dry-run"], { env: noHome(), input: template.stdout });
-    expect(dry.code).toBe(0);
+    const dry = await runCli(["receipt", "--from", "-", "--dry-run"], { env: noHome(), input: JSON.stringify(filledIn(JSON.parse(template.stdout))) });
+    expect(dry.code, dry.stderr).toBe(0);
     const both = await runCli(["receipt", "--template", "--json", "--yaml"], { env: noHome() });
     expect(both.code).toBe(2);
     const neither = await runCli(["receipt"], { env: noHome() });
@@ -34,9 +44,18 @@ describe("cairn receipt --template", () => {
   });
 });
 
+describe("a receipt file that is one sentence (SPEC §24)", () => {
+  it("says it is not a mapping of fields, and nothing about dates", async () => {
+    const ran = await runCli(["receipt", "--from", "-", "--dry-run"], { env: noHome(), input: "Fixed the export job today\n" });
+    expect(ran.code).toBe(1);
+    expect(ran.stderr).toContain("must be an object of fields — a JSON object, or YAML with one `name: value` per line");
+    expect(ran.stderr).not.toMatch(/date/i);
+  });
+});
+
 describe("warnings that are not refusals", () => {
   it("a dry run with a past measure_at and no evidence succeeds and warns on stderr, naming each field", async () => {
-    const template = JSON.parse((await runCli(["receipt", "--template", "--json"], { env: noHome() })).stdout);
+    const template = filledIn(JSON.parse((await runCli(["receipt", "--template", "--json"], { env: noHome() })).stdout));
     const late = { ...template, evidence: [], outcome: { status: "pending", measure_at: "2020-01-01" } };
     const dry = await runCli(["receipt", "--from", "-", "--dry-run"], { env: noHome(), input: JSON.stringify(late) });
     expect(dry.code).toBe(0);

@@ -113,6 +113,18 @@ describe.each(DRIVERS)("CLI and cairn mcp hardening against cairn serve on %s", 
     expect(log).toContain("cairn info request method=POST path=/v1/receipts status=201");
     for (const secret of [MARKER, share, admin]) expect(log).not.toContain(secret);
   });
+
+  it("the access log masks a sign-in link's code like a share token, on a HEAD and on a GET (SPEC §24)", async () => {
+    const link = await rest("POST", "/v1/signin-links", admin, {});
+    expect(link.status, link.text).toBe(201);
+    const code = new URL(link.json.url as string).pathname.split("/signin/link/")[1] as string;
+    expect((await fetch(`${serve.url}/signin/link/${code}`, { method: "HEAD" })).status).toBe(200);
+    expect((await fetch(`${serve.url}/signin/link/${code}`)).status).toBe(200);
+    await expect.poll(() => serve.output()).toContain("method=GET path=/signin/link/… status=200");
+    const log = serve.output();
+    expect(log).toContain("method=HEAD path=/signin/link/… status=200");
+    expect(log).not.toContain(code);
+  });
 });
 
 describe("cairn mcp and the credentials file", () => {

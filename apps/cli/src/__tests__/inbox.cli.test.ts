@@ -36,7 +36,7 @@ describe("cairn inbox, ack and outcomes against cairn serve", () => {
 
     const acked = await runCli(["ack", id, "--note", "Approved in #finance"], { env: sam.env });
     expect(acked.code, acked.stderr).toBe(0);
-    expect(acked.stdout).toContain(`acknowledged by ${sam.name} (initial)`);
+    expect(acked.stdout).toMatch(new RegExp(`${sam.name} acknowledged \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} UTC \\(initial\\)`));
     expect(acked.stdout).toContain("Approved in #finance");
 
     expect((await runCli(["inbox"], { env: sam.env })).stdout).toContain("Nothing waits on anyone.");
@@ -56,7 +56,8 @@ describe("cairn inbox, ack and outcomes against cairn serve", () => {
     const past = await server.rest("POST", "/v1/receipts", sam.token, minimalReceipt({ outcome: { status: "pending", measure_at: "2020-01-01" } }));
     const outcomes = await runCli(["outcomes"], { env: sam.env });
     expect(outcomes.code, outcomes.stderr).toBe(0);
-    expect(outcomes.stdout).toContain(`${past.json.id}  overdue  due 2020-01-01T00:00:00.000Z`);
+    // Instants read as people write them (SPEC §24), never as 2020-01-01T00:00:00.000Z.
+    expect(outcomes.stdout).toContain(`${past.json.id}  overdue  due 2020-01-01 00:00 UTC`);
     const json = await runCli(["outcomes", "--json"], { env: sam.env });
     expect(json.json.items.map((o: { id: string }) => o.id)).toEqual([past.json.id]);
     const doctor = await runCli(["doctor"], { env: sam.env });
@@ -77,7 +78,7 @@ describe("cairn inbox, ack and outcomes against cairn serve", () => {
     expect(mine.json.items.map((i: { id: string; human_action: string; assignee: string }) => [i.id, i.human_action, i.assignee])).toEqual([
       [id, ASKS, sam.name],
     ]);
-    expect((await runCli(["inbox", "--assignee", "me"], { env: sam.env })).stdout).toContain(`assigned to ${sam.name}`);
+    expect((await runCli(["inbox", "--assignee", "me"], { env: sam.env })).stdout).toContain(`Assigned to ${sam.name}`);
     expect((await runCli(["status"], { env: sam.env })).stdout).toContain("Inbox: 1 open (1 yours)");
 
     const agent = await runCli(["token", "create", "claude", "--kind", "agent"], { env: sam.env });
@@ -88,6 +89,12 @@ describe("cairn inbox, ack and outcomes against cairn serve", () => {
     expect(unknown.code).toBe(EXIT.rejected);
     expect(unknown.json.error.issues[0].field).toBe("assignee");
     expect((await runCli(["assign", id], { env: sam.env })).code).toBe(EXIT.usage);
+    // Nothing of yours, but others open: say so, and how many are open in all (SPEC §24).
+    await runCli(["assign", id, "--none"], { env: sam.env });
+    const open = (await runCli(["inbox", "--json"], { env: sam.env })).json.items.length;
+    const notMine = await runCli(["inbox", "--assignee", "me"], { env: sam.env });
+    expect(notMine.stdout.trim()).toBe(`Nothing is assigned to you (${open} open in all).`);
+    await runCli(["assign", id, sam.name], { env: sam.env });
 
     const flagged = await runCli(["receipt", "--from", "-", "--assignee", sam.name, "--json"], {
       env: sam.env,
@@ -98,5 +105,26 @@ describe("cairn inbox, ack and outcomes against cairn serve", () => {
     const cleared = await runCli(["assign", id, "--none", "--json"], { env: sam.env });
     expect(cleared.json.assignee).toBeNull();
     expect((await runCli(["inbox", "--assignee", "none", "--json"], { env: sam.env })).json.items.map((i: { id: string }) => i.id)).toContain(id);
+  });
+
+  it("cairn read heads the stored body with what is true now; cairn outcomes --state all names the receipt that closed each (SPEC §24)", async () => {
+    const sam = await cliUser(server, "sam");
+    const original = await server.rest("POST", "/v1/receipts", sam.token, minimalReceipt({ human_action: ASKS, outcome: { status: "pending", measure_at: "2020-01-02" }, learned: "to measure" }));
+    const id = original.json.id as string;
+    await runCli(["assign", id, sam.name], { env: sam.env });
+    await runCli(["ack", id], { env: sam.env });
+    const followUp = await server.rest("POST", "/v1/receipts", sam.token, minimalReceipt({ follows: id, outcome: { status: "measured", summary: "fine" }, learned: "measured" }));
+    const read = await runCli(["read", id], { env: sam.env });
+    expect(read.code, read.stderr).toBe(0);
+    const [header, body] = read.stdout.split("\n# ");
+    expect(header).toMatch(new RegExp(`assigned to +${sam.name}\n`));
+    expect(header).toMatch(new RegExp(`acknowledged +${sam.name} acknowledged \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} UTC`));
+    expect(header).toMatch(new RegExp(`outcome +Measured in ${followUp.json.id}\n`));
+    expect(header).toMatch(new RegExp(`followed by +${followUp.json.id}\n`));
+    expect(header).toMatch(/lifetime +Expires \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
+    // The stored body keeps its words: it is immutable.
+    expect(body).toContain("Pending");
+    const all = await runCli(["outcomes", "--state", "all"], { env: sam.env });
+    expect(all.stdout).toContain(`${id}  closed  due 2020-01-02 00:00 UTC  measured in ${followUp.json.id}`);
   });
 });

@@ -12,7 +12,8 @@ describe("cairn subscribe, subscriptions and deliveries against cairn serve", ()
       const sam = await cliUser(server, "sam");
       const sub = await runCli(["subscribe", receiver.url, "--events", "artifact.created", "receipt.dropped"], { env: sam.env });
       expect(sub.code, sub.stderr).toBe(0);
-      expect(sub.stdout).toMatch(/Signing secret \(shown once; verify deliveries with it\): whsec_/);
+      // The secret on a line of its own, so it can be copied whole (SPEC §24).
+      expect(sub.stdout).toMatch(/Signing secret \(shown once; verify deliveries with it\):\nwhsec_[A-Za-z0-9+/=]+\n/);
       const id = /Subscribed (sub_[0-9a-z]+)/.exec(sub.stdout)?.[1] as string;
 
       const listed = await runCli(["subscriptions", "--json"], { env: sam.env });
@@ -32,7 +33,7 @@ describe("cairn subscribe, subscriptions and deliveries against cairn serve", ()
       expect(shown.stderr).toContain("--view events");
       const states = await runCli(["deliveries", id, "--view", "events"], { env: sam.env });
       expect(states.code, states.stderr).toBe(0);
-      expect(states.stdout).toMatch(/evt_[0-9a-z]+ {2}artifact.created {2}delivered {2}1 attempt\n/);
+      expect(states.stdout).toMatch(/evt_[0-9a-z]+ {2}artifact.created {2}Delivered · 1 attempt\n/);
 
       const test = await runCli(["subscription", "test", id], { env: sam.env });
       expect(test.code, test.stderr).toBe(0);
@@ -49,7 +50,13 @@ describe("cairn subscribe, subscriptions and deliveries against cairn serve", ()
       expect(refused.code).toBe(1);
       expect(refused.stderr).toMatch(/already signs with 3 secrets.*stops signing at/);
       const show = await runCli(["subscription", "show", id], { env: sam.env });
-      expect(show.stdout).toContain(`created by ${sam.name}`);
+      expect(show.stdout).toContain(`created by ${sam.name} at `);
+      expect(show.stdout).toMatch(/\(user:[^;]+; ok: Delivering\)/);
+      expect(show.stdout).toMatch(/ at \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\n/);
+      // Enabling says how to resend what was missed while it was off.
+      const enabled = await runCli(["subscription", "enable", id], { env: sam.env });
+      expect(enabled.code, enabled.stderr).toBe(0);
+      expect(enabled.stdout).toContain(`cairn subscription recover ${id} --since`);
       expect(show.stdout).not.toContain("whsec_");
 
       const help = await runCli(["subscription", "--help"], { env: sam.env });

@@ -159,10 +159,11 @@ export class CairnClient {
     private readonly limits: ClientLimits = DEFAULT_CLIENT_LIMITS,
   ) {}
 
-  private request(name: OperationName, route: RouteSpec, input: unknown): { url: string; init: HttpInit } {
+  private request(name: OperationName, route: RouteSpec, input: unknown, extra: Readonly<Record<string, string>>): { url: string; init: HttpInit } {
     const request = requestOf(route, input);
     if (!request) throw new CliFailure(EXIT.usage, `${name} takes named fields.`);
     const headers: Record<string, string> = {
+      ...extra,
       authorization: `Bearer ${this.connection.token}`,
       "x-cairn-surface": "cli",
       "user-agent": `cairn-cli/${this.version}`,
@@ -174,10 +175,10 @@ export class CairnClient {
     };
   }
 
-  /** One request, one JSON answer. */
-  async call<N extends OperationName>(name: N, input: unknown): Promise<Answer<OperationOutput<N>>> {
+  /** One request, one JSON answer. `headers` are request headers the operation reads (e.g. `traceparent`). */
+  async call<N extends OperationName>(name: N, input: unknown, headers: Readonly<Record<string, string>> = {}): Promise<Answer<OperationOutput<N>>> {
     const deadline = Date.now() + this.limits.timeoutMs;
-    const res = await this.open(name, input);
+    const res = await this.open(name, input, headers);
     const text = await readBounded(res, this.limits, deadline, this.connection.url);
     try {
       return { data: JSON.parse(text) as OperationOutput<N>, text };
@@ -191,10 +192,10 @@ export class CairnClient {
    * consumed as it arrives. The timeout covers waiting for the answer to start, never
    * the length of a long export.
    */
-  async open(name: OperationName, input: unknown): Promise<HttpAnswer> {
+  async open(name: OperationName, input: unknown, headers: Readonly<Record<string, string>> = {}): Promise<HttpAnswer> {
     // An operation without a named route takes its method from whether it writes.
     const route = ROUTES[name] ?? defaultRoute(name, (await operationMeta(name)).mutates);
-    const { url, init } = this.request(name, route, input);
+    const { url, init } = this.request(name, route, input, headers);
     const controller = new AbortController();
     const deadline = Date.now() + this.limits.timeoutMs;
     const timer = setTimeout(() => controller.abort(new DOMException("no answer", "TimeoutError")), this.limits.timeoutMs);

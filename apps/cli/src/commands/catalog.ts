@@ -5,7 +5,7 @@ import { exportCommand } from "./export.js";
 import { ackCommand, inboxCommand, outcomesCommand } from "./inbox.js";
 import { keysListCommand, keysRotateCommand } from "./keys.js";
 import { verifyCommand } from "./verify.js";
-import { doctorCommand, dropsCommand, statusCommand } from "./health.js";
+import { doctorCommand, dropsCommand, dropsDismissCommand, statusCommand } from "./health.js";
 import { policyGetCommand, policySetCommand } from "./policy.js";
 import { openCommand } from "./open.js";
 import { readCommand } from "./read.js";
@@ -46,6 +46,7 @@ export const CLI_COMMANDS: { readonly [N in OperationName]?: CliCommand<N> } = {
   doctor: doctorCommand,
   status: statusCommand,
   drops_list: dropsCommand,
+  drops_dismiss: dropsDismissCommand,
   policy_get: policyGetCommand,
   policy_set: policySetCommand,
   run_create: runStartCommand,

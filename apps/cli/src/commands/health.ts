@@ -1,3 +1,4 @@
+import { readableInstant } from "../light.js";
 import { operationCommand } from "./define.js";
 
 const MARK = { ok: "ok  ", warn: "WARN", fail: "FAIL" } as const;
@@ -31,9 +32,21 @@ export const dropsCommand = operationCommand("drops_list", {
     if (list.items.length === 0) printer.out("No drops in the window.");
     for (const d of list.items) {
       const fields = d.fields.length > 0 ? ` [${d.fields.join(", ")}]` : "";
-      printer.out(`${d.created_at}  ${d.category}${fields}  ${d.title ?? "(no title)"}  via ${d.surface}`);
-      if (d.recoverable) printer.out(`  → ${d.next_action}`);
+      // A drop dealt with stays listed, marked as such (SPEC §24); only an open one still asks for something.
+      const state = d.state === "open" ? "" : `  (${d.state})`;
+      printer.out(`${readableInstant(d.created_at)}  ${d.category}${fields}  ${d.title ?? "(no title)"}  via ${d.surface}${state}`);
+      if (d.recoverable && d.state === "open") printer.out(`  → ${d.next_action}`);
     }
     if (list.next_cursor) printer.err(`More: --cursor ${list.next_cursor}`);
+  },
+});
+
+export const dropsDismissCommand = operationCommand("drops_dismiss", {
+  words: ["drops", "dismiss"],
+  options: [{ field: "before", flags: "--before <time>" }, { field: "owner", flags: "--owner <owner>" }],
+  summary: "Say you dealt with the drops made before a time (default: now): they stop counting toward doctor's warning and stay listed as dismissed (human tokens only).",
+  examples: ["cairn drops dismiss", "cairn drops dismiss --before 2026-12-01T09:00:00Z --owner team:platform"],
+  human(r, printer) {
+    printer.out(r.dismissed === 0 ? "Nothing to dismiss: no open drop before then." : `Dismissed ${r.dismissed} drop${r.dismissed === 1 ? "" : "s"} made before ${readableInstant(r.before)}; they stay listed in \`cairn drops\`.`);
   },
 });

@@ -2,6 +2,7 @@ import type { Acknowledgement, OperationOutput } from "@cairn/core";
 import { isPlainObject } from "@cairn/core/json";
 import type { Command } from "commander";
 import { CliFailure } from "../failure.js";
+import { acknowledgementText, assignedText, inboxEmptyText, outcomeItemLine } from "../light.js";
 import { fieldOf, humanActionLabel, operationMeta } from "../metadata.js";
 import type { Printer } from "../output.js";
 import { type CliCommand, examplesHelp, operationCommand } from "./define.js";
@@ -9,13 +10,13 @@ import { optionFor } from "./fields.js";
 import { fail, JSON_HELP, runWithClient } from "./run.js";
 
 function ackLine(k: Acknowledgement): string {
-  return `  acknowledged by ${k.by.user} (${k.by.token_name}) at ${k.at}${k.note === null ? "" : `: ${k.note}`}`;
+  return `  ${acknowledgementText(k)} (${k.by.token_name})${k.note === null ? "" : `: ${k.note}`}`;
 }
 
-function printInbox(page: OperationOutput<"inbox_list">, label: string, printer: Printer): void {
-  if (page.items.length === 0) printer.out("Nothing waits on anyone.");
+function printInbox(page: OperationOutput<"inbox_list">, label: string, printer: Printer, request: Record<string, unknown>, openInAll?: number): void {
+  if (page.items.length === 0) printer.out(inboxEmptyText(request, openInAll));
   for (const item of page.items) {
-    const assigned = item.assignee === null ? "" : `  assigned to ${item.assignee}`;
+    const assigned = item.assignee === null ? "" : `  ${assignedText(item.assignee)}`;
     printer.out(`${item.id}  ${item.state}  ${item.age.text}  ${item.receipt.owner}${assigned}  ${item.receipt.title}`);
     printer.out(`  ${label}: ${item.human_action}`);
     for (const k of item.acknowledgements) printer.out(ackLine(k));
@@ -67,7 +68,12 @@ export const inboxCommand: CliCommand<"inbox_list"> = {
       await runWithClient(ctx, json, async (client, printer) => {
         const answer = await client.call("inbox_list", request);
         if (json) printer.out(answer.text);
-        else printInbox(answer.data, await humanActionLabel(), printer);
+        else {
+          // "Nothing is assigned to you (4 open in all)": the count is the status line's.
+          const mineOnly = answer.data.items.length === 0 && request.assignee === "me" && request.cursor === undefined;
+          const openInAll = mineOnly ? (await client.call("status", {})).data.inbox.open : undefined;
+          printInbox(answer.data, await humanActionLabel(), printer, request, openInAll);
+        }
       });
     });
   },
@@ -98,7 +104,7 @@ export const outcomesCommand = operationCommand("outcomes_list", {
   human(page, printer) {
     if (page.items.length === 0) printer.out("No outcome in that state.");
     for (const o of page.items) {
-      printer.out(`${o.id}  ${o.state}  due ${o.due_at}  ${o.receipt.owner}  ${o.receipt.title}`);
+      printer.out(outcomeItemLine(o));
       if (o.state === "overdue") printer.out(`  → measure it, then leave a receipt with "follows": "${o.id}"`);
     }
     if (page.next_cursor) printer.err(`More: --cursor ${page.next_cursor}`);

@@ -8,10 +8,15 @@ import type { CommandContext } from "./run.js";
 function parentFor(program: Command, words: readonly string[]): Command {
   if (words.length === 1) return program;
   const group = words[0] as string;
-  return (
-    program.commands.find((c) => c.name() === group) ??
-    program.command(group).description(GROUPS[group] ?? `${group} commands.`)
-  );
+  const found = program.commands.find((c) => c.name() === group);
+  // A command that also has subcommands (`cairn drops`, `cairn drops dismiss`): options after
+  // the subcommand's name are the subcommand's, not read by the command before it.
+  // The program must split its words positionally too, or it hands the subcommand's options to the command.
+  if (found) {
+    program.enablePositionalOptions();
+    return found.enablePositionalOptions();
+  }
+  return program.command(group).description(GROUPS[group] ?? `${group} commands.`);
 }
 
 /** The CLI's command for an operation: the catalog's, the generated one when the catalog has none, or null when core keeps the operation off the CLI (`notOn.cli`). */

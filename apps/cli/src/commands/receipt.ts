@@ -23,6 +23,7 @@ const EXAMPLES = [
 interface ReceiptOptions {
   from?: string;
   template?: boolean;
+  traceparent?: string;
   yaml?: boolean;
   details?: string;
   title?: string;
@@ -74,6 +75,10 @@ export const receiptCommand: CliCommand<"receipt_create"> = {
         "--dry-run",
         "Validate and render locally and print the body and checksum the server would store; nothing is sent. Checks the fields only: the server also checks owner, follows and duplicates.",
       )
+      .option(
+        "--traceparent <value>",
+        "Link the receipt to the run of this W3C trace context (00-<trace id>-<span id>-<flags>), as REST's traceparent header does. Default: the TRACEPARENT environment variable (OpenTelemetry's environment carrier), when set.",
+      )
       .option("--template", "Print a valid starting receipt to fill in, every field under its description (YAML with comments; --json for JSON), and exit.")
       .option("--yaml", "With --template: YAML (the default).")
       .option("--json", `${JSON_HELP} With --dry-run: the prepared receipt. With --template: the template as JSON.`)
@@ -118,7 +123,9 @@ export const receiptCommand: CliCommand<"receipt_create"> = {
         return;
       }
       await runWithClient(ctx, json, async (client, printer) => {
-        const answer = await client.call("receipt_create", raw);
+        // SPEC §24: the trace named by --traceparent, else by TRACEPARENT, as the REST header.
+        const traceparent = opts.traceparent ?? ctx.io.env.TRACEPARENT;
+        const answer = await client.call("receipt_create", raw, traceparent ? { traceparent } : {});
         if (json) return printer.out(answer.text);
         const a = answer.data;
         printer.out(`Receipt stored: ${a.title}`);

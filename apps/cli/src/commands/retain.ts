@@ -1,3 +1,4 @@
+import { CONFIRMATIONS } from "../light.js";
 import { operationCommand } from "./define.js";
 
 export const retainCommand = operationCommand("artifact_retain", {
@@ -5,7 +6,7 @@ export const retainCommand = operationCommand("artifact_retain", {
   args: [{ field: "id", name: "ID" }],
   examples: ["cairn retain art_06h2k3m4n5p6q7r8s9t0v1w2x3"],
   human(a, printer) {
-    printer.out(`Retained ${a.id}: it will not expire.`);
+    printer.out(`${a.id}: ${CONFIRMATIONS.retained()}`);
     printer.out(a.url);
   },
 });

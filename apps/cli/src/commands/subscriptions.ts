@@ -1,15 +1,15 @@
-import { readableInstant, type Subscription } from "@cairn/core";
+import type { Subscription } from "@cairn/core";
+import { eventDeliveryTextOf, readableInstant, subscriptionStateOf } from "../light.js";
 import type { Printer } from "../output.js";
 import { operationCommand } from "./define.js";
 
 function printSubscription(s: Subscription, printer: Printer): void {
-  const state = s.enabled ? (s.failing_since ? `failing since ${s.failing_since}` : "enabled") : `DISABLED: ${s.disabled_reason ?? ""}`;
-  printer.out(`${s.id}  ${s.url}  (${s.owner}; ${state})`);
+  // Core's words for the state, as the web shows them ("Disabled: its creator sam left the team").
+  const state = subscriptionStateOf(s);
+  printer.out(`${s.id}  ${s.url}  (${s.owner}; ${state.badge}: ${state.text})`);
   printer.out(`  events: ${s.events.join(", ")}`);
-  printer.out(`  created by ${s.created_by} at ${s.created_at}`);
+  printer.out(`  created by ${s.created_by} at ${readableInstant(s.created_at)}`);
 }
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 export const subscribeCommand = operationCommand("subscription_create", {
   words: ["subscribe"],
@@ -22,7 +22,8 @@ export const subscribeCommand = operationCommand("subscription_create", {
   human(s, printer) {
     printer.out(`Subscribed ${s.id}: ${s.url}`);
     printer.out(`  events: ${s.events.join(", ")}`);
-    printer.out(`Signing secret (shown once; verify deliveries with it): ${s.secret}`);
+    printer.out("Signing secret (shown once; verify deliveries with it):");
+    printer.out(s.secret);
   },
 });
 
@@ -47,11 +48,10 @@ export const deliveriesCommand = operationCommand("subscription_deliveries", {
     if (items.length === 0) printer.out("Nothing delivered or queued yet.");
     for (const item of items) {
       if ("state" in item) {
-        const next = item.in_flight ? "sending now" : item.next_attempt_at ? `next attempt ${item.next_attempt_at}` : "";
-        printer.out(`${item.event_id}  ${item.event_type}  ${item.state}  ${plural(item.attempts, "attempt")}${next ? `  ${next}` : ""}`);
+        printer.out(`${item.event_id}  ${item.event_type}  ${eventDeliveryTextOf(item)}`);
       } else {
         const outcome = item.error ? `failed: ${item.error}` : `HTTP ${item.status_code}`;
-        printer.out(`${item.at}  ${item.event_id} ${item.event_type} #${item.attempt}  ${outcome}  ${item.latency_ms} ms`);
+        printer.out(`${readableInstant(item.at)}  ${item.event_id} ${item.event_type} #${item.attempt}  ${outcome}  ${item.latency_ms} ms`);
       }
     }
     if (list.next_cursor) printer.err(`More: --cursor ${list.next_cursor}`);
@@ -78,7 +78,11 @@ export const subscriptionEnableCommand = operationCommand("subscription_enable",
   words: ["subscription", "enable"],
   args: [{ field: "id", name: "ID" }],
   examples: ["cairn subscription enable sub_06h2k3m4n5p6q7r8s9t0v1w2x3"],
-  human: printSubscription,
+  human(s, printer) {
+    printSubscription(s, printer);
+    // Events that happened while it was off were not sent (SPEC §24): say how to send them now.
+    printer.out(`Events from while it was off were not sent; resend them with: cairn subscription recover ${s.id} --since <time>`);
+  },
 });
 
 export const subscriptionRedeliverCommand = operationCommand("subscription_redeliver", {

@@ -27,14 +27,15 @@ function commentLines(text: string, width = 88): string[] {
 /**
  * A starting receipt to fill in: every field of the create input in schema order, each
  * under its own description (taken from the schema, so it cannot drift), the optional
- * ones the example leaves out commented out. Valid as printed.
+ * ones the template leaves out commented out. Every answer is core's `<fill in: …>`
+ * placeholder: sent unedited, it is refused, naming each field still to fill (SPEC §24).
  */
 export async function receiptTemplate(receipt: Receipt, format: "yaml" | "json", now = new Date()): Promise<string> {
-  const example: Record<string, unknown> = receipt.receiptExample(now);
+  const example: Record<string, unknown> = receipt.receiptTemplateValues(now);
   if (format === "json") return `${JSON.stringify(example, null, 2)}\n`;
   const { stringify } = await import("yaml");
   const out = [
-    `# A ${receipt.RECEIPT_SCHEMA_ID} receipt. Fill in the answers, then:`,
+    `# A ${receipt.RECEIPT_SCHEMA_ID} receipt. Replace every <fill in: …> with your answer, then:`,
     "#   cairn receipt --dry-run --from receipt.yaml   (check it; nothing is sent)",
     "#   cairn receipt --from receipt.yaml",
     "",

@@ -23,8 +23,8 @@ describe("acting from the artifact page (SPEC §20)", () => {
     const retained = await b.request(`/a/${asks.id}/retain`, { method: "POST", form: { csrf: formTokenIn(page) } });
     expect([retained.status, retained.headers.get("location")]).toEqual([303, `/a/${asks.id}?done=retained`]);
     const afterRetain = await (await b.request(`/a/${asks.id}?done=retained`)).text();
-    expect(afterRetain).toContain('role="status" data-part="notice">Retained: it will not expire.</p>');
-    expect(afterRetain).toContain("<dt>Lifetime</dt><dd>Retained</dd>");
+    expect(afterRetain).toContain('role="status" data-part="notice">Retained: it does not expire.</p>');
+    expect(afterRetain).toContain("<dt>Lifetime</dt><dd>Retained: it does not expire.</dd>");
 
     const assigned = await b.request(`/a/${asks.id}/assign`, { method: "POST", form: { csrf: formTokenIn(page), assignee: kim.name } });
     expect(assigned.headers.get("location")).toBe(`/a/${asks.id}?done=assigned`);
@@ -48,7 +48,7 @@ describe("acting from the artifact page (SPEC §20)", () => {
     expect(mine).toContain('aria-current="page">Mine</a>');
     expect(mine).toContain("Nothing open is assigned to you.");
     const all = await (await kb.request("/inbox?state=all")).text();
-    expect(all).toContain(`assigned to <strong>${kim.name}</strong>`);
+    expect(all).toContain(`Assigned to <strong>${kim.name}</strong>`);
     expect(all).not.toContain("waiting ");
   });
 
@@ -74,10 +74,11 @@ describe("acting from the artifact page (SPEC §20)", () => {
     const before = await (await b.request(`/a/${original.id}`)).text();
     expect(before).toContain('<time class="when" data-field="outcome.measure_at">2026-12-05 09:00 UTC</time>');
     expect(before).toContain('data-part="overdue">Overdue</span>');
-    // A link holder cannot see follow-ups, so the share page never marks it overdue (it could be wrong).
-    const shared = await (await fx.app.request(`/s/${original.url.split("/s/")[1]}`)).text();
+    // A link holder learns whether a later receipt follows it (never which), so the share page marks it overdue too.
+    const sharePath = `/s/${original.url.split("/s/")[1]}`;
+    const shared = await (await fx.app.request(sharePath)).text();
     expect(shared).toContain("2026-12-05 09:00 UTC");
-    expect(shared).not.toContain("Overdue");
+    expect(shared).toContain("Overdue");
     expect(await (await b.request("/?outcome=overdue")).text()).toContain(original.title);
 
     const followUp = await fx.world.cairn.invoke(
@@ -86,10 +87,19 @@ describe("acting from the artifact page (SPEC §20)", () => {
       minimalReceipt({ changed: "Measured the retry rate", outcome: { status: "measured", summary: "fine" }, follows: original.id, learned: "measured" }),
     );
     const after = await (await b.request(`/a/${original.id}`)).text();
+    const outcomeOf = (page: string) => page.match(/<span class="label">Outcome<\/span>[\s\S]*?<\/p>/)?.[0] ?? "";
     expect(after).not.toContain("Overdue");
-    expect(after).toContain(`Measured in <a data-field="followed_by" href="/a/${followUp.id}">Measured the retry rate</a>`);
+    // SPEC §24: the card reads as closed — "Measured in <follow-up>", not "Pending · measure at …".
+    expect(outcomeOf(after)).toContain(`Measured in</strong> <a data-field="followed_by" href="/a/${followUp.id}">Measured the retry rate</a>`);
+    expect(outcomeOf(after)).not.toMatch(/Pending|measure at/);
+    // The share page says it was measured, without naming the follow-up its holder cannot open.
+    const sharedAfter = await (await fx.app.request(sharePath)).text();
+    expect(outcomeOf(sharedAfter)).toContain("Measured in</strong> a later receipt");
+    expect(sharedAfter).not.toMatch(/Pending|Overdue/);
+    expect(sharedAfter).not.toContain(followUp.id);
     expect(await (await b.request("/?outcome=overdue")).text()).not.toContain(original.title);
-    expect(await (await b.request("/")).text()).toContain("measured in a later receipt");
+    const bin = await (await b.request("/")).text();
+    expect(bin).toContain("Measured in a later receipt");
     const follow = await (await b.request(`/a/${followUp.id}`)).text();
     expect(follow).toContain(`<a data-field="follows" href="/a/${original.id}">${original.title}</a>`);
   });

@@ -1,4 +1,4 @@
-import { type Artifact, provenanceLine, readableInstant, receiptCardOf } from "@cairn/core";
+import { type Artifact, artifactProvenanceLine, lifetimeText, readableInstant, receiptCardOf, STATE_WORDS } from "@cairn/core";
 import { html, raw } from "hono/html";
 import { renderMarkdown } from "../markdown.js";
 import { type LinkTitles, receiptCard, titleOf } from "./card.js";
@@ -21,8 +21,6 @@ export interface ArtifactPageParts {
   actions?: Markup | string;
   /** Titles of the receipts it follows and that follow it. */
   titles?: LinkTitles;
-  /** Whether the viewer may learn that a receipt follows it (signed in); a link holder sees no overdue mark. */
-  linkViewer?: boolean;
 }
 
 const when = (iso: string) => html`<time class="when" datetime="${iso}">${readableInstant(iso)}</time>`;
@@ -34,13 +32,12 @@ const when = (iso: string) => html`<time class="when" datetime="${iso}">${readab
  * and followed-by are already filtered by core (§9, §20).
  */
 export function artifactPage(artifact: Artifact, parts: ArtifactPageParts, chrome: Chrome | null, now = new Date()): Markup {
-  // A link holder cannot see follow-ups, so an outcome is never marked overdue for them.
-  const card = receiptCardOf(artifact, now, !parts.linkViewer);
+  const card = receiptCardOf(artifact, now);
   const titles = parts.titles ?? new Map<string, string>();
   return layout(
     artifact.title,
     html`${parts.notice ? html`<p class="notice" role="status" data-part="notice">${parts.notice}</p>` : ""}<article>
-<p class="assertion" data-field="assertion">${card ? card.header : provenanceLine(artifact.provenance, "Artifact")}</p>
+<p class="assertion" data-field="assertion">${card ? card.header : artifactProvenanceLine(artifact)}</p>
 ${titleOf(artifact.title, card)}
 ${card ? receiptCard(card, parts.underChip ?? "", card.tldr.text === artifact.title, titles) : bodyOf(artifact)}
 ${parts.actions ?? ""}
@@ -49,7 +46,7 @@ ${parts.actions ?? ""}
 <dl class="facts">
 <dt>Owner</dt><dd>${artifact.owner}</dd>
 <dt>Created</dt><dd>${when(artifact.created_at)}</dd>
-<dt>Lifetime</dt><dd>${artifact.expires_at ? html`Expires ${when(artifact.expires_at)}` : "Retained"}</dd>
+<dt>Lifetime</dt><dd>${artifact.expires_at && !artifact.retained ? html`${STATE_WORDS.expires} ${when(artifact.expires_at)}` : lifetimeText(artifact)}</dd>
 ${
   artifact.tags.length > 0
     ? html`<dt>Tags</dt><dd>${artifact.tags.map((t, i) => html`${i > 0 ? ", " : ""}${chrome ? html`<a href="/?tag=${encodeURIComponent(t)}">${t}</a>` : t}`)}</dd>`
@@ -90,7 +87,7 @@ export function artifactActions(artifact: Artifact, candidates: readonly string[
 <div class="forms">
 ${
   artifact.retained
-    ? html`<p class="muted" data-part="retained">Retained: it does not expire.</p>`
+    ? html`<p class="muted" data-part="retained">${lifetimeText(artifact)}</p>`
     : html`<form method="post" action="/a/${id}/retain">${csrf}<button type="submit">Retain</button><span class="muted"> Keep it past ${artifact.expires_at ? readableInstant(artifact.expires_at) : "its expiry"}.</span></form>`
 }
 <form class="assign" method="post" action="/a/${id}/assign">${csrf}

@@ -1,4 +1,4 @@
-import { type ArtifactSummaryView, RECEIPT_FILTER_CHOICES } from "@cairn/core";
+import { type ArtifactSummaryView, RECEIPT_FILTER_CHOICES, STATE_WORDS } from "@cairn/core";
 import { html, raw } from "hono/html";
 import { renderInline } from "../markdown.js";
 import { type Chrome, layout, type Markup } from "./layout.js";
@@ -39,7 +39,7 @@ function row(a: ArtifactSummaryView) {
 ${a.action ? html`<span><span class="pill${a.action.waiting ? "" : " calm"}">${a.action.label}: ${raw(renderInline(a.action.text))}</span></span>` : ""}
 <span class="tags">${a.action?.acknowledged ? html`<span class="acked" data-part="acknowledged">✓ ${a.action.acknowledged}</span>` : ""}${
     a.outcome ? html`<span${a.outcome.due ? html` class="due"` : ""} data-outcome="${a.outcome.state ?? a.outcome.status}">${a.outcome.line}</span>` : ""
-  }${a.assignee ? html`<span>assigned to <strong>${a.assignee}</strong></span>` : ""}<span>${a.owner}</span><span><time datetime="${a.created_at}">${a.age}</time></span></span>
+  }${a.assignee ? html`<span>${STATE_WORDS.assignee} <strong>${a.assignee}</strong></span>` : ""}<span>${a.owner}</span><span><time datetime="${a.created_at}">${a.age}</time></span></span>
 </li>`;
 }
 

@@ -28,12 +28,16 @@ export type LinkTitles = ReadonlyMap<string, string>;
 const receiptLink = (id: string, titles: LinkTitles, field: string) =>
   html`<a data-field="${field}" href="/a/${encodeURIComponent(id)}">${titles.get(id) ?? id}</a>`;
 
-/** The outcome's mark: "Overdue", or "Measured in" and the follow-ups (linked when the viewer may read them). */
-function outcomeMarkOf(outcome: ReceiptCardView["outcome"], titles: LinkTitles): Markup | string {
+/** The outcome's mark: "Overdue" beside the stored status; a measured outcome is shown by `measuredOf` instead. */
+function outcomeMarkOf(outcome: ReceiptCardView["outcome"]): Markup | string {
   if (outcome.state === "overdue") return html` · <span class="mark overdue" data-part="overdue">${outcome.mark}</span>`;
-  if (outcome.state !== "closed") return "";
-  const links = outcome.followed_by.map((id, i) => html`${i > 0 ? ", " : ""}${receiptLink(id, titles, "followed_by")}`);
-  return html` · <span class="mark measured" data-part="measured">${outcome.mark}${outcome.followed_by.length > 0 ? html` ${links}` : " a later receipt"}</span>`;
+  return "";
+}
+
+/** "Measured in <follow-up>", linked when the viewer may read it, or "Measured in a later receipt" (SPEC §24). */
+function measuredOf(measured: NonNullable<ReceiptCardView["outcome"]["measured"]>, titles: LinkTitles): Markup {
+  const links = measured.followed_by.map((id, i) => html`${i > 0 ? ", " : ""}${receiptLink(id, titles, "followed_by")}`);
+  return html`<strong class="measured" data-part="measured">${measured.label}</strong> ${measured.unnamed ?? links}`;
 }
 
 export function receiptCard(card: ReceiptCardView, underChip: Markup | string = "", tldrIsTitle = false, titles: LinkTitles = new Map()): Markup {
@@ -62,11 +66,15 @@ ${labelled(card.affected)}
           (e) => html`<li><a href="${e.url}" rel="noopener noreferrer" data-field="${e.field}">${e.label}</a>${e.open ? html` <span class="meta">· <a href="${e.open.href}">${e.open.label}</a></span>` : ""}</li>`,
         )}</ul>`
   }${evidence.note ? html`<p class="text meta" data-field="${evidence.note.field}">${raw(renderInline(evidence.note.text))}</p>` : ""}</div>
-<div><span class="label">${outcome.label}</span><p><strong data-field="${outcome.status.field}" data-value="${outcome.status.value}">${outcome.status.text}</strong>${
-    outcome.measure_at
-      ? html` · ${outcome.measure_at.label.toLowerCase()} <time class="when" data-field="${outcome.measure_at.field}">${outcome.measure_at.text}</time>`
-      : ""
-  }${outcomeMarkOf(outcome, titles)}</p>${outcome.summary ? text(outcome.summary) : ""}</div>
+<div><span class="label">${outcome.label}</span><p>${
+    outcome.measured
+      ? measuredOf(outcome.measured, titles)
+      : html`<strong data-field="${outcome.status.field}" data-value="${outcome.status.value}">${outcome.status.text}</strong>${
+          outcome.measure_at
+            ? html` · ${outcome.measure_at.label.toLowerCase()} <time class="when" data-field="${outcome.measure_at.field}">${outcome.measure_at.text}</time>`
+            : ""
+        }${outcomeMarkOf(outcome)}`
+  }</p>${outcome.summary ? text(outcome.summary) : ""}</div>
 <div><span class="label">${remaining.label}</span>${
     remaining.empty !== null
       ? html`<p data-field="${remaining.field}" data-empty="true">${remaining.empty}</p>`

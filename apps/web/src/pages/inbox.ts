@@ -1,4 +1,4 @@
-import { type InboxItem, receiptCardOf } from "@cairn/core";
+import { type InboxItem, mayAcknowledge, receiptCardOf, STATE_WORDS } from "@cairn/core";
 import { html, raw } from "hono/html";
 import { renderInline } from "../markdown.js";
 import { type Chrome, layout, type Markup } from "./layout.js";
@@ -44,12 +44,12 @@ ${
         return html`<li${acknowledged ? html` data-state="acknowledged"` : ""}>
 <a class="title" href="/a/${encodeURIComponent(item.id)}">${item.receipt.title}</a>
 ${card ? html`<span><span class="pill${acknowledged ? " calm" : ""}">${card.action.label}: ${raw(renderInline(card.action.text))}</span></span>` : ""}
-<span class="tags"><span>${item.receipt.owner}</span>${item.assignee ? html`<span>assigned to <strong>${item.assignee}</strong></span>` : ""}${
+<span class="tags"><span>${item.receipt.owner}</span>${item.assignee ? html`<span>${STATE_WORDS.assignee} <strong>${item.assignee}</strong></span>` : ""}${
           acknowledged
             ? card?.acknowledgements.map((a) => html`<span class="acked" data-part="acknowledged">✓ ${a.text}</span>`)
             : html`<span class="waiting">waiting ${item.age.text}</span>`
         }</span>
-${item.state === "open" ? acknowledgeForm(item.id, chrome.formToken, `/inbox?state=${state}`) : ""}
+${mayAcknowledge(item.receipt, chrome.user) ? acknowledgeForm(item.id, chrome.formToken, `/inbox?state=${state}`) : ""}
 </li>`;
       })}</ol>`
 }

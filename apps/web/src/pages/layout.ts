@@ -54,6 +54,13 @@ ${content}
 </html>`;
 }
 
-export function messagePage(title: string, message: string, chrome: Chrome | null = null) {
-  return layout(title, html`<h1>${title}</h1><p>${message}</p>${chrome ? html`<p><a href="/">Back to the bin</a></p>` : ""}`, chrome);
+export function messagePage(title: string, message: string, chrome: Chrome | null = null, requestId?: string) {
+  return layout(
+    title,
+    html`<h1>${title}</h1><p>${message}</p>${
+      // The id a person can quote: the same as the X-Request-Id answered and the server's log line (SPEC §30).
+      requestId ? html`<p class="meta" data-part="request-id">Request id: <code>${requestId}</code></p>` : ""
+    }${chrome ? html`<p><a href="/">Back to the bin</a></p>` : ""}`,
+    chrome,
+  );
 }

@@ -1,4 +1,4 @@
-import type { AttributeView, RunPageView, SpanTreeNode } from "@cairn/core";
+import { type AttributeView, readableInstant, type RunPageView, type SpanTreeNode } from "@cairn/core";
 import { html } from "hono/html";
 import { type Chrome, layout, type Markup } from "./layout.js";
 import { runsHref } from "./runs.js";
@@ -69,7 +69,7 @@ export function runPage(view: RunPageView, produced: ProducedTitles, chrome: Chr
 <h1>${run.name}</h1>
 <section class="totals" aria-label="State and totals">
 <p><span class="pill${t.error ? " bad" : " calm"}">${t.state}${t.errors ? html` · ${t.errors}` : ""}</span>${
-      run.started_at ? html` <span class="meta">started <time datetime="${run.started_at}">${run.started_at.slice(0, 16).replace("T", " ")} UTC</time></span>` : ""
+      run.started_at ? html` <span class="meta">started <time datetime="${run.started_at}">${readableInstant(run.started_at)}</time></span>` : ""
     }</p>
 <dl class="facts">${t.labelled.map((f) => html`<dt>${f.label}</dt><dd>${f.value}</dd>`)}${
       run.trace_id ? html`<dt>Trace</dt><dd><code>${run.trace_id}</code></dd>` : ""

@@ -44,3 +44,23 @@ export function signinLinkElsewherePage(): Markup {
 </section>`,
   );
 }
+
+/**
+ * What a sign-in link shows on GET (SPEC §24): whose it is and one button. Only the button's
+ * POST (with the form token) uses the link, so a preview that fetches it spends nothing.
+ * The form posts back to the page's own address (the link), so the code is never copied
+ * into the page.
+ */
+export function signinLinkPage(user: string, formToken: string): Markup {
+  return layout(
+    "Sign in",
+    html`<section class="signin" aria-labelledby="link-heading">
+<h1 id="link-heading">Sign in to Cairn</h1>
+<p>This link from <code>cairn open</code> signs you in once, within ${SIGNIN_LINK_TTL_MINUTES} minutes of when it was made.</p>
+<form method="post">
+<input type="hidden" name="csrf" value="${formToken}">
+<button type="submit">Sign in as ${user}</button>
+</form>
+</section>`,
+  );
+}

@@ -116,7 +116,7 @@ details.children>summary,details.attrs-fold>summary{cursor:pointer;color:var(--m
 .notice{border:1px solid var(--calm-line);background:var(--calm-bg);color:var(--calm-fg);border-radius:var(--radius);padding:.6rem .9rem;font-weight:600;margin:0 0 1rem}
 .chip-state{display:block;font-weight:500;margin-top:.2rem}
 .assignee{color:var(--muted)}.assignee strong{color:var(--fg)}
-.mark{font-weight:600}.mark.overdue{color:var(--chip-due)}.mark.measured{color:var(--ok-fg)}
+.mark{font-weight:600}.mark.overdue{color:var(--chip-due)}.mark.measured,.measured{color:var(--ok-fg)}
 .when,.tags time{white-space:nowrap}
 .acked{color:var(--ok-fg)}
 .actions .share{display:grid;gap:.3rem;margin:0 0 .9rem}

@@ -1,13 +1,13 @@
-import { attemptOutcomeOf, type DeliveryAttempt, type EventDelivery, eventDeliveryTextOf, type Subscription, subscriptionStateOf } from "@cairn/core";
+import { attemptOutcomeOf, type DeliveryAttempt, type EventDelivery, eventDeliveryTextOf, readableInstant, type Subscription, subscriptionStateOf } from "@cairn/core";
 import { html } from "hono/html";
 import { type Chrome, layout, type Markup } from "./layout.js";
 
-const when = (iso: string) => html`<time datetime="${iso}">${iso.slice(0, 16).replace("T", " ")} UTC</time>`;
+const when = (iso: string) => html`<time datetime="${iso}">${readableInstant(iso)}</time>`;
 const href = (s: Subscription) => `/subscriptions/${encodeURIComponent(s.id)}`;
 
 function state(s: Subscription) {
   const st = subscriptionStateOf(s);
-  return html`<span class="status ${st.tone}">${st.tone === "ok" ? "ok" : st.tone === "warn" ? "failing" : "off"}</span> ${st.text}`;
+  return html`<span class="status ${st.tone}">${st.badge}</span> ${st.text}`;
 }
 
 function attemptLine(a: DeliveryAttempt) {

@@ -1,4 +1,4 @@
-import { type Artifact, type Cairn, receiptCardOf, type ServiceContext } from "@cairn/core";
+import { type Artifact, assignableUsers, type Cairn, CONFIRMATIONS, type ConfirmationName, mayAcknowledge, type ServiceContext } from "@cairn/core";
 import type { Context, Hono } from "hono";
 import type { WebEnv } from "../adapter.js";
 import { artifactActions, artifactPage, type ArtifactPageParts } from "../pages/artifact.js";
@@ -10,19 +10,9 @@ import { linkedTitle, signedIn } from "./pages.js";
 /** Linked receipts whose titles the page looks up, at most. */
 const TITLE_LOOKUPS = 10;
 
-/** The confirmation each write leaves on the next page (`?done=`). */
-export const CONFIRMATIONS: Readonly<Record<string, (a: Artifact) => string>> = {
-  retained: () => "Retained: it will not expire.",
-  assigned: (a) => (a.assignee === null ? "Nobody is assigned now." : `Assigned to ${a.assignee}.`),
-  acknowledged: () => "Acknowledged: you said you saw what it asks.",
-};
-
-/** Who may be assigned: the owner user, or the owner team's members (SPEC §20). */
-async function assigneeChoices(cairn: Cairn, ctx: ServiceContext, owner: string): Promise<string[]> {
-  const [kind, name = ""] = owner.split(":", 2);
-  if (kind === "user") return [name];
-  return (await cairn.invoke("team_read", ctx, { name })).members;
-}
+/** Who may be assigned, by core's rule (SPEC §20); the team's members are read as the viewer may. */
+const assigneeChoices = (cairn: Cairn, ctx: ServiceContext, owner: string) =>
+  assignableUsers(owner, async (name) => (await cairn.invoke("team_read", ctx, { name })).members);
 
 /** Everything /a/:id shows a signed-in person beyond the artifact: titles, forms, the last confirmation. */
 export async function artifactPageParts(
@@ -39,13 +29,11 @@ export async function artifactPageParts(
     const title = await linkedTitle(cairn, ctx, other);
     if (title !== null) titles.set(other, title);
   }
-  const card = receiptCardOf(artifact, ctx.now());
-  const mine = card?.acknowledgements.some((a) => a.user === session.principal.user.name) ?? true;
   const done = c.req.query("done");
   return {
     rawHref: `/a/${id}/raw`,
-    underChip: card?.action.needed && !mine ? acknowledgeForm(artifact.id, session.formToken, `/a/${id}`) : "",
-    notice: done !== undefined && Object.hasOwn(CONFIRMATIONS, done) ? (CONFIRMATIONS[done]?.(artifact) ?? null) : null,
+    underChip: mayAcknowledge(artifact, session.principal.user.name) ? acknowledgeForm(artifact.id, session.formToken, `/a/${id}`) : "",
+    notice: done !== undefined && Object.hasOwn(CONFIRMATIONS, done) ? CONFIRMATIONS[done as ConfirmationName](artifact) : null,
     actions: artifactActions(artifact, await assigneeChoices(cairn, ctx, artifact.owner), session.formToken),
     titles,
   };

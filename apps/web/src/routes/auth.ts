@@ -3,7 +3,7 @@ import type { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { failureFor, type WebEnv } from "../adapter.js";
 import { messagePage } from "../pages/layout.js";
-import { signinLinkSpentPage, signinLinkElsewherePage, signinPage } from "../pages/signin.js";
+import { signinLinkElsewherePage, signinLinkPage, signinLinkSpentPage, signinPage } from "../pages/signin.js";
 import { endSession, formIsGenuine, isCrossSite, sessionOf, signinFormIsGenuine, signinFormToken, startSession } from "../session.js";
 
 /** Forms are a few hundred bytes; anything larger is not ours. */
@@ -60,12 +60,24 @@ export function mountAuth(app: Hono<WebEnv>, cairn: Cairn): void {
     }
   });
 
-  // The one-time link `cairn open` prints (SPEC §22, ADR 0036). Following it is the sign-in.
+  // The one-time link `cairn open` prints (SPEC §22, §24, ADR 0036). A GET only shows whose
+  // it is: chat apps and mail scanners fetch links before people do, and a fetch must not
+  // spend it. The page's one button posts it back, with the sign-in form token, and that
+  // POST is the sign-in.
   app.get("/signin/link/:code", async (c) => {
-    // A link checker's HEAD must not spend the code.
+    // A link checker's HEAD learns nothing and spends nothing.
     if (c.req.method === "HEAD") return c.body(null, 200);
+    const peeked = await cairn.sessions.peek(c.req.param("code"));
+    if (!peeked) return c.html(signinLinkSpentPage(), 410);
+    // The code is in the path already; the page adds nothing a preview could use, and is never cached.
+    return c.html(signinLinkPage(peeked.user, signinFormToken(c)));
+  });
+
+  app.post("/signin/link/:code", formLimit, async (c) => {
     // Another site sending a browser here would sign it in as someone else: the code is kept for its owner.
     if (isCrossSite(c)) return c.html(signinLinkElsewherePage(), 403);
+    const form = await c.req.parseBody();
+    if (!signinFormIsGenuine(c, typeof form.csrf === "string" ? form.csrf : undefined)) return c.html(refusedForm(), 403);
     const followed = await cairn.sessions.follow(c.req.param("code"));
     if (!followed) return c.html(signinLinkSpentPage(), 410);
     startSession(c, followed.session.secret);

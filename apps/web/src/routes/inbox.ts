@@ -1,4 +1,4 @@
-import type { Cairn } from "@cairn/core";
+import { type Cairn, CONFIRMATIONS } from "@cairn/core";
 import type { Hono } from "hono";
 import type { WebEnv } from "../adapter.js";
 import { INBOX_STATES, inboxPage } from "../pages/inbox.js";
@@ -22,7 +22,7 @@ export function mountInbox(app: Hono<WebEnv>, cairn: Cairn): void {
         limit: INBOX_PAGE_SIZE,
         ...(cursor && { cursor }),
       });
-      const notice = c.req.query("done") === "acknowledged" ? "Acknowledged: you said you saw what it asks." : null;
+      const notice = c.req.query("done") === "acknowledged" ? CONFIRMATIONS.acknowledged() : null;
       return c.html(inboxPage(page.items, tab.value, page.next_cursor, chrome, notice));
     }),
   );

@@ -6,7 +6,8 @@ import { doctorPage } from "../pages/doctor.js";
 import type { Chrome } from "../pages/layout.js";
 import { runPage } from "../pages/run.js";
 import { RUN_QUERY_KEYS, type RunsQuery, runsPage } from "../pages/runs.js";
-import { sessionOf, type WebSession } from "../session.js";
+import { formIsGenuine, sessionOf, type WebSession } from "../session.js";
+import { formLimit, refusedForm } from "./auth.js";
 
 export const BIN_PAGE_SIZE = 25;
 const PRODUCED_LOOKUPS = 50;
@@ -35,7 +36,7 @@ type SignedIn = (c: Context, ctx: ServiceContext, chrome: Chrome, session: WebSe
 
 /** Runs the handler for a signed-in person; anyone else is sent to the sign-in form and back. */
 export function signedIn(cairn: Cairn, handler: SignedIn) {
-  return async (c: Context) => {
+  return async (c: Context<WebEnv>) => {
     const session = await sessionOf(cairn, c);
     if (!session) {
       const url = new URL(c.req.url);
@@ -44,7 +45,7 @@ export function signedIn(cairn: Cairn, handler: SignedIn) {
       return c.redirect(next === "/" ? "/signin" : `/signin?next=${encodeURIComponent(next)}`, 303);
     }
     const chrome: Chrome = { user: session.principal.user.name, formToken: session.formToken };
-    return handler(c, webContext(cairn, session.principal), chrome, session);
+    return handler(c, webContext(cairn, session.principal, c.get("requestId")), chrome, session);
   };
 }
 
@@ -121,7 +122,22 @@ export function mountPages(app: Hono<WebEnv>, cairn: Cairn): void {
     signedIn(cairn, async (c, ctx, chrome) => {
       const doctor = await cairn.invoke("doctor", ctx, {});
       const drops = await cairn.invoke("drops_list", ctx, { limit: DOCTOR_DROPS });
-      return c.html(doctorPage(doctor.checks, drops.items, chrome));
+      const done = c.req.query("dismissed");
+      const notice = done === undefined ? null : `Dismissed ${done} drop${done === "1" ? "" : "s"}: they stay listed and no longer warn.`;
+      return c.html(doctorPage(doctor.checks, drops.items, chrome, notice));
+    }),
+  );
+
+  // The doctor page's one write: a person dismisses the drops listed (up to the newest shown), with the form token.
+  app.post(
+    "/doctor/dismiss",
+    formLimit,
+    signedIn(cairn, async (c, ctx, _chrome, session) => {
+      const form = await c.req.parseBody();
+      if (!formIsGenuine(c, session, typeof form.csrf === "string" ? form.csrf : undefined)) return c.html(refusedForm(), 403);
+      const before = typeof form.before === "string" && form.before !== "" ? form.before : undefined;
+      const answer = await cairn.invoke("drops_dismiss", ctx, { ...(before !== undefined && { before }) });
+      return c.redirect(`/doctor?dismissed=${answer.dismissed}`, 303);
     }),
   );
 }

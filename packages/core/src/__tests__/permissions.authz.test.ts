@@ -33,6 +33,7 @@ const AGENT_MAY: { readonly [N in OperationName]: boolean } = {
   run_list: true,
   run_delete: false,
   drops_list: true,
+  drops_dismiss: false,
   doctor: true,
   status: true,
   policy_get: true,

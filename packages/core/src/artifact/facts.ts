@@ -1,22 +1,28 @@
+import { readableInstant } from "../dates.js";
 import { humanActionText } from "../inbox/format.js";
 import { ageOf } from "../inbox/internal.js";
+import { lifetimeText, receiptNowLines } from "../view/state.js";
 import { artifactProvenanceLine } from "./provenance-line.js";
 import type { Artifact } from "./schemas.js";
 
 /**
  * An artifact's facts as labelled lines, in the order a reader wants them: the view
  * model a text surface prints above the body (the CLI's `read`), so no surface names
- * the fields or words the labels itself.
+ * the fields or words the labels itself. A receipt's current state — assignee,
+ * acknowledgements, measured in / followed by, lifetime — comes first (SPEC §24): the
+ * same facts as its card, since the stored body keeps the words it was created with.
  */
-export function artifactFacts(a: Artifact): Array<readonly [label: string, value: string]> {
+export function artifactFacts(a: Artifact, now: Date = new Date()): Array<readonly [label: string, value: string]> {
+  const current = receiptNowLines(a, now);
   return [
     ["id", a.id],
+    ...(current ?? []),
     ["url", a.url],
     ["owner", a.owner],
     ["claim", artifactProvenanceLine(a)],
     ["tags", a.tags.join(", ") || "-"],
-    ["created", a.created_at],
-    ["expires", a.retained || a.expires_at === null ? "never (retained)" : a.expires_at],
+    ["created", readableInstant(a.created_at)],
+    ...(current ? [] : [["lifetime", lifetimeText(a)] as const]),
     ["checksum", a.checksum],
   ];
 }

@@ -128,6 +128,7 @@ function mapRow(config: CairnConfig, row: ArtifactRow, link: VisibleLinks, ackno
     acknowledgements,
     assignee: row.assignee ?? null,
     followed_by: [...link.followed_by],
+    followed: link.followed,
   };
 }
 

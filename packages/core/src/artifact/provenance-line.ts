@@ -26,12 +26,14 @@ export interface ProvenanceHeader {
  * "· model" part is left out rather than shown as unknown. Pure, so every surface shows
  * the same words; it never says "verified".
  */
-export function provenanceHeader(provenance: Provenance, subject = "Receipt"): ProvenanceHeader {
+export function provenanceHeader(provenance: Provenance, subject = "Receipt", owner?: string): ProvenanceHeader {
   const { actor, model, on_behalf_of } = provenance;
   const surface = SURFACE_LABELS[provenance.surface];
   const claim = model ? `${actor.name} · ${model}` : actor.name;
+  // A team's artifact names the team: "for sam in team:finance" (SPEC §24), not only the person.
+  const team = owner?.startsWith("team:") ? ` in ${owner}` : "";
   return {
-    text: `${subject} asserted by ${claim} for ${on_behalf_of}, via ${surface}`,
+    text: `${subject} asserted by ${claim} for ${on_behalf_of}${team}, via ${surface}`,
     actor: actor.name,
     actor_kind: actor.kind,
     model: model || null,
@@ -40,8 +42,8 @@ export function provenanceHeader(provenance: Provenance, subject = "Receipt"): P
   };
 }
 
-export const provenanceLine = (provenance: Provenance, subject?: string) => provenanceHeader(provenance, subject).text;
+export const provenanceLine = (provenance: Provenance, subject?: string, owner?: string) => provenanceHeader(provenance, subject, owner).text;
 
-/** The header line of a stored artifact: a receipt (it has metadata) says "Receipt", anything else "Artifact". */
-export const artifactProvenanceLine = (a: { provenance: Provenance; metadata: unknown }) =>
-  provenanceLine(a.provenance, a.metadata ? "Receipt" : "Artifact");
+/** The header line of a stored artifact: a receipt (it has metadata) says "Receipt", anything else "Artifact"; a team's names the team. */
+export const artifactProvenanceLine = (a: { provenance: Provenance; metadata: unknown; owner?: string }) =>
+  provenanceLine(a.provenance, a.metadata ? "Receipt" : "Artifact", a.owner);

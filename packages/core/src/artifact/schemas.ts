@@ -67,6 +67,11 @@ export const Artifact = z
     followed_by: z
       .array(z.string())
       .describe("Ids of the later receipts that follow this one (its outcome measured) and that you can read, oldest first."),
+    followed: z
+      .boolean()
+      .describe(
+        "Whether any later receipt of the same owner follows this one, whether or not you can read it (a share link's holder sees `followed_by` empty): its pending outcome reads as measured.",
+      ),
   })
   .meta({ id: "Artifact", description: "A stored artifact, receipts included." });
 export type Artifact = z.infer<typeof Artifact>;

@@ -79,19 +79,23 @@ const CLASSIFICATION_TABLE: { readonly [K in DropCategory]: ClassificationRow } 
 };
 
 /** What was wrong with an `invalid` submission's first failing field, so its drop can say which. */
-export const FIELD_FAULTS = ["missing", "malformed", "over_limit", "not_allowed", "unreadable"] as const;
+export const FIELD_FAULTS = ["missing", "malformed", "over_limit", "not_allowed", "unreadable", "not_json", "not_an_object"] as const;
 export type FieldFault = (typeof FIELD_FAULTS)[number];
 
 /**
  * Reads the fault from an issue's reason and limit (the validator's wording is ours and
  * stable): required or empty → missing; a maximum passed → over_limit; an unknown field,
  * a value outside the allowed set, a scheme or a character that cannot be stored →
- * not_allowed; input that is not JSON (or YAML) at all → unreadable; anything else (a
+ * not_allowed; input that is not JSON (or YAML) at all → unreadable; a body sent with
+ * another (or no) Content-Type → not_json; anything else (a
  * wrong type, a date that does not exist) → malformed.
  */
 export function faultOf(issue: { reason: string; limit?: number | undefined } | undefined): FieldFault | null {
   if (!issue) return null;
   const { reason } = issue;
+  // A body sent as something other than JSON (415): about the request, never about dates (SPEC §24).
+  if (/^must be sent as application\/json/.test(reason)) return "not_json";
+  if (/^must be an object of fields/.test(reason)) return "not_an_object";
   if (/^is not valid (JSON|YAML)|^could not be read/.test(reason)) return "unreadable";
   if (/^is required|^must not be empty|counts as empty/.test(reason)) return "missing";
   if (issue.limit !== undefined && /at most|longer than|more than|larger than|over /.test(reason)) return "over_limit";
@@ -120,6 +124,14 @@ const INVALID_BY_FAULT: { readonly [F in FieldFault]: Omit<ClassificationRow, "r
   unreadable: {
     cause: "The submission could not be read: it is not valid JSON.",
     next_action: (how) => `Fix the syntax at the line and column the error names and ${how.resubmit}.`,
+  },
+  not_an_object: {
+    cause: "The submission was one value (a sentence, a number or a list), not an object of fields.",
+    next_action: (how) => `Send the receipt as an object of its fields ({"changed": …, "learned": …}) and ${how.resubmit}; ${how.fieldDocs}.`,
+  },
+  not_json: {
+    cause: "The submission was not sent as JSON: its Content-Type was missing or another type.",
+    next_action: (how) => `Send the receipt as a JSON body with the header Content-Type: application/json and ${how.resubmit}.`,
   },
 };
 

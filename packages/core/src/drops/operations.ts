@@ -1,7 +1,7 @@
 import { defineApiTag } from "../operations/api-tags.js";
 import { defineOperation } from "../operations/define.js";
-import { listDrops } from "./list.js";
-import { DropList, DropsListInput } from "./schemas.js";
+import { dismissDrops, listDrops } from "./list.js";
+import { DropList, DropsDismissed, DropsDismissInput, DropsListInput } from "./schemas.js";
 
 /** This area's group in the API documentation. */
 export const DROP_TAG = defineApiTag(
@@ -20,5 +20,18 @@ export const DROP_OPERATIONS = {
     mutates: false,
     errors: ["forbidden"],
     run: listDrops,
+  }),
+  drops_dismiss: defineOperation({
+    notOn: { mcp: "only a person decides that a refusal was dealt with" },
+    title: "Dismiss drop receipts",
+    description:
+      "Say you dealt with the drops made before a time (default: now), for you and your teams or one owner: they stop counting toward doctor's Drops warning and stay listed, marked `dismissed`. Human tokens only. A drop the same token fixed since (an accepted receipt for the same owner) is `resolved` without this.",
+    input: DropsDismissInput,
+    output: DropsDismissed,
+    mutates: true,
+    idempotent: true,
+    permission: "drops:dismiss",
+    errors: ["forbidden"],
+    run: dismissDrops,
   }),
 } as const;

@@ -92,6 +92,7 @@ async function buildDrop(ctx: ServiceContext, raw: unknown, rejection: Rejection
     actor: { id: token.id, name: token.name, kind: token.kind },
     model: model !== null && (await flagged(model, settings)) ? null : model,
     created_at: now.toISOString(),
+    state: "open",
   };
 }
 

@@ -3,6 +3,9 @@ import { PAGE_FIELDS } from "../paging.js";
 import { SURFACES } from "../surfaces.js";
 import { OwnerRef } from "../identity/names.js";
 import { DROP_CATEGORIES } from "./classification.js";
+import { isIsoDateOrDateTime } from "../receipt/schemas.js";
+import { CALENDAR_YEARS_REASON, calendarError, isWithinCalendarYears } from "../dates.js";
+import { storableString } from "../text.js";
 
 /** Surfacing looks at a trailing window; findings age out on their own. */
 export const DROP_WINDOW_DAYS = 7;
@@ -10,6 +13,10 @@ export const MAX_DROP_WINDOW_DAYS = 90;
 /** Newest drops kept per owner, and the count above which older ones are trimmed. */
 export const DROPS_KEPT = 200;
 export const DROPS_HIGH_WATER = 400;
+/** Where a drop stands (SPEC §24): only an `open` one still warns. */
+export const DROP_STATES = ["open", "resolved", "dismissed"] as const;
+export type DropState = (typeof DROP_STATES)[number];
+
 /** Shown instead of a title the secret scanner flagged. */
 export const WITHHELD_TITLE = "[withheld: the secret scanner flagged this title]";
 
@@ -36,6 +43,11 @@ export const DropReceipt = z
     actor: DropActor,
     model: z.string().nullable().describe("Client-asserted model name, or null."),
     created_at: z.string().describe("ISO 8601 time of the decision."),
+    state: z
+      .enum(DROP_STATES)
+      .describe(
+        "`open`; `resolved` once the same token has since stored an accepted receipt for the same owner (the submitter fixed its input); `dismissed` once a person dismissed it. Only `open` drops count toward doctor's Drops warning.",
+      ),
   })
   .meta({ id: "DropReceipt", description: "The persisted trace of a refused receipt submission: what and why, never the content." });
 export type DropReceipt = z.infer<typeof DropReceipt>;
@@ -58,3 +70,20 @@ export const DropList = z
     next_cursor: z.string().nullable().describe("Pass as `cursor` for the next page; null on the last page."),
   })
   .meta({ id: "DropList", description: "Drop receipts in the window, newest first." });
+
+export const DropsDismissInput = z.strictObject({
+  before: storableString()
+    .max(64)
+    .refine(isIsoDateOrDateTime, { error: calendarError("must be an ISO 8601 date (2026-12-01) or date-time with a zone (2026-12-01T09:00:00Z)"), abort: true })
+    .refine(isWithinCalendarYears, CALENDAR_YEARS_REASON)
+    .optional()
+    .describe("Dismiss the drops made before this ISO 8601 date or date-time with a zone (default: now), e.g. the time of the newest one you looked at."),
+  owner: OwnerRef.optional().describe("Only drops of this owner (yourself or a team you belong to). Default: all of them."),
+});
+
+export const DropsDismissed = z
+  .object({
+    dismissed: z.number().int().describe("How many open drops were dismissed now (drops already dismissed are left as they were)."),
+    before: z.string().describe("ISO 8601 time: open drops made before it were dismissed."),
+  })
+  .meta({ id: "DropsDismissed", description: "What a dismissal cleared from doctor's Drops warning." });

@@ -15,8 +15,10 @@ export interface SurfaceWords {
   knownSchemas: string;
   /** How an owner changes a policy. */
   changePolicy: string;
-  /** How to list drop receipts. */
+  /** How to list drop receipts; empty where the reader already sees them (the web's doctor page lists them below its checks). */
   listDrops: string;
+  /** How a person says they dealt with the drops (SPEC §24). */
+  dismissDrops: string;
 }
 
 /**
@@ -37,6 +39,7 @@ export const SURFACE_WORDS: { readonly [S in Surface]: SurfaceWords } = {
     knownSchemas: "GET /v1/schemas lists them",
     changePolicy: "PUT /v1/policy",
     listDrops: "GET /v1/drops",
+    dismissDrops: "Once dealt with, POST /v1/drops/dismiss (a human token) stops them warning.",
   },
   mcp: {
     resubmit: "call receipt_create again",
@@ -44,6 +47,7 @@ export const SURFACE_WORDS: { readonly [S in Surface]: SurfaceWords } = {
     knownSchemas: "receipt_create needs no `schema` argument",
     changePolicy: "the policy_set tool",
     listDrops: "the drops_list tool",
+    dismissDrops: "A fixed one stops warning once you store the corrected receipt.",
   },
   cli: {
     resubmit: "run `cairn receipt --from FILE` again (`--dry-run` checks it first)",
@@ -51,12 +55,14 @@ export const SURFACE_WORDS: { readonly [S in Surface]: SurfaceWords } = {
     knownSchemas: "cairn.receipt/v1 is the one registered schema",
     changePolicy: "`cairn policy set`",
     listDrops: "`cairn drops`",
+    dismissDrops: "Once dealt with, `cairn drops dismiss` stops them warning.",
   },
   web: {
     resubmit: "submit it again",
     fieldDocs: "",
     knownSchemas: "/v1/schemas lists them",
     changePolicy: "`cairn policy set`",
-    listDrops: "the Doctor page",
+    listDrops: "",
+    dismissDrops: "Once dealt with, Dismiss them below.",
   },
 };

@@ -13,6 +13,7 @@ import { loadPolicies } from "../policy/store.js";
 import { rollupLine, totalsByCategory } from "./rollup.js";
 import type { Doctor, DoctorCheck } from "./schemas.js";
 import { defaultLogger } from "../log.js";
+import { readableInstant } from "../dates.js";
 import { isUnavailable } from "../store/faults.js";
 
 /**
@@ -54,7 +55,7 @@ async function databaseCheck(ctx: ServiceContext): Promise<{ check: DoctorCheck;
     const swept =
       sweep === null
         ? "the expiry sweeper has not run yet"
-        : `the expiry sweeper purged ${sweep.total_purged} expired artifact${sweep.total_purged === 1 ? "" : "s"} (${sweep.last_purged} on its last run, ${sweep.last_run_at})`;
+        : `the expiry sweeper purged ${sweep.total_purged} expired artifact${sweep.total_purged === 1 ? "" : "s"} (${sweep.last_purged} on its last run, ${readableInstant(sweep.last_run_at)})`;
     return { check: { name: "Database", status: "ok", summary: `${kind} answers; schema ${row?.version ?? "unknown"}; ${swept}.` }, unreachable: false };
   } catch (err) {
     if (!isUnavailable(err)) return { check: failedCheck(ctx, "Database", `${kind} answers, but its schema or sweeper state could not be read.`, err), unreachable: false };
@@ -69,23 +70,32 @@ async function databaseCheck(ctx: ServiceContext): Promise<{ check: DoctorCheck;
   }
 }
 
-/** ok when nothing or only correct-by-design classes fired; warn with the fix when a recoverable one did. */
+/**
+ * ok when nothing or only correct-by-design classes fired, or every fixable drop was dealt
+ * with (resolved by a later accepted receipt of the same token, or dismissed); warn with the
+ * fix while a recoverable one is still open (SPEC §24).
+ */
 function dropsCheck(counts: readonly DropCount[], surface: Surface, serverUrl: string): DoctorCheck {
   const totals = totalsByCategory(counts);
+  const open = totalsByCategory(counts.map((c) => ({ ...c, n: c.open })));
   const line = rollupLine(totals, DROP_WINDOW_DAYS);
-  const recoverable = DROP_CATEGORIES.filter((c) => (totals[c] ?? 0) > 0 && classifyDrop(c, surface, null, serverUrl).recoverable);
+  const recoverable = DROP_CATEGORIES.filter((c) => (open[c] ?? 0) > 0 && classifyDrop(c, surface, null, serverUrl).recoverable);
   if (recoverable.length === 0) {
-    const summary = Object.keys(totals).length === 0 ? `${line}.` : `${line} — the gates working as designed.`;
+    const dealtWith = DROP_CATEGORIES.some((c) => (totals[c] ?? 0) > 0 && classifyDrop(c, surface, null, serverUrl).recoverable);
+    const summary =
+      Object.keys(totals).length === 0 ? `${line}.` : dealtWith ? `${line} — each fixable one resolved or dismissed.` : `${line} — the gates working as designed.`;
     return { name: "Drops", status: "ok", summary };
   }
   // The most frequent recoverable class leads; ties go to the earlier gate.
-  const top = [...recoverable].sort((a, b) => (totals[b] ?? 0) - (totals[a] ?? 0))[0] ?? recoverable[0];
+  const top = [...recoverable].sort((a, b) => (open[b] ?? 0) - (open[a] ?? 0))[0] ?? recoverable[0];
   const { next_action } = classifyDrop(top ?? "invalid", surface, null, serverUrl);
+  const words = SURFACE_WORDS[surface];
   return {
     name: "Drops",
     status: "warn",
     summary: `${line}. Receipts were refused that the submitter can fix.`,
-    next_action: `${top}: ${next_action} List them with ${SURFACE_WORDS[surface].listDrops}.`,
+    // The doctor page lists them itself, so it never sends the reader to "the Doctor page".
+    next_action: `${top}: ${next_action}${words.listDrops ? ` List them with ${words.listDrops}.` : ""} ${words.dismissDrops}`,
   };
 }
 

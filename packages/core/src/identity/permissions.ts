@@ -22,6 +22,7 @@ export const PERMISSIONS = [
   "subscriptions:write",
   "keys:write",
   "sessions:write",
+  "drops:dismiss",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

@@ -1,4 +1,5 @@
 import { DEFAULT_HUMAN_ACTION } from "../receipt/schemas.js";
+import { asksAPerson } from "./rules.js";
 
 /** The words in front of a receipt's human action, on the card's chip, in inbox rows and in events. */
 export const HUMAN_ACTION_LABEL = "You need to do";
@@ -20,5 +21,5 @@ export interface HumanActionText {
 export function humanActionText(metadata: Readonly<Record<string, unknown>> | null | undefined): HumanActionText {
   const stored = metadata?.human_action;
   const action = typeof stored === "string" && stored.length > 0 ? stored : DEFAULT_HUMAN_ACTION;
-  return { action, needed: action !== DEFAULT_HUMAN_ACTION, text: `${HUMAN_ACTION_LABEL}: ${action}` };
+  return { action, needed: asksAPerson(action), text: `${HUMAN_ACTION_LABEL}: ${action}` };
 }

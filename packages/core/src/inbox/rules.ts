@@ -49,7 +49,14 @@ export function outcomeStateOf(metadata: OutcomeFacts, followed: boolean, now: D
   return due !== null && due.getTime() <= now.getTime() ? "overdue" : "upcoming";
 }
 
-/** Whether a receipt asks a person for something. `Nothing` is what the server stores when the field is omitted. */
+/**
+ * Whether a receipt's `human_action` asks a person for something: the one rule in
+ * TypeScript (the card, the inbox's words, events), beside `needsActionSql` for the same in SQL.
+ * `Nothing` is what the server stores when the field is omitted.
+ */
+export const asksAPerson = (humanAction: string) => humanAction !== DEFAULT_HUMAN_ACTION;
+
+/** Whether a receipt asks a person for something, in SQL (see `asksAPerson`). */
 export function needsActionSql(a: string): string {
   return `(${a}.metadata is not null and (${a}.metadata->>'human_action') is not null and (${a}.metadata->>'human_action') <> '${DEFAULT_HUMAN_ACTION}')`;
 }

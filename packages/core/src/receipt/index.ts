@@ -11,6 +11,7 @@ export { isRegisteredSchema, jsonSchemaOf, registeredSchemaIds, SCHEMA_REGISTRY,
 export { RECEIPT_V1_TEMPLATE_VERSION, renderReceiptV1 } from "./render.js";
 export { RECEIPT_PROMPT, RECEIPT_QUESTION_FIELDS, receiptPromptText, receiptQuestions, type ReceiptQuestion, type ReceiptQuestionField } from "./questions.js";
 export { receiptExample } from "./example.js";
+export { placeholderIssues, receiptTemplateValues } from "./template.js";
 export { receiptWarnings, type ReceiptWarning } from "./warnings.js";
 export * from "./schemas.js";
 export {

@@ -7,6 +7,7 @@ import { DERIVED_TITLE_LENGTH, LIMITS } from "../limits.js";
 import { normalizeTags } from "../tags.js";
 import { isStorable, UNSTORABLE_REASON } from "../text.js";
 import { parseWith, ROOT_FIELD } from "../validation.js";
+import { placeholderIssues } from "./template.js";
 import { isRegisteredSchema, registeredSchemaIds } from "./registry.js";
 import {
   DEFAULT_HUMAN_ACTION,
@@ -104,9 +105,13 @@ function tagsOf(sent: readonly string[]): { tags: string[]; sentTags: string[] }
  * issues are collected in one pass so a caller can fix everything at once; the
  * rejection's category is the earliest gate that failed.
  */
+/** What a receipt that is one value (a sentence, a number, a list) is told, JSON or YAML (SPEC §24). */
+export const NOT_AN_OBJECT_REASON =
+  "must be an object of fields — a JSON object, or YAML with one `name: value` per line (e.g. `changed: Rotated the key`) — not a mapping-less value such as a sentence";
+
 export function validateReceiptInput(raw: unknown): ReceiptValidation {
   if (!isPlainObject(raw)) {
-    return { ok: false, rejection: { category: "invalid", issues: [{ field: ROOT_FIELD, reason: "must be a JSON object" }] } };
+    return { ok: false, rejection: { category: "invalid", issues: [{ field: ROOT_FIELD, reason: NOT_AN_OBJECT_REASON }] } };
   }
   const schema = raw.schema;
   if (typeof schema === "string" && !isStorable(schema)) {
@@ -123,7 +128,8 @@ export function validateReceiptInput(raw: unknown): ReceiptValidation {
   const parsed = parseWith(ReceiptCreateInput, raw);
   const links = linkIssues(raw.evidence);
   const thin = thinnessIssues(raw.changed);
-  const invalid = [...(parsed.ok ? [] : parsed.issues), ...links.invalid];
+  // The unedited template is not a receipt (SPEC §24): each field still holding a placeholder is named.
+  const invalid = [...(parsed.ok ? [] : parsed.issues), ...links.invalid, ...placeholderIssues(raw)];
 
   if (parsed.ok) {
     const tags = normalizeTags(parsed.value.tags ?? [], [RECEIPT_TAG]);

@@ -71,3 +71,25 @@ export async function followSigninLink(store: Store, code: string, now: Date): P
     return { session: await insertSession(tx, principal, now), next: link.next };
   });
 }
+
+/** Who a sign-in link would sign in, and where it lands. */
+export interface PeekedLink {
+  user: string;
+  next: string;
+}
+
+/**
+ * Reads a sign-in link without using it (SPEC §24): a GET of the link — a person, or a chat
+ * app's or mail scanner's preview — learns only whose it is; the POST of the page's form
+ * follows it. Null when the link is unknown, used, expired or its token revoked or an agent's.
+ */
+export async function peekSigninLink(store: Store, code: string, now: Date): Promise<PeekedLink | null> {
+  if (!CODE_SHAPE.test(code)) return null;
+  const [link] = await store.query<{ token_id: string; next: string }>(
+    "select token_id, next from signin_links where code_hash = $1 and used_at is null and expires_at > $2",
+    [hashToken(code), now.toISOString()],
+  );
+  if (!link) return null;
+  const principal = await livePrincipal(store, { id: link.token_id });
+  return principal?.token.kind === "human" ? { user: principal.user.name, next: link.next } : null;
+}

@@ -1,18 +1,29 @@
-import { readableInstant } from "../dates.js";
 import { provenanceLine } from "../artifact/provenance-line.js";
 import { artifactIdOfResourceUri } from "../artifact/resource-uri.js";
 import type { Artifact } from "../artifact/schemas.js";
 import { runIdOfResourceUri } from "../run/resource-uri.js";
-import type { Acknowledgement } from "../inbox/acknowledgement.js";
-import { type OutcomeState, outcomeStateOf } from "../inbox/rules.js";
+import type { OutcomeState } from "../inbox/rules.js";
 import { DETAILS_HEADING, renderReceiptV1 } from "../receipt/render.js";
+import { OUTCOME_LABELS, type OutcomeStatus } from "../receipt/schemas.js";
 import {
-  DEFAULT_HUMAN_ACTION,
-  OUTCOME_LABELS,
-  type OutcomeStatus,
-  RECEIPT_SCHEMA_ID,
-  type ReceiptMetadata,
-} from "../receipt/schemas.js";
+  acknowledgementText,
+  lifetimeText,
+  needsHuman,
+  type OutcomeNowView,
+  outcomeNowOf,
+  readableMeasureAt,
+  receiptMetadataOf,
+  STATE_WORDS,
+} from "./state.js";
+
+export {
+  acknowledgementText,
+  needsHuman,
+  outcomeMark,
+  readableInstant,
+  readableMeasureAt,
+  receiptMetadataOf,
+} from "./state.js";
 
 /**
  * The receipt card as a surface shows it (SPEC §11): every label and every value, in
@@ -26,7 +37,7 @@ export interface TextPart {
 }
 
 export interface ReceiptCardView {
-  /** "Receipt asserted by claude · opus-5 for sam, via MCP": whose claim it is, never "verified". */
+  /** "Receipt asserted by claude · opus-5 for sam, via MCP" ("… for sam in team:finance, …" for a team's): whose claim it is, never "verified". */
   header: string;
   tldr: TextPart;
   /** `needed`: it asks a person for something; `waiting`: and nobody has acknowledged it yet (SPEC §20). */
@@ -58,7 +69,17 @@ export interface ReceiptCardView {
     mark: string | null;
     /** Receipts that follow it, that the viewer may read, oldest first. */
     followed_by: string[];
+    /**
+     * Set once a later receipt follows it: the card then says "Measured in <follow-up>" (or
+     * "Measured in a later receipt" for a viewer who may not read it) instead of the stored
+     * status and its measure date — the stored body keeps its words (SPEC §24).
+     */
+    measured: OutcomeNowView["measured"];
+    /** The outcome as it stands now, as one line ("Measured in art_2", "Pending · measure at 2026-12-07 · Overdue"). */
+    line: string;
   };
+  /** "Expires 2026-12-31 09:00 UTC" or "Retained: it does not expire." */
+  lifetime: string;
   remaining: {
     field: string;
     label: string;
@@ -72,7 +93,7 @@ export interface ReceiptCardView {
 
 export const CARD_LABELS = {
   tldr: "What changed",
-  action: "You need to do",
+  action: STATE_WORDS.action,
   affected: "Who is affected",
   before: "Before",
   after: "After",
@@ -81,41 +102,17 @@ export const CARD_LABELS = {
   evidenceNote: "About the evidence",
   outcome: "Outcome",
   measureAt: "Measure at",
-  overdue: "Overdue",
-  measuredIn: "Measured in",
-  follows: "Follows",
-  assignee: "Assigned to",
+  overdue: STATE_WORDS.overdue,
+  measuredIn: STATE_WORDS.measuredIn,
+  follows: STATE_WORDS.follows,
+  assignee: STATE_WORDS.assignee,
   summary: "What was measured",
   remaining: "What remains",
   nothingRemains: "Nothing remains.",
   learned: "What the system now knows",
   details: "Details",
-  acknowledged: "acknowledged",
+  acknowledged: STATE_WORDS.acknowledged,
 } as const;
-
-/** An instant as people read it everywhere Cairn shows one: `2026-12-15 09:00 UTC`. */
-export { readableInstant };
-
-/** A `measure_at` as people read it: a date stays a date; a date-time becomes its UTC minute. */
-export const readableMeasureAt = (measureAt: string) => (/^\d{4}-\d{2}-\d{2}$/.test(measureAt) ? measureAt : readableInstant(measureAt));
-
-/** "sam acknowledged 2026-12-01 09:10 UTC": who, and when, from the server's record. */
-export const acknowledgementText = (a: Acknowledgement) => `${a.by.user} ${CARD_LABELS.acknowledged} ${readableInstant(a.at)}`;
-
-/** The outcome's mark beside its status: overdue, or measured by a later receipt; null otherwise. */
-export function outcomeMark(state: OutcomeState | null): string | null {
-  if (state === "overdue") return CARD_LABELS.overdue;
-  return state === "closed" ? CARD_LABELS.measuredIn : null;
-}
-
-/** Receipt metadata as stored by receipt_create, or null for any other artifact. */
-export function receiptMetadataOf(artifact: Pick<Artifact, "metadata">): ReceiptMetadata | null {
-  // Only receipt_create writes metadata, and it stores exactly ReceiptMetadata under this schema.
-  return artifact.metadata?.schema === RECEIPT_SCHEMA_ID ? (artifact.metadata as unknown as ReceiptMetadata) : null;
-}
-
-/** A receipt asks a person for something unless its action is the stored default. */
-export const needsHuman = (m: Pick<ReceiptMetadata, "human_action">) => m.human_action !== DEFAULT_HUMAN_ACTION;
 
 function detailsPart(artifact: Artifact): TextPart | null {
   const details = receiptDetailsOf(artifact);
@@ -138,19 +135,18 @@ export function receiptDetailsOf(artifact: Pick<Artifact, "title" | "body" | "me
 }
 
 /**
- * The card of a receipt, or null when the artifact is not one. `now` decides whether a
- * pending outcome is overdue, by the one rule. `followersKnown: false` is for a viewer who
- * cannot see who follows it (a share-link reader): the outcome's state is then unknown
- * (null, no mark) rather than possibly, wrongly, overdue.
+ * The card of a receipt as it stands now, or null when the artifact is not one. `now`
+ * decides whether a pending outcome is overdue, by the one rule; `followed` (true even when
+ * the viewer may read no follow-up, as on a share link) decides whether it was measured.
  */
-export function receiptCardOf(artifact: Artifact, now: Date = new Date(), followersKnown = true): ReceiptCardView | null {
+export function receiptCardOf(artifact: Artifact, now: Date = new Date()): ReceiptCardView | null {
   const m = receiptMetadataOf(artifact);
   if (!m) return null;
   const L = CARD_LABELS;
-  const state = followersKnown ? outcomeStateOf(m, artifact.followed_by.length > 0, now) : null;
+  const outcomeNow = outcomeNowOf(m, artifact, now);
   const firstAck = artifact.acknowledgements[0];
   return {
-    header: provenanceLine(artifact.provenance, "Receipt"),
+    header: provenanceLine(artifact.provenance, "Receipt", artifact.owner),
     tldr: part("changed", L.tldr, m.changed),
     action: {
       ...part("human_action", L.action, m.human_action),
@@ -175,10 +171,13 @@ export function receiptCardOf(artifact: Artifact, now: Date = new Date(), follow
       status: { field: "outcome.status", value: m.outcome.status, text: OUTCOME_LABELS[m.outcome.status] },
       measure_at: m.outcome.measure_at === undefined ? null : part("outcome.measure_at", L.measureAt, readableMeasureAt(m.outcome.measure_at)),
       summary: m.outcome.summary === undefined ? null : part("outcome.summary", L.summary, m.outcome.summary),
-      state,
-      mark: outcomeMark(state),
+      state: outcomeNow.state,
+      mark: outcomeNow.mark,
       followed_by: artifact.followed_by,
+      measured: outcomeNow.measured,
+      line: outcomeNow.line,
     },
+    lifetime: lifetimeText(artifact),
     remaining: {
       field: "remaining",
       label: L.remaining,

@@ -3,3 +3,4 @@ export * from "./summary.js";
 export * from "./timeline.js";
 export * from "./filters.js";
 export * from "./validator.js";
+export * from "./state.js";

@@ -1,7 +1,7 @@
 import type { Artifact } from "../artifact/schemas.js";
-import { type OutcomeState, outcomeStateOf } from "../inbox/rules.js";
+import type { OutcomeState } from "../inbox/rules.js";
 import { OUTCOME_LABELS, type OutcomeStatus } from "../receipt/schemas.js";
-import { acknowledgementText, CARD_LABELS, needsHuman, outcomeMark, readableMeasureAt, receiptMetadataOf } from "./card.js";
+import { acknowledgementText, needsHuman, outcomeNowOf, receiptMetadataOf, STATE_WORDS } from "./state.js";
 
 /** One row of a list of artifacts (the web's bin): what a person scans before opening one. */
 export interface ArtifactSummaryView {
@@ -27,7 +27,7 @@ export interface ArtifactSummaryView {
     state: OutcomeState | null;
     /** Marked as overdue: pending, due, and nothing follows it. */
     due: boolean;
-    /** All of it as one line: "Pending · measure at 2026-12-07 · Overdue". */
+    /** All of it as one line: "Pending · measure at 2026-12-07 · Overdue", or "Measured in a later receipt". */
     line: string;
   } | null;
   tags: string[];
@@ -48,13 +48,14 @@ export function ageOf(iso: string, now: Date): string {
   return plural(Math.floor(ms / DAY), "day");
 }
 
-type Summarised = Pick<Artifact, "id" | "title" | "owner" | "created_at" | "metadata" | "tags" | "acknowledgements" | "assignee" | "followed_by">;
+type Summarised = Pick<Artifact, "id" | "title" | "owner" | "created_at" | "metadata" | "tags" | "acknowledgements" | "assignee" | "followed_by"> &
+  Partial<Pick<Artifact, "followed">>;
 
 export function artifactSummaryOf(artifact: Summarised, now: Date): ArtifactSummaryView {
   const m = receiptMetadataOf(artifact);
   const measureAt = m?.outcome.measure_at ?? null;
-  const state = m ? outcomeStateOf(m, artifact.followed_by.length > 0, now) : null;
-  const mark = outcomeMark(state);
+  const outcomeNow = m ? outcomeNowOf(m, artifact, now) : null;
+  const state = outcomeNow?.state ?? null;
   const firstAck = artifact.acknowledgements[0];
   const needed = m ? needsHuman(m) : false;
   return {
@@ -65,7 +66,7 @@ export function artifactSummaryOf(artifact: Summarised, now: Date): ArtifactSumm
     age: ageOf(artifact.created_at, now),
     action: m
       ? {
-          label: CARD_LABELS.action,
+          label: STATE_WORDS.action,
           text: m.human_action,
           needed,
           waiting: needed && firstAck === undefined,
@@ -80,11 +81,8 @@ export function artifactSummaryOf(artifact: Summarised, now: Date): ArtifactSumm
           measure_at: measureAt,
           state,
           due: state === "overdue",
-          line: [
-            OUTCOME_LABELS[m.outcome.status],
-            ...(measureAt ? [`${CARD_LABELS.measureAt.toLowerCase()} ${readableMeasureAt(measureAt)}`] : []),
-            ...(mark === CARD_LABELS.overdue ? [mark] : mark ? ["measured in a later receipt"] : []),
-          ].join(" · "),
+          // A row names no follow-up: "Measured in a later receipt" once one follows it.
+          line: state === "closed" ? `${STATE_WORDS.measuredIn} ${STATE_WORDS.laterReceipt}` : (outcomeNow?.line ?? ""),
         }
       : null,
     tags: artifact.tags,

@@ -17,8 +17,8 @@ const PROCESS_SALT = randomBytes(12).toString("base64url");
  * turning overdue). Any change to either is a new validator, so a 304 never hides one.
  * `variant` separates representations of one URL (the page and its JSON).
  */
-export function readerValidator(artifact: Artifact, now: Date, followersKnown: boolean, variant: string): string {
-  const card = receiptCardOf(artifact, now, followersKnown);
+export function readerValidator(artifact: Artifact, now: Date, variant: string): string {
+  const card = receiptCardOf(artifact, now);
   const digest = createHash("sha256")
     .update(PROCESS_SALT)
     .update("\0")

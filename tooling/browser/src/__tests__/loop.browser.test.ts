@@ -56,7 +56,7 @@ describe("closing the loop from the web (SPEC §20) in Chromium", () => {
   let sam: { name: string; token: string };
   let kim: { name: string; token: string };
   let asks: { id: string; url: string; title: string };
-  let original: { id: string; title: string };
+  let original: { id: string; title: string; url: string };
   let followUp: { id: string; title: string };
   let team: string;
 
@@ -98,7 +98,7 @@ describe("closing the loop from the web (SPEC §20) in Chromium", () => {
 
     await page.getByRole("button", { name: "Retain" }).click();
     await page.waitForURL(`${base}/a/${asks.id}?done=retained`);
-    expect(await page.getByRole("status").textContent()).toBe("Retained: it will not expire.");
+    expect(await page.getByRole("status").textContent()).toBe("Retained: it does not expire.");
     expect(await page.locator(".facts").textContent()).toContain("Retained");
     await shoot(page, "artifact-retained");
 
@@ -122,7 +122,7 @@ describe("closing the loop from the web (SPEC §20) in Chromium", () => {
     const row = page.locator(".rows li", { hasText: asks.title });
     expect(await row.locator('[data-part="acknowledged"]').textContent()).toMatch(/^✓ sam acknowledged /);
     expect(await row.locator(".pill").getAttribute("class")).toBe("pill calm");
-    expect(await row.textContent()).toContain(`assigned to ${kim.name}`);
+    expect(await row.textContent()).toContain(`Assigned to ${kim.name}`);
     // The bin's selects show their longest choice whole at 1280 px.
     await page.setViewportSize({ width: 1280, height: 900 });
     for (const select of await page.locator(".filters select").all()) {
@@ -157,8 +157,17 @@ describe("closing the loop from the web (SPEC §20) in Chromium", () => {
     }));
     await page.goto(`${base}/a/${original.id}`);
     expect(await page.locator('[data-part="overdue"]').count()).toBe(0);
-    expect(await page.locator('[data-part="measured"]').textContent()).toBe(`Measured in ${followUp.title}`);
+    // SPEC §24: the card reads as closed — "Measured in <follow-up>", no "Pending · measure at".
+    const outcome = page.locator("p", { has: page.locator('[data-part="measured"]') });
+    expect(await outcome.textContent()).toBe(`Measured in ${followUp.title}`);
     await shoot(page, "artifact-measured");
+    // The share page says so too, without naming a follow-up its holder cannot open.
+    const shared = await browser.context.newPage();
+    await shared.goto(original.url);
+    expect(await shared.locator("p", { has: shared.locator('[data-part="measured"]') }).textContent()).toBe("Measured in a later receipt");
+    expect(await shared.locator("main").textContent()).not.toMatch(/Pending|Overdue/);
+    await shoot(shared, "share-measured");
+    await shared.close();
     await page.goto(`${base}/?outcome=overdue`);
     expect(await page.locator(".rows .title").allTextContents()).not.toContain(original.title);
     await page.goto(`${base}/a/${followUp.id}`);
@@ -181,12 +190,32 @@ describe("closing the loop from the web (SPEC §20) in Chromium", () => {
       }));
       await kp.reload();
       expect(await kp.locator(".rows .title").allTextContents()).toEqual([kims.title]);
-      expect(await kp.locator(".rows li").textContent()).toContain(`assigned to ${kim.name}`);
+      expect(await kp.locator(".rows li").textContent()).toContain(`Assigned to ${kim.name}`);
       await shoot(kp, "inbox-mine");
       await kp.close();
     } finally {
       await kimBrowser.close();
     }
+  });
+
+  it("the doctor page dismisses the drops a person dealt with: they stay listed, marked dismissed, and the warning clears (SPEC §24)", async () => {
+    const refused = await fetch(`${base}/v1/receipts`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${sam.token}`, "content-type": "application/json" },
+      body: JSON.stringify(receipt({ learned: "" })),
+    });
+    expect(refused.status).toBe(422);
+    const page = await browser.context.newPage();
+    await page.goto(`${base}/doctor`);
+    expect(await page.locator(".checks li", { has: page.locator("strong", { hasText: /^Drops$/ }) }).textContent()).not.toContain("Doctor page");
+    await shoot(page, "doctor-drops");
+    await page.getByRole("button", { name: "Dismiss these drops" }).click();
+    await page.waitForURL(/\/doctor\?dismissed=\d+$/);
+    expect(await page.getByRole("status").textContent()).toMatch(/^Dismissed \d+ drops?: they stay listed and no longer warn\.$/);
+    expect(await page.locator('[data-part="drop-state"]').first().textContent()).toBe("dismissed");
+    expect(await page.locator(".checks li", { has: page.locator("strong", { hasText: /^Drops$/ }) }).locator(".status").textContent()).toBe("ok");
+    await shoot(page, "doctor-dismissed");
+    await page.close();
   });
 
   it("the share link field works without JavaScript as a plain field; with it, the Copy button appears", async () => {

@@ -49,8 +49,21 @@ describe("cairn open, followed in Chromium (SPEC §22)", () => {
     const second = await launchBrowser();
     try {
       const page = await first.context.newPage();
-      const landed = await page.goto(link);
-      expect(landed?.status()).toBe(200);
+      // SPEC §24: the GET shows one button and spends nothing (a chat app's preview fetches it first).
+      for (const width of [1280, 390] as const) {
+        for (const scheme of ["light", "dark"] as const) {
+          await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+          await page.emulateMedia({ colorScheme: scheme });
+          const shown = await page.goto(link);
+          expect(shown?.status()).toBe(200);
+          const axe = await new AxeBuilder({ page }).analyze();
+          expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id), `${width} ${scheme}`).toEqual([]);
+          await page.screenshot({ path: join(SCREENSHOTS, `signin-link-button-${width}-${scheme}.png`), fullPage: true });
+        }
+      }
+      expect((await first.context.cookies()).map((c) => c.name)).not.toContain("cairn_session");
+      await page.getByRole("button", { name: "Sign in as admin" }).click();
+      await page.waitForURL(`${base}/`);
       expect(page.url()).toBe(`${base}/`);
       await expect(page.getByText("Signed in as").textContent()).resolves.toContain("admin");
       expect((await first.context.cookies()).map((c) => c.name)).toContain("cairn_session");
@@ -128,6 +141,8 @@ describe("cairn open, followed in Chromium (SPEC §22)", () => {
     try {
       const page = await profile.context.newPage();
       await page.goto(link);
+      await page.getByRole("button", { name: /^Sign in as / }).click();
+      await page.waitForURL(`${base}/a/${id}`);
       expect(page.url()).toBe(`${base}/a/${id}`);
     } finally {
       await profile.close();

@@ -19,6 +19,7 @@ import { signingSecrets } from "./0018-signing-secrets.js";
 import { house } from "./0022-house.js";
 import { spanResources } from "./0019-span-resources.js";
 import { runFiltersExpiry } from "./0020-run-filters-expiry.js";
+import { dropsDismissed } from "./0021-drops-dismissed.js";
 import type { Migration } from "./types.js";
 
 export type { Migration } from "./types.js";
@@ -49,4 +50,5 @@ export const MIGRATIONS: readonly Migration[] = [
   house,
   spanResources,
   runFiltersExpiry,
+  dropsDismissed,
 ];

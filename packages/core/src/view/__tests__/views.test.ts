@@ -13,7 +13,7 @@ function receipt(metadata: Record<string, unknown>): Artifact {
     metadata: { schema: "cairn.receipt/v1", changed: "Export retries uploads", affected: "Finance", before: "b", after: "a", evidence: [],
       outcome: { status: "pending", measure_at: "2026-12-07" }, human_action: "Nothing", remaining: [], learned: "nothing new", ...metadata },
     owner: "user:sam", provenance, follows: null, produced_by: [], acknowledgements: [], url: "http://x/s/t", created_at: "2026-11-01T09:00:00.000Z", expires_at: null, retained: true,
-    assignee: null, followed_by: [],
+    assignee: null, followed_by: [], followed: false,
   };
 }
 
@@ -45,6 +45,22 @@ describe("receipt card view", () => {
     expect(receiptCardOf({ ...base, body: renderReceiptV1({ title: base.title, metadata }) })?.details).toBeNull();
   });
 
+  it("reads as measured once a later receipt follows it, naming it only to a viewer who may read it (SPEC §24)", () => {
+    const now = new Date("2026-12-08T00:00:00Z");
+    const named = receiptCardOf({ ...receipt({}), followed_by: ["art_2"], followed: true }, now);
+    expect(named?.outcome).toMatchObject({ state: "closed", measured: { label: "Measured in", followed_by: ["art_2"], unnamed: null }, line: "Measured in art_2" });
+    // A share link's holder: followed, but by nothing they may read.
+    const unnamed = receiptCardOf({ ...receipt({}), followed: true }, now);
+    expect(unnamed?.outcome).toMatchObject({ state: "closed", measured: { followed_by: [], unnamed: "a later receipt" }, line: "Measured in a later receipt" });
+    expect(unnamed?.outcome.line).not.toMatch(/Pending|Overdue/);
+    const open = receiptCardOf(receipt({}), now);
+    expect(open?.outcome).toMatchObject({ state: "overdue", measured: null, line: "Pending · measure at 2026-12-07 · Overdue" });
+  });
+
+  it("names the team in a team's card header", () => {
+    expect(receiptCardOf({ ...receipt({}), owner: "team:finance" })?.header).toBe("Receipt asserted by claude · opus-5 for sam in team:finance, via MCP");
+  });
+
   it("is null for an artifact that is not a receipt", () => {
     expect(receiptCardOf({ ...receipt({}), metadata: null })).toBeNull();
   });
@@ -62,8 +78,8 @@ describe("summary view", () => {
     });
     expect(artifactSummaryOf(receipt({ outcome: { status: "pending", measure_at: "2026-12-07T00:00:01Z" } }), now).outcome?.state).toBe("upcoming");
     // A followed receipt is measured: never due, never overdue.
-    const followed = artifactSummaryOf({ ...receipt({}), followed_by: ["art_2"] }, now);
-    expect([followed.outcome?.state, followed.outcome?.due, followed.outcome?.line]).toEqual(["closed", false, "Pending · measure at 2026-12-07 · measured in a later receipt"]);
+    const followed = artifactSummaryOf({ ...receipt({}), followed_by: ["art_2"], followed: true }, now);
+    expect([followed.outcome?.state, followed.outcome?.due, followed.outcome?.line]).toEqual(["closed", false, "Measured in a later receipt"]);
     expect(row.action?.needed).toBe(false);
     const asked = receipt({ human_action: "Approve it" });
     expect(artifactSummaryOf(asked, now).action).toMatchObject({ needed: true, waiting: true, acknowledged: null });
