@@ -9,6 +9,8 @@ import { mountArtifactActions } from "./routes/act.js";
 import { mountInbox } from "./routes/inbox.js";
 import { COPY_SCRIPT } from "./pages/copy-script.js";
 import { mountPages, rawResponse } from "./routes/pages.js";
+import { mountOAuthAuthorize } from "./routes/oauth.js";
+import { mountSettings } from "./routes/settings.js";
 import { mountSubscriptions } from "./routes/subscriptions.js";
 import { securityHeaders } from "./security-headers.js";
 import { sessionOf } from "./session.js";
@@ -54,6 +56,8 @@ export function createWebApp(cairn: Cairn): Hono<WebEnv> {
   mountInbox(app, cairn);
   mountSubscriptions(app, cairn);
   mountArtifactActions(app, cairn);
+  mountOAuthAuthorize(app, cairn);
+  mountSettings(app, cairn);
 
   app.get("/s/:token", async (c) => {
     const artifact = await cairn.invokeLink("share_read", cairn.linkContext("web"), { token: c.req.param("token") });

@@ -15,6 +15,8 @@ import { type LinkContext, type LinkOperationName, type LinkOperationOutput, SHA
 import { ensureSigningKey } from "./signing/keys.js";
 import { startWorker, type Worker, type WorkerOptions } from "./events/worker.js";
 import { openStore } from "./store/open.js";
+import { ACCESS_TOKEN_PREFIX } from "./oauth/constants.js";
+import { createOAuthService, type OAuthService } from "./oauth/service.js";
 import type { Store, StoreOptions } from "./store/port.js";
 
 /** One running core: a store, its configuration, and the verbs bound to them. Adapters hold one of these. */
@@ -54,6 +56,8 @@ export interface Cairn {
     /** Follows a one-time sign-in link (`cairn open`): a session and where to land, or null when it is used, expired or unknown. */
     follow(code: string): Promise<FollowedLink | null>;
   };
+  /** Cairn as the OAuth 2.1 authorization server of /mcp (SPEC §26, ADR 0053). */
+  oauth: OAuthService;
   /** Starts webhook delivery and the scheduled jobs on this core's store (`cairn serve`, `cairn worker`). */
   startWorker(options?: Omit<WorkerOptions, "store" | "config">): Worker;
   /** Runs an operation that needs no caller (the public signing keys); others are not found. */
@@ -77,7 +81,8 @@ export function createCairn(store: Store, config: CairnConfig, options: CairnOpt
     async authenticateHeader(authorization, { cached = false } = {}) {
       const bearer = bearerOf(authorization);
       if (!bearer) throw unauthenticated("A bearer token is required.");
-      if (!cached) {
+      // An OAuth access token expires and is replaced on refresh: always read, never remembered (ADR 0053).
+      if (!cached || bearer.startsWith(ACCESS_TOKEN_PREFIX)) {
         const principal = await authenticate(store, bearer);
         if (!principal) throw unauthenticated(INVALID_TOKEN);
         return principal;
@@ -117,6 +122,7 @@ export function createCairn(store: Store, config: CairnConfig, options: CairnOpt
       close: (secret) => closeSession(store, secret),
       follow: (code) => followSigninLink(store, code, now()),
     },
+    oauth: createOAuthService(store, config, now),
     startWorker: (options = {}) => startWorker({ logger: hooks.logger ?? defaultLogger, ...options, store, config }),
     invokePublic: async (name) => {
       const op = OPERATIONS[name] as { runPublic?: (store: Store) => Promise<unknown> };
@@ -128,7 +134,7 @@ export function createCairn(store: Store, config: CairnConfig, options: CairnOpt
 }
 
 export async function openCairn(options: StoreOptions & CairnConfig & CairnHooks): Promise<Cairn> {
-  const { databaseUrl, dataDir, publicUrl, timeouts, webhookDenyPrivate, ...hooks } = options;
+  const { databaseUrl, dataDir, publicUrl, timeouts, webhookDenyPrivate, oauth, ...hooks } = options;
   const store = await openStore({ databaseUrl, dataDir, timeouts, logger: hooks.logger });
   // Load the secret scanner now rather than on the first receipt (~80 ms of imports).
   await preloadSecretScanner();
@@ -136,7 +142,11 @@ export async function openCairn(options: StoreOptions & CairnConfig & CairnHooks
   await ensureSigningKey(store);
   return createCairn(
     store,
-    { publicUrl: publicUrl.replace(/\/+$/, ""), ...(webhookDenyPrivate !== undefined && { webhookDenyPrivate }) },
+    {
+      publicUrl: publicUrl.replace(/\/+$/, ""),
+      ...(webhookDenyPrivate !== undefined && { webhookDenyPrivate }),
+      ...(oauth !== undefined && { oauth }),
+    },
     hooks,
   );
 }
