@@ -77,17 +77,17 @@ export function createCairn(store: Store, config: CairnConfig, options: CairnOpt
   return {
     config,
     log: hooks.logger ?? defaultLogger,
-    authenticate: (bearer) => authenticate(store, bearer),
+    authenticate: (bearer) => authenticate(store, bearer, now()),
     async authenticateHeader(authorization, { cached = false } = {}) {
       const bearer = bearerOf(authorization);
       if (!bearer) throw unauthenticated("A bearer token is required.");
       // An OAuth access token expires and is replaced on refresh: always read, never remembered (ADR 0053).
       if (!cached || bearer.startsWith(ACCESS_TOKEN_PREFIX)) {
-        const principal = await authenticate(store, bearer);
+        const principal = await authenticate(store, bearer, now());
         if (!principal) throw unauthenticated(INVALID_TOKEN);
         return principal;
       }
-      const found = await cachedPrincipal(caches, bearer, (b) => authenticate(store, b));
+      const found = await cachedPrincipal(caches, bearer, (b) => authenticate(store, b, now()));
       if (!found) throw unauthenticated(INVALID_TOKEN);
       if (!found.unchecked) return found.principal;
       const copy = { ...found.principal };
