@@ -89,3 +89,21 @@ export async function postForm(url: string, fields: Record<string, string>): Pro
   const text = await res.text();
   return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {}, headers: res.headers };
 }
+
+/** The chat host's own site (localhost: another site than 127.0.0.1) with a link to the authorization URL, as hosts open it. */
+export async function startHostSite(link: string): Promise<{ url: string; close(): Promise<void> }> {
+  const page = `<!doctype html><html lang="en"><head><title>Chat host</title></head><body><main><a id="connect" href="${link.replaceAll("&", "&amp;").replaceAll('"', "&quot;")}">Connect Cairn</a></main></body></html>`;
+  const server: Server = createServer((_req, res) => {
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+    res.end(page);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://localhost:${(server.address() as AddressInfo).port}/`,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -13,7 +13,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "../env.js";
-import { HostProvider, pkce, postForm, startCallback } from "../oauth-host.js";
+import { HostProvider, pkce, postForm, startCallback, startHostSite } from "../oauth-host.js";
 
 const run = promisify(execFile);
 const CAIRN = fileURLToPath(new URL("../../../../apps/cli/dist/bin.js", import.meta.url));
@@ -201,6 +201,19 @@ describe.each(DRIVERS)("OAuth for /mcp with a person's consent (%s)", (driver) =
     expect(mint.status).toBe(403);
   });
 
+  it("the 2.x SDK client (@modelcontextprotocol/client) connects the same way, checking iss (RFC 9207) when it finishes", async () => {
+    const two = await import("@modelcontextprotocol/client");
+    const provider = new HostProvider(callback.url, "Second Line Host");
+    const first = new two.StreamableHTTPClientTransport(new URL(`${base}/mcp`), { authProvider: provider as never });
+    await expect(new two.Client({ name: "two", version: "1" }).connect(first)).rejects.toBeInstanceOf(two.UnauthorizedError);
+    const back = await answer(provider.authorizationUrl as URL, "Allow");
+    await first.finishAuth(back);
+    const client = new two.Client({ name: "two", version: "1" });
+    await client.connect(new two.StreamableHTTPClientTransport(new URL(`${base}/mcp`), { authProvider: provider as never }));
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain("receipt_create");
+    await client.close();
+  });
+
   it("a refresh token rotates on every use; reusing a rotated one revokes the whole grant, its access token too", async () => {
     const { provider, client } = await connectHost("Rotating Host");
     await client.close();
@@ -264,6 +277,22 @@ describe.each(DRIVERS)("OAuth for /mcp with a person's consent (%s)", (driver) =
     // Registration refuses a redirect URI that is neither https nor loopback.
     const evil = await register("http://attacker.example/cb");
     expect([evil.status, evil.body.error]).toEqual([400, "invalid_redirect_uri"]);
+  });
+
+  it("a person signed in who follows the link from the host's own site gets the consent page, not the sign-in form", async () => {
+    expect(signedIn).toBe(true);
+    const clientId = (await register()).body.client_id as string;
+    const site = await startHostSite(authorizeUrl(clientId, pkce().challenge));
+    const page = await browser.context.newPage();
+    try {
+      await page.goto(site.url);
+      // The SameSite=Strict cookie stays home on a cross-site navigation; the page asks again from Cairn's own origin.
+      await Promise.all([page.waitForSelector("h1#consent-heading"), page.click("#connect")]);
+      expect(new URL(page.url()).pathname).toBe("/oauth/authorize");
+    } finally {
+      await page.close();
+      await site.close();
+    }
   });
 
   it("Deny sends the app access_denied with its state; no code", async () => {
