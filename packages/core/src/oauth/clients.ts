@@ -35,7 +35,7 @@ export async function resolveClient(sql: Sql, config: CairnConfig, rawId: unknow
   if (allowed && !allowed.includes(rawId)) throw new OAuthError("invalid_client", "This server accepts only the clients its operator listed (CAIRN_OAUTH_CLIENTS).");
   const [row] = await sql.query<ClientRow>("select id, kind, name, redirect_uris, fetched_at from oauth_clients where id = $1", [rawId]);
   if (!isMetadataClientId(rawId)) {
-    if (!row || row.kind !== "registered") throw new OAuthError("invalid_client", "client_id is not a client of this server.");
+    if (row?.kind !== "registered") throw new OAuthError("invalid_client", "client_id is not a client of this server.");
     return toClient(row);
   }
   const fresh = row && now.getTime() - new Date(row.fetched_at).getTime() < OAUTH_LIMITS.documentCacheSeconds * 1000;
