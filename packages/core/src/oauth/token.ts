@@ -169,8 +169,10 @@ async function refreshGrant(store: Store, config: CairnConfig, form: Params, now
       await revokeGrant(tx, row.token_id, now);
       return { error: refused("The refresh token was already used; the grant has been revoked.") };
     }
+    // Bound to the resource it was granted for: a server whose public URL changed does not renew it.
+    if (row.resource !== mcpResourceOf(config)) return { error: refused("The grant was made for another resource.") };
     try {
-      checkResource(config, form, row.resource ?? mcpResourceOf(config));
+      checkResource(config, form, row.resource);
     } catch (err) {
       return { error: err as OAuthError };
     }

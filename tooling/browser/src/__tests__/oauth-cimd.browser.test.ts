@@ -42,7 +42,7 @@ async function startDocumentSite(scratch: string, documents: (base: string) => R
 }
 
 /** `cairn serve` as its own process (the built binary), trusting the document site's certificate. */
-async function spawnServe(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+async function spawnServe(env: Record<string, string>): Promise<{ url: string; child: ChildProcess; output(): string }> {
   const child = spawn(process.execPath, [CAIRN, "serve"], { env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   child.stderr?.on("data", (d) => {
@@ -60,7 +60,7 @@ async function spawnServe(env: Record<string, string>): Promise<{ url: string; c
     });
     child.once("exit", () => reject(new Error(`serve exited:\n${out}`)));
   });
-  return { url, child };
+  return { url, child, output: () => out };
 }
 
 /**
@@ -72,7 +72,7 @@ describe("a client known by its metadata document, on a server that allows only 
   let scratch: string;
   let site: Awaited<ReturnType<typeof startDocumentSite>>;
   let home: Awaited<ReturnType<typeof createTestHome>>;
-  let serve: { url: string; child: ChildProcess };
+  let serve: Awaited<ReturnType<typeof spawnServe>>;
   let callback: Awaited<ReturnType<typeof startCallback>>;
   let browser: Awaited<ReturnType<typeof launchBrowser>>;
   let admin: string;
@@ -88,7 +88,7 @@ describe("a client known by its metadata document, on a server that allows only 
     }));
     home = await createTestHome("pglite");
     const listed = ["/client.json", "/other-redirect.json", "/impostor.json", "/big.json"].map((p) => `${site.base}${p}`).join(",");
-    serve = await spawnServe({ ...home.env, NODE_EXTRA_CA_CERTS: site.cert, CAIRN_OAUTH_CLIENTS: listed });
+    serve = await spawnServe({ ...home.env, NODE_EXTRA_CA_CERTS: site.cert, CAIRN_OAUTH_CLIENTS: listed, CAIRN_ACCESS_LOG: "1" });
     admin = (JSON.parse(readFileSync(join(home.home, "credentials"), "utf8")) as { token: string }).token;
     browser = await launchBrowser();
   });
@@ -136,6 +136,11 @@ describe("a client known by its metadata document, on a server that allows only 
     await client.close();
     // Fetched when the authorization was checked, then served from the stored copy (token exchange included).
     expect(site.fetches()).toBe(1);
+    // The access log saw every step, and no code or token.
+    const log = serve.output();
+    expect(log).toContain("path=/oauth/token status=200");
+    expect(log).toContain("method=POST path=/oauth/authorize status=303");
+    for (const secret of [code, provider.saved?.access_token, provider.saved?.refresh_token]) expect(log).not.toContain(secret as string);
   });
 
   it("refuses a document that does not list the redirect URI, one that names another URL, one over 16 KiB, and any client not listed", async () => {
