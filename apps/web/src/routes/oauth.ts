@@ -1,4 +1,4 @@
-import { type Cairn, OAUTH_PATHS } from "@cairn/core";
+import { type Cairn, OAUTH_PATHS, OAuthError } from "@cairn/core";
 import type { Context, Hono } from "hono";
 import type { WebEnv } from "../adapter.js";
 import { CARRIED_PARAMS, consentPage, oauthRefusedPage, reloadHerePage } from "../pages/consent.js";
@@ -57,6 +57,11 @@ export function mountOAuthAuthorize(app: Hono<WebEnv>, cairn: Cairn): void {
     }
     const decision = form.decision;
     if (decision !== "allow" && decision !== "deny") return c.html(oauthRefusedPage("Choose Allow or Deny.", chrome), 400);
-    return c.redirect(await cairn.oauth.decide(check.request, session.principal, decision === "allow"), 303);
+    try {
+      return c.redirect(await cairn.oauth.decide(check.request, session.principal, decision === "allow"), 303);
+    } catch (err) {
+      if (err instanceof OAuthError) return c.html(oauthRefusedPage(err.description, chrome), 403);
+      throw err;
+    }
   });
 }

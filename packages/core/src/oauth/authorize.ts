@@ -119,6 +119,8 @@ export async function checkAuthorizeRequest(sql: Sql, config: CairnConfig, param
  * Codes spent or stale for an hour are deleted as new ones are made (bounded housekeeping).
  */
 export async function approveAuthorization(sql: Sql, config: CairnConfig, request: AuthorizationRequest, principal: Principal, now: Date): Promise<string> {
+  // Consent is a person's act (ADR 0018): only a human token's session gets here, and only one may grant.
+  if (principal.token.kind !== "human") throw new OAuthError("access_denied", "Only a person signed in with a human token can connect an app.", 403);
   const code = randomBytes(32).toString("base64url");
   const expires = new Date(now.getTime() + CODE_TTL_SECONDS * 1000);
   await sql.query("delete from oauth_codes where expires_at < $1", [new Date(now.getTime() - 3600_000).toISOString()]);
