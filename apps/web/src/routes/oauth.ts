@@ -16,6 +16,12 @@ function carried(form: Record<string, string | File | (string | File)[]>): URLSe
   return params;
 }
 
+/** The redirect URI's origin as a CSP source; CSP has no syntax for an IPv6 literal, so `http://[::1]:…` is allowed by scheme. */
+function formTarget(redirectUri: string): string {
+  const url = new URL(redirectUri);
+  return url.hostname.startsWith("[") ? url.protocol : url.origin;
+}
+
 /**
  * The authorization endpoint (SPEC §26, ADR 0054). GET checks the request, signs the person
  * in through the web's sign-in when needed (coming back here), and shows the consent page;
@@ -38,7 +44,7 @@ export function mountOAuthAuthorize(app: Hono<WebEnv>, cairn: Cairn): void {
       return c.redirect(`/signin?next=${encodeURIComponent(here)}`, 303);
     }
     // The answer redirects to the app: the form may post here and be sent on to the app's origin, nowhere else.
-    c.header("Content-Security-Policy", contentSecurityPolicy({ formAction: `'self' ${new URL(check.request.redirect_uri).origin}` }));
+    c.header("Content-Security-Policy", contentSecurityPolicy({ formAction: `'self' ${formTarget(check.request.redirect_uri)}` }));
     return c.html(consentPage(check.request, url.searchParams, chrome));
   });
 

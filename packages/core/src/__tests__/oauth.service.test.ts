@@ -92,4 +92,18 @@ describe.each(DRIVERS)("OAuth grants on %s (SPEC §26)", (driver) => {
       expect(dump).toContain(createHash("sha256").update(secret).digest("hex"));
     }
   });
+
+  it("a registration nobody allowed within a week is deleted as new ones come; one with a grant stays", async () => {
+    clock = new Date("2026-11-01T09:00:00Z");
+    const { cairn } = fx.world;
+    const idle = await cairn.oauth.register({ client_name: "Idle", redirect_uris: [REDIRECT] });
+    const used = await consented();
+    await cairn.oauth.token(form(used.exchange));
+    clock = new Date("2026-11-08T09:00:01Z");
+    await cairn.oauth.register({ client_name: "Newcomer", redirect_uris: [REDIRECT] });
+    const ask = (clientId: string) =>
+      cairn.oauth.checkAuthorize(form({ client_id: clientId, redirect_uri: REDIRECT })).then((c) => (c.ok ? "ok" : c.error.error));
+    expect(await ask(idle.client_id)).toBe("invalid_client");
+    expect(await ask(used.client.client_id)).toBe("invalid_request");
+  });
 });

@@ -54,6 +54,9 @@ export async function resolveClient(sql: Sql, config: CairnConfig, rawId: unknow
 
 const toClient = (row: ClientRow): OAuthClient => ({ id: row.id, kind: row.kind, name: row.name, redirect_uris: row.redirect_uris });
 
+/** A registration no person allowed within this many days is deleted (the client registers again if it returns). */
+const UNUSED_REGISTRATION_DAYS = 7;
+
 const GRANT_TYPES = new Set(["authorization_code", "refresh_token"]);
 
 /**
@@ -78,6 +81,12 @@ export async function registerClient(sql: Sql, config: CairnConfig, body: unknow
   }
   const name = cleanClientName(meta.client_name, new URL(redirectUris[0] as string).host);
   const id = newId("cli", now);
+  // Bounded housekeeping: registrations a week old that no person ever allowed go as new ones come.
+  await sql.query(
+    `delete from oauth_clients c where c.kind = 'registered' and c.created_at < $1
+        and not exists (select 1 from tokens t where t.oauth_client_id = c.id)`,
+    [new Date(now.getTime() - UNUSED_REGISTRATION_DAYS * 86_400_000).toISOString()],
+  );
   const stored = { client_name: name, redirect_uris: redirectUris, grant_types: grantTypes, response_types: responseTypes };
   await sql.query(
     `insert into oauth_clients (id, kind, name, redirect_uris, document, created_at, fetched_at)

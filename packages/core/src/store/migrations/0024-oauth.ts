@@ -16,7 +16,7 @@ export const oauth: Migration = {
       alter table tokens add column oauth_client_id text;
       alter table tokens add column resource text;
       alter table tokens add column last_used_at timestamptz;
-      create index tokens_oauth_client_idx on tokens (user_id, oauth_client_id) where oauth_client_id is not null;
+      create index tokens_oauth_client_idx on tokens (oauth_client_id) where oauth_client_id is not null;
 
       create table oauth_clients (
         id text primary key,
