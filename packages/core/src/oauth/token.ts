@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { CairnConfig } from "../context.js";
 import { hashToken, newId } from "../ids.js";
 import type { Sql, Store } from "../store/port.js";
+import { isStorable } from "../text.js";
 import { challengeOf, type Params, VERIFIER } from "./authorize.js";
 import { resolveClient } from "./clients.js";
 import { ACCESS_TOKEN_PREFIX, ACCESS_TOKEN_TTL_SECONDS, OAUTH_LIMITS, REFRESH_TOKEN_PREFIX, REFRESH_TOKEN_TTL_SECONDS } from "./constants.js";
@@ -25,6 +26,7 @@ function field(form: Params, name: (typeof TOKEN_FIELDS)[number]): string | unde
   const value = values[0];
   if (value === undefined || value === "") return undefined;
   if (value.length > OAUTH_LIMITS.uri) throw new OAuthError("invalid_request", `${name} is longer than ${OAUTH_LIMITS.uri} characters.`);
+  if (!isStorable(value)) throw new OAuthError("invalid_request", `${name} contains a character that cannot be stored.`);
   return value;
 }
 

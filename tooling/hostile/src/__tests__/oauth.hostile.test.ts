@@ -87,7 +87,8 @@ describe.each(DRIVERS)(`hostile OAuth requests (seed ${SEED}) on %s`, (driver) =
       if (c.endpoint === "authorize") {
         res = await app.request(`/oauth/authorize?${form}`);
       } else {
-        const body = c.endpoint === "register" && c.contentType === "application/json" ? JSON.stringify(c.json) : form;
+        const registration = typeof c.json === "object" && c.json !== null && !Array.isArray(c.json) ? { client_name: "Genuine", redirect_uris: [REDIRECT], ...c.json } : c.json;
+        const body = c.endpoint === "register" && c.contentType === "application/json" ? JSON.stringify(registration) : form;
         res = await app.request(`/oauth/${c.endpoint}`, { method: "POST", headers: c.contentType ? { "content-type": c.contentType } : {}, body });
       }
       seen.set(`${c.endpoint} ${res.status}`, (seen.get(`${c.endpoint} ${res.status}`) ?? 0) + 1);
