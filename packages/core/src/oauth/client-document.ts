@@ -9,7 +9,8 @@ import { checkRedirectUris, cleanClientName } from "./client-fields.js";
 export interface ClientDocument {
   name: string;
   redirect_uris: string[];
-  raw: Record<string, unknown>;
+  /** What is kept of the document: the checked fields only (the rest may hold what the database cannot store). */
+  kept: { client_id: string; client_name: string; redirect_uris: string[] };
 }
 
 /**
@@ -63,7 +64,8 @@ export async function fetchClientDocument(id: string, options: { denyPrivate: bo
   if (method !== undefined && method !== "none") throw refuse('must use token_endpoint_auth_method "none" (public clients only)');
   if ("client_secret" in raw) throw refuse("must not hold a client_secret");
   const redirectUris = checkRedirectUris(raw.redirect_uris, "invalid_client");
-  return { name: cleanClientName(raw.client_name, url.host), redirect_uris: redirectUris, raw };
+  const name = cleanClientName(raw.client_name, url.host);
+  return { name, redirect_uris: redirectUris, kept: { client_id: id, client_name: name, redirect_uris: redirectUris } };
 }
 
 function getBounded(url: URL, pinned: { address: string; family: 4 | 6 }): Promise<string> {

@@ -47,7 +47,7 @@ export async function resolveClient(sql: Sql, config: CairnConfig, rawId: unknow
      values ($1, 'metadata', $2, $3::jsonb, $4::jsonb, $5, $5)
      on conflict (id) do update set name = excluded.name, redirect_uris = excluded.redirect_uris,
        document = excluded.document, fetched_at = excluded.fetched_at`,
-    [rawId, client.name, JSON.stringify(client.redirect_uris), JSON.stringify(document.raw), now.toISOString()],
+    [rawId, client.name, JSON.stringify(client.redirect_uris), JSON.stringify(document.kept), now.toISOString()],
   );
   return client;
 }

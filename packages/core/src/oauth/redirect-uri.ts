@@ -1,3 +1,4 @@
+import { isStorable } from "../text.js";
 import { OAUTH_LIMITS } from "./constants.js";
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "[::1]", "localhost"]);
@@ -10,6 +11,8 @@ const LOOPBACK_HOSTS = new Set(["127.0.0.1", "[::1]", "localhost"]);
 export function redirectUriIssue(raw: unknown): string | null {
   if (typeof raw !== "string" || raw.length === 0) return "must be a URL";
   if (raw.length > OAUTH_LIMITS.uri) return `is longer than ${OAUTH_LIMITS.uri} characters`;
+  // The parser would percent-encode a NUL or a lone surrogate; the URI is matched and stored as sent, so it is refused.
+  if (!isStorable(raw)) return "contains a character that cannot be stored";
   let url: URL;
   try {
     url = new URL(raw);

@@ -84,10 +84,11 @@ describe("a client known by its metadata document, on a server that allows only 
       "/client.json": JSON.stringify({ client_id: `${base}/client.json`, client_name: "Doc Host", redirect_uris: [callback.url], token_endpoint_auth_method: "none" }),
       "/other-redirect.json": JSON.stringify({ client_id: `${base}/other-redirect.json`, client_name: "Elsewhere", redirect_uris: ["https://elsewhere.example/cb"] }),
       "/impostor.json": JSON.stringify({ client_id: `${base}/client.json`, client_name: "Impostor", redirect_uris: [callback.url] }),
+      "/nul.json": `{"client_id":"${base}/nul.json","client_name":"Nul\\u0000Host","redirect_uris":["${callback.url}"],"notes":"\\u0000\\ud800"}`,
       "/big.json": JSON.stringify({ client_id: `${base}/big.json`, client_name: "Big", redirect_uris: [callback.url], padding: "x".repeat(20_000) }),
     }));
     home = await createTestHome("pglite");
-    const listed = ["/client.json", "/other-redirect.json", "/impostor.json", "/big.json"].map((p) => `${site.base}${p}`).join(",");
+    const listed = ["/client.json", "/other-redirect.json", "/impostor.json", "/big.json", "/nul.json"].map((p) => `${site.base}${p}`).join(",");
     serve = await spawnServe({ ...home.env, NODE_EXTRA_CA_CERTS: site.cert, CAIRN_OAUTH_CLIENTS: listed, CAIRN_ACCESS_LOG: "1" });
     admin = (JSON.parse(readFileSync(join(home.home, "credentials"), "utf8")) as { token: string }).token;
     browser = await launchBrowser();
@@ -156,6 +157,10 @@ describe("a client known by its metadata document, on a server that allows only 
     expect(await attempt(`${site.base}/impostor.json`)).toMatchObject({ status: 400, text: expect.stringContaining("does not name its own URL as client_id") });
     expect(await attempt(`${site.base}/big.json`)).toMatchObject({ status: 400, text: expect.stringContaining("larger than 16384 bytes") });
     expect(await attempt(`${site.base}/unlisted.json`)).toMatchObject({ status: 400, text: expect.stringContaining("only the clients its operator listed") });
+
+    // A document holding what the database cannot store is still read: only its checked fields are kept.
+    const nul = await fetch(`${serve.url}/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: `${site.base}/nul.json`, redirect_uri: callback.url, code_challenge: "a".repeat(43), code_challenge_method: "S256", resource: `${serve.url}/mcp` })}`, { redirect: "manual" });
+    expect(nul.status).toBe(303);
 
     const registration = await fetch(`${serve.url}/oauth/register`, {
       method: "POST",

@@ -52,7 +52,7 @@ const cases: fc.Arbitrary<Case> = fc.record({
     { weight: 1, arbitrary: fc.constantFrom("application/x-www-form-urlencoded; charset=UTF-8", "text/plain", "multipart/form-data; boundary=x", null) },
   ),
   json: fc.oneof(
-    { weight: 4, arbitrary: fc.record({ client_name: fc.oneof(hostileString, wrongType), redirect_uris: fc.oneof(fc.constant([REDIRECT]), fc.array(fc.oneof(hostileString, fc.constant("https://a.example/cb")), { maxLength: 12 }), wrongType), grant_types: fc.oneof(fc.array(fc.constantFrom("authorization_code", "refresh_token", "password"), { maxLength: 3 }), wrongType) }, { requiredKeys: [] }) },
+    { weight: 4, arbitrary: fc.record({ client_name: fc.oneof(hostileString, wrongType), redirect_uris: fc.oneof(fc.constant([REDIRECT]), fc.array(fc.oneof(hostileString, hostileString.map((h) => `https://a.example/${h}`), fc.constant("https://a.example/cb")), { maxLength: 12 }), wrongType), grant_types: fc.oneof(fc.array(fc.constantFrom("authorization_code", "refresh_token", "password"), { maxLength: 3 }), wrongType) }, { requiredKeys: [] }) },
     { weight: 1, arbitrary: fc.oneof(wrongType, hostileString) },
   ),
 });

@@ -15,6 +15,8 @@ describe("what a client may name (SPEC §26)", () => {
     ["https://app.example/cb#frag", "must not have a fragment"],
     ["https://user:pw@app.example/cb", "must not carry credentials"],
     ["/relative", "is not an absolute URL"],
+    ["https://app.example/x\u0000y", "contains a character that cannot be stored"],
+    ["https://app.example/x\ud800y", "contains a character that cannot be stored"],
     [`https://app.example/${"a".repeat(2000)}`, "is longer than 2000 characters"],
   ])("redirect URI %# → %s", (uri, issue) => {
     expect(redirectUriIssue(uri)).toBe(issue);
