@@ -4,10 +4,11 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { versionOfHttpRequest } from "./protocol.js";
 import { createMcpServer, type McpServerOptions } from "./server.js";
 
-function unauthenticatedResponse(error: CairnError): Response {
+/** 401 with the challenge that points an OAuth client at the resource's metadata (SPEC §26, built by core). */
+function unauthenticatedResponse(cairn: Cairn, error: CairnError, sentToken: boolean): Response {
   return Response.json(
     { error: error.toBody() },
-    { status: 401, headers: { "WWW-Authenticate": 'Bearer realm="cairn"' } },
+    { status: 401, headers: { "WWW-Authenticate": cairn.oauth.challenge({ invalidToken: sentToken }) } },
   );
 }
 
@@ -42,7 +43,7 @@ export function createMcpHttpHandler(cairn: Cairn, options: McpServerOptions): (
     try {
       principal = await cairn.authenticateHeader(req.headers.get("authorization"));
     } catch (err) {
-      if (err instanceof CairnError && err.code === "unauthenticated") return unauthenticatedResponse(err);
+      if (err instanceof CairnError && err.code === "unauthenticated") return unauthenticatedResponse(cairn, err, req.headers.has("authorization"));
       throw err;
     }
     if (req.method !== "POST") {

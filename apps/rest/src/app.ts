@@ -7,6 +7,7 @@ import { mountHealth } from "./health.js";
 import { bearerAuth, requestIds } from "./middleware.js";
 import { openApiDocument } from "./openapi.js";
 import { mountOperationRoutes } from "./operation-routes.js";
+import { mountOAuthRoutes } from "./oauth.js";
 import { mountOtlpRoutes } from "./otlp.js";
 import { routeOf } from "./routes.js";
 import { mountSchemaRoutes } from "./schemas-routes.js";
@@ -43,6 +44,7 @@ export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIH
   mountOperationRoutes(app, cairn);
   mountOtlpRoutes(app, cairn);
   mountSchemaRoutes(app);
+  mountOAuthRoutes(app, cairn);
   for (const [path, handle] of Object.entries(options.mounts ?? {})) {
     app.all(path, async (c) => {
       const res = await handle(c.req.raw, c.get("requestId"));

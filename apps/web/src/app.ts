@@ -18,6 +18,8 @@ import { mountArtifactActions } from "./routes/act.js";
 import { mountInbox } from "./routes/inbox.js";
 import { COPY_SCRIPT } from "./pages/copy-script.js";
 import { mountPages, rawResponse } from "./routes/pages.js";
+import { mountOAuthAuthorize } from "./routes/oauth.js";
+import { mountSettings } from "./routes/settings.js";
 import { mountSubscriptions } from "./routes/subscriptions.js";
 import { SharePageCache } from "./share-cache.js";
 import { securityHeaders } from "./security-headers.js";
@@ -73,6 +75,8 @@ export function createWebApp(cairn: Cairn): Hono<WebEnv> {
   mountInbox(app, cairn);
   mountSubscriptions(app, cairn);
   mountArtifactActions(app, cairn);
+  mountOAuthAuthorize(app, cairn);
+  mountSettings(app, cairn);
 
   const sharePages = new SharePageCache();
   app.get("/s/:token", async (c) => {

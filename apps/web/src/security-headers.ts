@@ -11,8 +11,8 @@ export interface SecurityHeaderOptions {
  * No inline script, no framing, no form posts elsewhere, nothing loaded from another
  * origin. The one script is our own file (the share link's Copy button, ADR 0033).
  */
-export function contentSecurityPolicy({ styleSrc = "'self'" }: SecurityHeaderOptions = {}): string {
-  return `default-src 'none'; script-src 'self'; style-src ${styleSrc}; img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`;
+export function contentSecurityPolicy({ styleSrc = "'self'", formAction = "'self'" }: SecurityHeaderOptions & { formAction?: string } = {}): string {
+  return `default-src 'none'; script-src 'self'; style-src ${styleSrc}; img-src 'self'; base-uri 'none'; form-action ${formAction}; frame-ancestors 'none'`;
 }
 
 /**
@@ -24,7 +24,8 @@ export function securityHeaders(options: SecurityHeaderOptions = {}): Middleware
   const csp = options.csp ?? contentSecurityPolicy(options);
   return async (c, next) => {
     await next();
-    c.header("Content-Security-Policy", csp);
+    // A page that must allow more (the OAuth consent form, which redirects to the app) sets its own.
+    if (!c.res.headers.has("Content-Security-Policy")) c.header("Content-Security-Policy", csp);
     c.header("X-Content-Type-Options", "nosniff");
     c.header("Referrer-Policy", "no-referrer");
     c.header("X-Frame-Options", "DENY");

@@ -15,6 +15,8 @@ import { type LinkContext, type LinkOperationName, type LinkOperationOutput, SHA
 import { ensureSigningKey } from "./signing/keys.js";
 import { startWorker, type Worker, type WorkerOptions } from "./events/worker.js";
 import { openStore } from "./store/open.js";
+import { ACCESS_TOKEN_PREFIX } from "./oauth/constants.js";
+import { createOAuthService, type OAuthService } from "./oauth/service.js";
 import type { Store, StoreOptions } from "./store/port.js";
 
 /** One running core: a store, its configuration, and the verbs bound to them. Adapters hold one of these. */
@@ -56,6 +58,8 @@ export interface Cairn {
     /** Who a sign-in link would sign in, without using it (the page a link preview may fetch); null when it is used, expired or unknown. */
     peek(code: string): Promise<PeekedLink | null>;
   };
+  /** Cairn as the OAuth 2.1 authorization server of /mcp (SPEC §26, ADR 0053). */
+  oauth: OAuthService;
   /** Starts webhook delivery and the scheduled jobs on this core's store (`cairn serve`, `cairn worker`). */
   startWorker(options?: Omit<WorkerOptions, "store" | "config">): Worker;
   /** Runs an operation that needs no caller (the public signing keys); others are not found. */
@@ -75,16 +79,17 @@ export function createCairn(store: Store, config: CairnConfig, options: CairnOpt
   return {
     config,
     log: hooks.logger ?? defaultLogger,
-    authenticate: (bearer) => authenticate(store, bearer),
+    authenticate: (bearer) => authenticate(store, bearer, now()),
     async authenticateHeader(authorization, { cached = false } = {}) {
       const bearer = bearerOf(authorization);
       if (!bearer) throw unauthenticated("A bearer token is required.");
-      if (!cached) {
-        const principal = await authenticate(store, bearer);
+      // An OAuth access token expires and is replaced on refresh: always read, never remembered (ADR 0053).
+      if (!cached || bearer.startsWith(ACCESS_TOKEN_PREFIX)) {
+        const principal = await authenticate(store, bearer, now());
         if (!principal) throw unauthenticated(INVALID_TOKEN);
         return principal;
       }
-      const found = await cachedPrincipal(caches, bearer, (b) => authenticate(store, b));
+      const found = await cachedPrincipal(caches, bearer, (b) => authenticate(store, b, now()));
       if (!found) throw unauthenticated(INVALID_TOKEN);
       if (!found.unchecked) return found.principal;
       const copy = { ...found.principal };
@@ -120,6 +125,7 @@ export function createCairn(store: Store, config: CairnConfig, options: CairnOpt
       follow: (code) => followSigninLink(store, code, now()),
       peek: (code) => peekSigninLink(store, code, now()),
     },
+    oauth: createOAuthService(store, config, now),
     startWorker: (options = {}) => startWorker({ logger: hooks.logger ?? defaultLogger, ...options, store, config }),
     invokePublic: async (name) => {
       const op = OPERATIONS[name] as { runPublic?: (store: Store) => Promise<unknown> };
@@ -131,7 +137,7 @@ export function createCairn(store: Store, config: CairnConfig, options: CairnOpt
 }
 
 export async function openCairn(options: StoreOptions & CairnConfig & CairnHooks): Promise<Cairn> {
-  const { databaseUrl, dataDir, publicUrl, timeouts, webhookDenyPrivate, ...hooks } = options;
+  const { databaseUrl, dataDir, publicUrl, timeouts, webhookDenyPrivate, oauth, ...hooks } = options;
   const store = await openStore({ databaseUrl, dataDir, timeouts, logger: hooks.logger });
   // Load the secret scanner now rather than on the first receipt (~80 ms of imports).
   await preloadSecretScanner();
@@ -139,7 +145,11 @@ export async function openCairn(options: StoreOptions & CairnConfig & CairnHooks
   await ensureSigningKey(store);
   return createCairn(
     store,
-    { publicUrl: publicUrl.replace(/\/+$/, ""), ...(webhookDenyPrivate !== undefined && { webhookDenyPrivate }) },
+    {
+      publicUrl: publicUrl.replace(/\/+$/, ""),
+      ...(webhookDenyPrivate !== undefined && { webhookDenyPrivate }),
+      ...(oauth !== undefined && { oauth }),
+    },
     hooks,
   );
 }

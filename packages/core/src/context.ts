@@ -3,6 +3,7 @@ import type { ReceiptGate } from "./receipt/custom-gate.js";
 import type { LruMap } from "./lru.js";
 import type { RevisedPolicy } from "./policy/schemas.js";
 import type { Store } from "./store/port.js";
+import type { OAuthSettings } from "./oauth/settings.js";
 
 import type { Surface, TokenKind } from "./surfaces.js";
 
@@ -21,6 +22,8 @@ export interface CairnConfig {
   publicUrl: string;
   /** Refuse loopback, private and link-local webhook targets (CAIRN_WEBHOOK_DENY_PRIVATE=1). */
   webhookDenyPrivate?: boolean;
+  /** Which OAuth clients may ask a person for consent (CAIRN_OAUTH_CLIENTS, CAIRN_OAUTH_REGISTRATION; SPEC §26). */
+  oauth?: OAuthSettings;
 }
 
 /**

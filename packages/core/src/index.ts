@@ -44,6 +44,7 @@ export * from "./receipt/index.js";
 export * from "./run/schemas.js";
 export { type FollowedLink, type PeekedLink, type OpenedSession, SESSION_TTL_DAYS, SIGNIN_LINK_PATH, SIGNIN_LINK_TTL_MINUTES } from "./session/index.js";
 export * from "./otlp/index.js";
+export * from "./oauth/index.js";
 export * from "./run/resource-uri.js";
 export { parseTraceparent, type Traceparent } from "./run/traceparent.js";
 export { SHARE_OPERATIONS, ShareReadInput, type LinkContext, type LinkOperation, type LinkOperationName } from "./share/operations.js";

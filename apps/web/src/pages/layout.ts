@@ -8,7 +8,7 @@ export interface Chrome {
   user: string;
   formToken: string;
   /** The current section, marked in the navigation. */
-  current?: "bin" | "inbox" | "runs" | "doctor" | "subscriptions";
+  current?: "bin" | "inbox" | "runs" | "doctor" | "subscriptions" | "settings";
 }
 
 const NAV = [
@@ -17,6 +17,7 @@ const NAV = [
   { key: "runs", href: "/runs", label: "Runs" },
   { key: "doctor", href: "/doctor", label: "Doctor" },
   { key: "subscriptions", href: "/subscriptions", label: "Webhooks" },
+  { key: "settings", href: "/settings", label: "Settings" },
 ] as const;
 
 function siteHeader(chrome: Chrome | null) {

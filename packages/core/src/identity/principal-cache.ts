@@ -42,7 +42,7 @@ export async function cachedPrincipal(
 export async function checkedContext(ctx: ServiceContext, { force = false } = {}): Promise<ServiceContext> {
   if (!ctx.principalUnchecked && !force) return ctx;
   const tokenId = ctx.principal.token.id;
-  const principal = await livePrincipal(ctx.store, { id: tokenId });
+  const principal = await livePrincipal(ctx.store, { id: tokenId }, ctx.now());
   const same = principal !== null && JSON.stringify(principal) === JSON.stringify(ctx.principal);
   if (!same) ctx.caches?.principals.deleteWhere((p) => p.token.id === tokenId);
   if (!principal) throw unauthenticated(INVALID_TOKEN);

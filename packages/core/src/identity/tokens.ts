@@ -1,6 +1,7 @@
 import type { Principal, TokenKind } from "../context.js";
 import { hashToken, newApiToken, newId } from "../ids.js";
 import type { Sql } from "../store/port.js";
+import { ACCESS_TOKEN_PREFIX } from "../oauth/constants.js";
 import type { CreatedToken } from "./schemas.js";
 
 export interface PrincipalRow {
@@ -24,22 +25,38 @@ export const toPrincipal = (row: PrincipalRow): Principal => ({
   teams: row.teams ?? [],
 });
 
-/** The principal of a live (not revoked) token, found by its hash or by its id. */
-export async function livePrincipal(sql: Sql, by: { hash: string } | { id: string }): Promise<Principal | null> {
+/**
+ * The principal of a live token (not revoked; an OAuth access token also not expired,
+ * ADR 0053), found by its hash or by its id.
+ */
+export async function livePrincipal(sql: Sql, by: { hash: string } | { id: string }, now?: Date): Promise<Principal | null> {
   const [column, value] = "hash" in by ? ["t.token_hash", by.hash] : ["t.id", by.id];
   const [row] = await sql.query<PrincipalRow>(
     `select ${PRINCIPAL_COLUMNS}
        from tokens t join users u on u.id = t.user_id
-      where ${column} = $1 and t.revoked_at is null`,
-    [value],
+      where ${column} = $1 and t.revoked_at is null and (t.expires_at is null or t.expires_at > coalesce($2::timestamptz, now()))`,
+    [value, now?.toISOString() ?? null],
   );
   return row ? toPrincipal(row) : null;
 }
 
-/** Resolves a bearer token to its principal, or null when it is unknown or revoked. */
-export async function authenticate(sql: Sql, bearer: string): Promise<Principal | null> {
+/**
+ * Resolves a bearer token to its principal, or null when it is unknown, revoked or
+ * expired. An OAuth access token also records when its app last used it (at most once a
+ * minute), for the settings page; minted tokens are not written to on use.
+ */
+export async function authenticate(sql: Sql, bearer: string, now?: Date): Promise<Principal | null> {
   if (!bearer.startsWith("cairn_") || bearer.length > 200) return null;
-  return livePrincipal(sql, { hash: hashToken(bearer) });
+  const hash = hashToken(bearer);
+  const principal = await livePrincipal(sql, { hash }, now);
+  if (principal && bearer.startsWith(ACCESS_TOKEN_PREFIX)) {
+    await sql.query(
+      `update tokens set last_used_at = $2
+        where token_hash = $1 and (last_used_at is null or last_used_at < $2::timestamptz - interval '1 minute')`,
+      [hash, (now ?? new Date()).toISOString()],
+    );
+  }
+  return principal;
 }
 
 export async function insertToken(

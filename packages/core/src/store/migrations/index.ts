@@ -20,6 +20,7 @@ import { house } from "./0022-house.js";
 import { spanResources } from "./0019-span-resources.js";
 import { runFiltersExpiry } from "./0020-run-filters-expiry.js";
 import { dropsDismissed } from "./0021-drops-dismissed.js";
+import { oauth } from "./0024-oauth.js";
 import type { Migration } from "./types.js";
 
 export type { Migration } from "./types.js";
@@ -51,4 +52,5 @@ export const MIGRATIONS: readonly Migration[] = [
   spanResources,
   runFiltersExpiry,
   dropsDismissed,
+  oauth,
 ];
