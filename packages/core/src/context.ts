@@ -21,6 +21,15 @@ export interface CairnConfig {
   publicUrl: string;
   /** Refuse loopback, private and link-local webhook targets (CAIRN_WEBHOOK_DENY_PRIVATE=1). */
   webhookDenyPrivate?: boolean;
+  /** Where email notifications go out (CAIRN_SMTP_URL, CAIRN_MAIL_FROM); absent: the server has no mail configured. */
+  mail?: MailConfig;
+}
+
+/** The operator's SMTP server: `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://…` (implicit TLS). */
+export interface MailConfig {
+  smtpUrl: string;
+  /** The From address (CAIRN_MAIL_FROM; default `Cairn <cairn@HOST of the public URL>`). */
+  from: string;
 }
 
 /**

@@ -15,6 +15,7 @@ import { assignee } from "./0014-assignee.js";
 import { traces } from "./0015-traces.js";
 import { signinLinks } from "./0016-signin-links.js";
 import { runTotals } from "./0017-run-totals.js";
+import { notifications } from "./0025-notifications.js";
 import type { Migration } from "./types.js";
 
 export type { Migration } from "./types.js";
@@ -41,4 +42,5 @@ export const MIGRATIONS: readonly Migration[] = [
   traces,
   signinLinks,
   runTotals,
+  notifications,
 ];
