@@ -87,7 +87,7 @@ export const NOTIFY_OPERATIONS = {
     run: channelDeliveries,
   }),
   notifications_get: defineOperation({
-    notOn: NOT_ON_MCP,
+    notOn: { ...NOT_ON_MCP, cli: "`cairn notify settings` without KEY VALUE pairs shows them (notifications_set with nothing to change)" },
     title: "Read your notification settings",
     description: "Which triggers are on (assigned, open_action, overdue, reminder, digest), remind_after and digest_hour. Human tokens only.",
     input: NoInput,
