@@ -7,6 +7,7 @@ import { type ParsedMail, simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../server.js";
+import { homeFor, spawnServe } from "./serve-process.js";
 
 /** A real SMTP server on loopback (STACK.md "Mail"): keeps every message, parsed; answers 550 at RCPT for `bounce@…`. */
 async function startSmtp() {
@@ -283,4 +284,52 @@ describe.each(DRIVERS)("notifications through cairn serve on %s", (driver) => {
     expect(check.summary).toContain("disabled");
     expect((await call("DELETE", `/v1/me/channels/${created.json.id}`)).status).toBe(200);
   });
+});
+
+/**
+ * `kill -9` of the process sending (SPEC §27: nothing lost, nothing doubled): the Slack
+ * receiver holds the first message open, the server dies, a new one takes the lease over
+ * and sends it once; the database's unique key keeps the fan-out from queuing it twice.
+ */
+describe.each(DRIVERS)("notifications across a kill -9 on %s", (driver) => {
+  it("the message in flight is sent once after restart, and nothing else is doubled", async () => {
+    const { env, home, dispose } = await homeFor(driver);
+    const slack = await startReceiver("/services/T1/B1/killnine");
+    const tuned = { ...env, CAIRN_WEBHOOK_LEASE_MS: "1000" };
+    try {
+      const first = await spawnServe(tuned);
+      const bearer = (JSON.parse(readFileSync(join(home, "credentials"), "utf8")) as { token: string }).token;
+      const post = async (url: string, body: unknown) => {
+        const res = await fetch(url, { method: "POST", headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+        return { status: res.status, json: (await res.json()) as Json };
+      };
+      const channel = await post(`${first.url}/v1/me/channels`, { kind: "slack", target: slack.url });
+      expect(channel.status).toBe(201);
+      slack.script("hang");
+      const created = await post(`${first.url}/v1/receipts`, { ...minimalReceipt({ human_action: "Review the failover plan" }), assignee: "admin" });
+      expect(created.status).toBe(201);
+      const [hung] = await slack.waitFor(1, 15_000);
+      expect(hung?.body).toContain(`/a/${created.json.id}`);
+      await first.stop("SIGKILL");
+
+      const second = await spawnServe(tuned);
+      try {
+        const [, resent] = await slack.waitFor(2, 20_000);
+        // The same notification (the new server has a new port, so the link's host differs).
+        expect(resent?.body).toContain(`/a/${created.json.id}`);
+        expect(resent?.body).toContain("Review the failover plan");
+        await new Promise((r) => setTimeout(r, 3_000));
+        expect(slack.received).toHaveLength(2);
+        const log = await fetch(`${second.url}/v1/me/channels/${channel.json.id}/deliveries`, { headers: { authorization: `Bearer ${bearer}` } });
+        const items = ((await log.json()) as Json).items;
+        expect(items).toHaveLength(1);
+        expect(items[0]).toMatchObject({ ok: true, triggers: ["assigned"], notifications: 1 });
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      await slack.close();
+      await dispose();
+    }
+  }, 90_000);
 });
