@@ -7,7 +7,7 @@ import { ICON, STYLESHEET } from "./pages/styles.js";
 import { mountAuth } from "./routes/auth.js";
 import { mountArtifactActions } from "./routes/act.js";
 import { mountInbox } from "./routes/inbox.js";
-import { mountNotificationConfirm } from "./routes/notifications.js";
+import { mountNotificationConfirm, mountNotificationSettings } from "./routes/notifications.js";
 import { COPY_SCRIPT } from "./pages/copy-script.js";
 import { mountPages, rawResponse } from "./routes/pages.js";
 import { mountSubscriptions } from "./routes/subscriptions.js";
@@ -56,6 +56,7 @@ export function createWebApp(cairn: Cairn): Hono<WebEnv> {
   mountSubscriptions(app, cairn);
   mountArtifactActions(app, cairn);
   mountNotificationConfirm(app, cairn);
+  mountNotificationSettings(app, cairn);
 
   app.get("/s/:token", async (c) => {
     const artifact = await cairn.invokeLink("share_read", cairn.linkContext("web"), { token: c.req.param("token") });
