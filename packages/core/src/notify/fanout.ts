@@ -4,7 +4,7 @@ import type { Store } from "../store/port.js";
 import { ringNotifier } from "./wake.js";
 
 /** Events fanned out per statement. */
-const FANOUT_BATCH = 200;
+export const FANOUT_BATCH = 200;
 
 /** The content every notification about a receipt carries, from the stored row `a` (values already redacted at write). */
 export const contentSql = (trigger: string, a: string) => `jsonb_build_object(

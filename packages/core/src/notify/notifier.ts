@@ -3,7 +3,7 @@ import type { RetrySchedule } from "../events/schedule.js";
 import type { Logger } from "../log.js";
 import type { Store } from "../store/port.js";
 import { type ClaimedBatch, type ClaimedNotification, claimBatches, GROUP_AFTER, recordMessage, releaseBatch } from "./deliver.js";
-import { fanOut } from "./fanout.js";
+import { FANOUT_BATCH, fanOut } from "./fanout.js";
 import { messageOf } from "./render.js";
 import { sendTo } from "./transports.js";
 import { onNotifierRing } from "./wake.js";
@@ -43,6 +43,11 @@ export function startNotifier(o: NotifierOptions): { wake(): void; stop(graceMs?
     sleeping?.();
   };
   const unsubscribe = onNotifierRing(wake);
+  // A wake-up after each send must not mean a fan-out statement each time: on the embedded
+  // store (one connection) it would queue in front of the writes. New events wait at most this long.
+  const fanOutEveryMs = Math.max(100, Math.floor(o.pollMs / 2));
+  let lastFanOut = 0;
+  let fanOutFull = false;
 
   const send = async (b: ClaimedBatch, items: ClaimedNotification[]) => {
     const message = messageOf(
@@ -91,7 +96,11 @@ export function startNotifier(o: NotifierOptions): { wake(): void; stop(graceMs?
         rung = false;
         try {
           // Fan out what was written since the last look; a full batch means more is waiting.
-          for (let i = 0; i < 10 && running; i++) if ((await fanOut(o.store, o.now())) < 200) break;
+          if (fanOutFull || Date.now() - lastFanOut >= fanOutEveryMs) {
+            lastFanOut = Date.now();
+            fanOutFull = (await fanOut(o.store, o.now())) >= FANOUT_BATCH;
+            if (fanOutFull) rung = true;
+          }
           const free = concurrency - inFlight.size;
           if (free > 0) {
             const batches = await claimBatches(o.store, o.now(), free, o.schedule.leaseMs);
