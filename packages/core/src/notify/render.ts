@@ -127,7 +127,7 @@ export const escapeMrkdwn = (s: string) => s.replace(/&/g, "&amp;").replace(/</g
 
 /** The plain-text part of an email (and the ntfy body). */
 export function plainTextOf(m: Message): string {
-  return [m.title, "", ...m.lines, "", ...(m.link ? [`${m.link.label}: ${m.link.url}`, ""] : []), ...m.context].join("\n").trimEnd() + "\n";
+  return `${[m.title, "", ...m.lines, "", ...(m.link ? [`${m.link.label}: ${m.link.url}`, ""] : []), ...m.context].join("\n").trimEnd()}\n`;
 }
 
 /** The HTML part: the card's words in a small table, every value escaped. */
