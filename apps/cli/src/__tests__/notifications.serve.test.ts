@@ -237,6 +237,26 @@ describe.each(DRIVERS)("notifications through cairn serve on %s", (driver) => {
     await eventually(async () => smtp.mails.some((m) => m.subject?.startsWith("Outcome overdue") && (m.text ?? "").includes(`/a/${id}`)), 15_000, 100);
   }, 60_000);
 
+  it("more than three to one channel within a minute are grouped into one message", async () => {
+    advance(120);
+    const me = (await call("GET", "/v1/me")).json.user.name as string;
+    const before = slack.received.length;
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) ids.push(await receipt({ changed: `Rolled out the cache change to region ${i} of six`, human_action: `Check region ${i}` }, { assignee: me }));
+    // At most three single messages in this minute; what is left waits for the minute to pass.
+    await eventually(async () => slack.received.length - before >= 1, 15_000, 50);
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect(slack.received.length - before).toBeLessThanOrEqual(3);
+    advance(61);
+    await eventually(async () => ids.every((id) => slack.received.slice(before).some((r) => r.body.includes(`/a/${id}`))), 20_000, 100);
+    const messages = slack.received.slice(before);
+    expect(messages.length).toBeLessThan(ids.length);
+    const grouped = messages.find((r) => JSON.parse(r.body).text.includes("notifications"));
+    expect(grouped).toBeTruthy();
+    // Each receipt in exactly one message.
+    for (const id of ids) expect(messages.filter((r) => r.body.includes(`/a/${id}`)), id).toHaveLength(1);
+  }, 60_000);
+
   it("serves the Atom feed with its key, newest first, and not with a wrong or replaced key", async () => {
     const first = await call("POST", "/v1/me/feed-key");
     expect(first.status, first.text).toBe(200);
