@@ -257,6 +257,18 @@ describe.each(DRIVERS)("notifications through cairn serve on %s", (driver) => {
     for (const id of ids) expect(messages.filter((r) => r.body.includes(`/a/${id}`)), id).toHaveLength(1);
   }, 60_000);
 
+  it("the digest comes at digest_hour (UTC) with what waits", async () => {
+    advance(120);
+    if (now().getUTCMinutes() >= 58) advance(180); // not across an hour while the job comes round
+    const set = await call("PUT", "/v1/me/notifications", { triggers: { digest: true }, digest_hour: now().getUTCHours() });
+    expect(set.json.triggers.digest).toBe(true);
+    advance(61); // the digest job's turn on the server's clock
+    const digest = await eventually(async () => slack.received.find((r) => JSON.parse(r.body).text.includes("waiting on you")), 20_000, 100);
+    expect(digest.body).toContain("Check the restore drill"); // still waits: assigned, unacknowledged
+    expect(digest.body).not.toContain("Approve the new limit"); // acknowledged
+    await call("PUT", "/v1/me/notifications", { triggers: { digest: false } });
+  }, 60_000);
+
   it("serves the Atom feed with its key, newest first, and not with a wrong or replaced key", async () => {
     const first = await call("POST", "/v1/me/feed-key");
     expect(first.status, first.text).toBe(200);
