@@ -237,6 +237,19 @@ describe.each(DRIVERS)("notifications through cairn serve on %s", (driver) => {
     await eventually(async () => smtp.mails.some((m) => m.subject?.startsWith("Outcome overdue") && (m.text ?? "").includes(`/a/${id}`)), 15_000, 100);
   }, 60_000);
 
+  it("a new open action with nobody assigned reaches the owner (open_action); switched off, nothing comes", async () => {
+    advance(120);
+    const id = await receipt({ changed: "Turned on the new rate limiter for the public API", human_action: "Watch the 429 rate" });
+    const sent = await eventually(async () => slackFor(id)[0], 15_000, 50);
+    expect(JSON.parse(sent.body).text).toContain("Waiting on you");
+    await call("PUT", "/v1/me/notifications", { triggers: { open_action: false } });
+    const quiet = await receipt({ changed: "Turned on the new rate limiter for the admin API", human_action: "Watch the admin 429 rate" });
+    const probe = await receipt({ changed: "Moved the admin API behind the gateway", human_action: "Check the gateway logs" }, { assignee: (await call("GET", "/v1/me")).json.user.name });
+    await eventually(async () => slackFor(probe).length === 1, 15_000, 50); // later work arrived, so the quiet one was passed over
+    expect(slackFor(quiet)).toHaveLength(0);
+    await call("PUT", "/v1/me/notifications", { triggers: { open_action: true } });
+  }, 60_000);
+
   it("more than three to one channel within a minute are grouped into one message", async () => {
     advance(120);
     const me = (await call("GET", "/v1/me")).json.user.name as string;
