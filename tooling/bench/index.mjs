@@ -10,6 +10,7 @@ import { printFigures } from "./lib.mjs";
 import { benchAb } from "./load/ab.mjs";
 import { benchCreate, benchCreateWebhook } from "./load/create.mjs";
 import { benchCli, benchShare, benchSoak } from "./load/reads.mjs";
+import { benchNotify } from "./load/notify.mjs";
 import { benchTraces, benchTracesAmplified } from "./load/traces.mjs";
 import { benchScale } from "./load/scale.mjs";
 import { benchDelivery, benchFairness } from "./webhooks.mjs";
@@ -39,6 +40,8 @@ const ROWS = {
     if (!testing.startReceiver) return console.log("(no webhook subscriptions in this tree; row skipped)");
     await benchCreateWebhook(drivers, testing);
   },
+  /** POST /v1/receipts to a team whose members have 3 channels each, against members without (same run): load/notify.mjs. */
+  notify: async () => benchNotify(drivers, await import("@cairn/core/testing")),
   share: () => benchShare(drivers),
   /** OTLP spans/s through POST /v1/traces (protobuf) against a bare hono handler decoding the same requests: load/traces.mjs. */
   traces: () => benchTraces(drivers),

@@ -53,7 +53,12 @@ function isAlive(pid: number): boolean {
   }
 }
 
-export async function startServer(settings: Settings, log: ServerLog, version: string): Promise<RunningServer> {
+/** What a test may inject into a real server: the clock its core and worker read (reminders, overdue outcomes). */
+export interface ServerOptions {
+  now?: () => Date;
+}
+
+export async function startServer(settings: Settings, log: ServerLog, version: string, options: ServerOptions = {}): Promise<RunningServer> {
   const release = settings.databaseUrl ? async () => {} : await claimDataDir(settings.dataDir);
   // Bind first so share links carry the real port (PORT=0 picks a free one); until the
   // store is open, requests get a 503.
@@ -92,6 +97,8 @@ export async function startServer(settings: Settings, log: ServerLog, version: s
       publicUrl,
       webhookDenyPrivate: settings.webhookDenyPrivate,
       oauth: oauthSettingsFrom(process.env),
+      ...(settings.mail && { mail: settings.mail }),
+      ...(options.now && { now: options.now }),
     });
   } catch (err) {
     await new Promise<void>((resolve) => server.close(() => resolve()));

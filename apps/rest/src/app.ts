@@ -3,6 +3,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { errorResponse, type RestEnv } from "./adapter.js";
 import { securityHeaders } from "@cairn/web/security-headers";
 import { DOCS_CSP, renderDocsPage } from "./docs/index.js";
+import { mountFeedRoute } from "./feed.js";
 import { mountHealth } from "./health.js";
 import { bearerAuth, requestIds } from "./middleware.js";
 import { openApiDocument } from "./openapi.js";
@@ -45,6 +46,7 @@ export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIH
   mountOtlpRoutes(app, cairn);
   mountSchemaRoutes(app);
   mountOAuthRoutes(app, cairn);
+  mountFeedRoute(app, cairn);
   for (const [path, handle] of Object.entries(options.mounts ?? {})) {
     app.all(path, async (c) => {
       const res = await handle(c.req.raw, c.get("requestId"));

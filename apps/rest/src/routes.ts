@@ -77,6 +77,14 @@ export const ROUTES: { readonly [N in OperationName]?: RouteOf<N> } = {
   inbox_list: { method: "get", path: "/v1/inbox", status: 200, input: "query", tag: "Inbox" },
   outcomes_list: { method: "get", path: "/v1/outcomes", status: 200, input: "query", tag: "Inbox" },
   signin_link_create: { method: "post", path: "/v1/signin-links", status: 201, input: "body", tag: "Identity" },
+  channel_create: { method: "post", path: "/v1/me/channels", status: 201, input: "body", tag: "Notifications" },
+  channel_list: { method: "get", path: "/v1/me/channels", status: 200, input: "none", tag: "Notifications" },
+  channel_delete: { method: "delete", path: "/v1/me/channels/:id", status: 200, input: "params", tag: "Notifications" },
+  channel_test: { method: "post", path: "/v1/me/channels/:id/test", status: 200, input: "params", tag: "Notifications" },
+  channel_deliveries: { method: "get", path: "/v1/me/channels/:id/deliveries", status: 200, input: "params", tag: "Notifications" },
+  notifications_get: { method: "get", path: "/v1/me/notifications", status: 200, input: "none", tag: "Notifications" },
+  notifications_set: { method: "put", path: "/v1/me/notifications", status: 200, input: "body", tag: "Notifications" },
+  feed_key_rotate: { method: "post", path: "/v1/me/feed-key", status: 200, input: "none", tag: "Notifications" },
 };
 
 /**

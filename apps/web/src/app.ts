@@ -16,6 +16,7 @@ import { ICON, STYLESHEET } from "./pages/styles.js";
 import { mountAuth } from "./routes/auth.js";
 import { mountArtifactActions } from "./routes/act.js";
 import { mountInbox } from "./routes/inbox.js";
+import { mountNotificationConfirm, mountNotificationSettings } from "./routes/notifications.js";
 import { COPY_SCRIPT } from "./pages/copy-script.js";
 import { mountPages, rawResponse } from "./routes/pages.js";
 import { mountOAuthAuthorize } from "./routes/oauth.js";
@@ -77,6 +78,8 @@ export function createWebApp(cairn: Cairn): Hono<WebEnv> {
   mountArtifactActions(app, cairn);
   mountOAuthAuthorize(app, cairn);
   mountSettings(app, cairn);
+  mountNotificationConfirm(app, cairn);
+  mountNotificationSettings(app, cairn);
 
   const sharePages = new SharePageCache();
   app.get("/s/:token", async (c) => {

@@ -14,6 +14,8 @@ import { authenticateSession, closeSession, type OpenedSession, openSession } fr
 import { type LinkContext, type LinkOperationName, type LinkOperationOutput, SHARE_OPERATIONS } from "./share/operations.js";
 import { ensureSigningKey } from "./signing/keys.js";
 import { startWorker, type Worker, type WorkerOptions } from "./events/worker.js";
+import { confirmChannel, peekConfirmation } from "./notify/channels.js";
+import { inboxFeed } from "./notify/feed.js";
 import { openStore } from "./store/open.js";
 import { ACCESS_TOKEN_PREFIX } from "./oauth/constants.js";
 import { createOAuthService, type OAuthService } from "./oauth/service.js";
@@ -60,6 +62,15 @@ export interface Cairn {
   };
   /** Cairn as the OAuth 2.1 authorization server of /mcp (SPEC §26, ADR 0053). */
   oauth: OAuthService;
+  /** What notifications need without a token (SPEC §27): the feed read by its key, and the confirmation link of an address. */
+  notifications: {
+    /** The Atom feed of what waits on the key's owner, or null for a wrong or replaced key. */
+    feed(key: string): Promise<string | null>;
+    /** What a confirmation code names (the GET page, which never confirms), or null. */
+    peekConfirmation(code: string): Promise<{ target: string; state: string } | null>;
+    /** Confirms the address (the page's POST). */
+    confirm(code: string): Promise<{ state: "confirmed" | "already" | "unknown"; target?: string }>;
+  };
   /** Starts webhook delivery and the scheduled jobs on this core's store (`cairn serve`, `cairn worker`). */
   startWorker(options?: Omit<WorkerOptions, "store" | "config">): Worker;
   /** Runs an operation that needs no caller (the public signing keys); others are not found. */
@@ -126,7 +137,12 @@ export function createCairn(store: Store, config: CairnConfig, options: CairnOpt
       peek: (code) => peekSigninLink(store, code, now()),
     },
     oauth: createOAuthService(store, config, now),
-    startWorker: (options = {}) => startWorker({ logger: hooks.logger ?? defaultLogger, ...options, store, config }),
+    notifications: {
+      feed: (key) => inboxFeed(store, config.publicUrl, key, now()),
+      peekConfirmation: (code) => peekConfirmation(store, code, now()),
+      confirm: (code) => confirmChannel(store, code, now()),
+    },
+    startWorker: (options = {}) => startWorker({ logger: hooks.logger ?? defaultLogger, now, ...options, store, config }),
     invokePublic: async (name) => {
       const op = OPERATIONS[name] as { runPublic?: (store: Store) => Promise<unknown> };
       if (!op.runPublic) throw notFound();
@@ -136,8 +152,8 @@ export function createCairn(store: Store, config: CairnConfig, options: CairnOpt
   };
 }
 
-export async function openCairn(options: StoreOptions & CairnConfig & CairnHooks): Promise<Cairn> {
-  const { databaseUrl, dataDir, publicUrl, timeouts, webhookDenyPrivate, oauth, ...hooks } = options;
+export async function openCairn(options: StoreOptions & CairnConfig & CairnOptions): Promise<Cairn> {
+  const { databaseUrl, dataDir, publicUrl, timeouts, webhookDenyPrivate, oauth, mail, ...hooks } = options;
   const store = await openStore({ databaseUrl, dataDir, timeouts, logger: hooks.logger });
   // Load the secret scanner now rather than on the first receipt (~80 ms of imports).
   await preloadSecretScanner();
@@ -149,6 +165,7 @@ export async function openCairn(options: StoreOptions & CairnConfig & CairnHooks
       publicUrl: publicUrl.replace(/\/+$/, ""),
       ...(webhookDenyPrivate !== undefined && { webhookDenyPrivate }),
       ...(oauth !== undefined && { oauth }),
+      ...(mail && { mail }),
     },
     hooks,
   );

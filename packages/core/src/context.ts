@@ -24,6 +24,15 @@ export interface CairnConfig {
   webhookDenyPrivate?: boolean;
   /** Which OAuth clients may ask a person for consent (CAIRN_OAUTH_CLIENTS, CAIRN_OAUTH_REGISTRATION; SPEC §26). */
   oauth?: OAuthSettings;
+  /** Where email notifications go out (CAIRN_SMTP_URL, CAIRN_MAIL_FROM); absent: the server has no mail configured. */
+  mail?: MailConfig;
+}
+
+/** The operator's SMTP server: `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://…` (implicit TLS). */
+export interface MailConfig {
+  smtpUrl: string;
+  /** The From address (CAIRN_MAIL_FROM; default `Cairn <cairn@HOST of the public URL>`). */
+  from: string;
 }
 
 /**

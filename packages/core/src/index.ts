@@ -32,6 +32,7 @@ export { actsFor, authorizeRead, visibleOwners, type Viewer } from "./identity/a
 export * from "./identity/names.js";
 export * from "./identity/schemas.js";
 export * from "./inbox/index.js";
+export * from "./notify/index.js";
 export { authenticate } from "./identity/tokens.js";
 export { PERMISSIONS, type Permission, requirePermission, tokenGrants } from "./identity/permissions.js";
 export { bootstrapAdmin } from "./identity/users.js";

@@ -17,6 +17,7 @@ const run = (): Step => ({ operation: "run_create", input: { name: "nightly" } }
 const sub = (): Step => ({ operation: "subscription_create", input: { url: HOOK, events: ["artifact.created"] } });
 // Loopback and a closed port: a row never sends traffic anywhere, even if a worker tries.
 const HOOK = "http://127.0.0.1:9/cairn";
+const chn = (): Step => ({ operation: "channel_create", input: { kind: "slack", target: "http://127.0.0.1:9/services/T0/B0/parity" } });
 const SPAN = { span_id: "s1", name: "build", start_time: "2026-11-01T08:00:00.000Z", end_time: "2026-11-01T08:05:00.000Z" };
 
 /** Every other operation, at least once each (the completeness test holds the table to that). */
@@ -389,6 +390,37 @@ export const SCENARIOS: Scenario[] = [
     check: (o) => (value(o).items?.[0]?.human_action === "Measure the error rate." ? null : "human_action is not the stored value"),
     setup: [receipt(minimalReceipt({ learned: "due", human_action: "Measure the error rate.", outcome: { status: "pending", measure_at: "2020-01-01" } }))],
     step: { operation: "outcomes_list", input: {} },
+  },
+  // SPEC §27: a person's channels and triggers (loopback, closed port: nothing is reached).
+  {
+    name: "add a Slack channel: its URL is shown masked",
+    expect: "ok",
+    check: (o) => (value(o).state === "active" && !String(value(o).target).includes("parity") ? null : "not active, or the URL is not masked"),
+    step: chn(),
+  },
+  { name: "add a channel whose target is not a URL", expect: "validation_failed", step: { operation: "channel_create", input: { kind: "ntfy", target: "not a url" } } },
+  { name: "list my channels", expect: "ok", check: items(1), setup: [chn()], step: { operation: "channel_list", input: {} } },
+  { name: "remove a channel", expect: "ok", setup: [chn()], step: { operation: "channel_delete", input: { id: "$0.id" } } },
+  { name: "send a test notification", expect: "ok", setup: [chn()], step: { operation: "channel_test", input: { id: "$0.id" } } },
+  { name: "list a channel's attempts", expect: "ok", setup: [chn()], step: { operation: "channel_deliveries", input: { id: "$0.id" } } },
+  {
+    name: "read my notification settings",
+    expect: "ok",
+    check: (o) => (value(o).triggers?.digest === false && value(o).remind_after === 86400 ? null : "not the defaults"),
+    step: { operation: "notifications_get", input: {} },
+  },
+  {
+    name: "switch the digest on",
+    expect: "ok",
+    check: (o) => (value(o).triggers?.digest === true && value(o).digest_hour === 7 ? null : "the digest was not switched on"),
+    step: { operation: "notifications_set", input: { triggers: { digest: true }, digest_hour: 7 } },
+  },
+  { name: "a reminder sooner than a minute", expect: "validation_failed", step: { operation: "notifications_set", input: { remind_after: 59 } } },
+  {
+    name: "make a feed key",
+    expect: "ok",
+    check: (o) => (String(value(o).url).includes("/feeds/inbox.atom?key=cfk_") ? null : "no feed URL"),
+    step: { operation: "feed_key_rotate", input: {} },
   },
   ...OPERATION_SCENARIOS,
 ];

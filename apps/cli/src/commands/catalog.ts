@@ -7,6 +7,15 @@ import { keysListCommand, keysRotateCommand } from "./keys.js";
 import { verifyCommand } from "./verify.js";
 import { doctorCommand, dropsCommand, dropsDismissCommand, statusCommand } from "./health.js";
 import { policyGetCommand, policySetCommand } from "./policy.js";
+import {
+  notifyAddCommand,
+  notifyDeliveriesCommand,
+  notifyFeedKeyCommand,
+  notifyListCommand,
+  notifyRemoveCommand,
+  notifySettingsCommand,
+  notifyTestCommand,
+} from "./notify.js";
 import { openCommand } from "./open.js";
 import { readCommand } from "./read.js";
 import { receiptCommand } from "./receipt.js";
@@ -81,6 +90,13 @@ export const CLI_COMMANDS: { readonly [N in OperationName]?: CliCommand<N> } = {
   artifact_acknowledge: ackCommand,
   outcomes_list: outcomesCommand,
   signin_link_create: openCommand,
+  channel_create: notifyAddCommand,
+  channel_list: notifyListCommand,
+  channel_test: notifyTestCommand,
+  channel_delete: notifyRemoveCommand,
+  channel_deliveries: notifyDeliveriesCommand,
+  notifications_set: notifySettingsCommand,
+  feed_key_rotate: notifyFeedKeyCommand,
 };
 
 /** Descriptions of the command groups (`cairn user …`). */
@@ -92,4 +108,5 @@ export const GROUPS: Readonly<Record<string, string>> = {
   team: "Teams own artifacts and runs together; members manage membership.",
   keys: "The server's Ed25519 signing keys: list the public ones, rotate (administrators).",
   subscription: "Manage one webhook subscription: show, delete, enable, redeliver, recover, test, rotate-secret.",
+  notify: "Be told where you are: email, Slack and ntfy channels (add, list, test, remove, deliveries), settings, and your feed key.",
 };

@@ -19,12 +19,13 @@ export async function runWorker(version: string): Promise<void> {
     databaseUrl: settings.databaseUrl,
     publicUrl: settings.publicUrl,
     webhookDenyPrivate: settings.webhookDenyPrivate,
+    ...(settings.mail && { mail: settings.mail }),
   });
   const worker = cairn.startWorker({
     denyPrivate: settings.webhookDenyPrivate,
     schedule: scheduleFrom(settings),
   });
-  console.log("Worker running: webhook delivery and scheduled jobs.");
+  console.log("Worker running: webhook delivery, notifications and scheduled jobs.");
   ready(() => worker.stop().then(() => cairn.close()));
   await new Promise<never>(() => {});
 }

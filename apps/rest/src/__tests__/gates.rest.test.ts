@@ -122,11 +122,11 @@ describe.each(ADAPTER_DRIVERS)("REST gates, drops, doctor, status and policy on 
     await h.call("POST", "/v1/receipts", { token: sam.token, body: minimalReceipt({ owner: team }) });
     const doctor = await h.call("GET", "/v1/doctor", { token: sam.token });
     expect(doctor.json.checks.map((c: { name: string; status: string }) => [c.name, c.status])).toEqual([
-      ["Database", "ok"], ["Drops", "warn"], ["Policy", "warn"], ["Webhooks", "ok"], ["Inbox", "ok"],
+      ["Database", "ok"], ["Drops", "warn"], ["Policy", "warn"], ["Webhooks", "ok"], ["Inbox", "ok"], ["Notifications", "ok"],
     ]);
     await h.call("PUT", `/v1/policy?owner=${team}`, { token: sam.token, body: { require_evidence: false } });
     const cleared = await h.call("GET", "/v1/doctor", { token: sam.token });
-    expect(cleared.json.checks.map((c: { name: string }) => c.name)).toEqual(["Database", "Drops", "Webhooks", "Inbox"]);
+    expect(cleared.json.checks.map((c: { name: string }) => c.name)).toEqual(["Database", "Drops", "Webhooks", "Inbox", "Notifications"]);
     const status = await h.call("GET", "/v1/status", { token: sam.token });
     expect(status.json.lines).toEqual(["Last receipt: none yet", "Drops (7d): 1 policy-vetoed", "Inbox: nothing open"]);
   });

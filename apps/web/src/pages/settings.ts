@@ -8,7 +8,16 @@ const revokeForm = (id: string, formToken: string, label: string, what: string) 
   html`<form class="revoke" method="post" action="/settings/tokens/${encodeURIComponent(id)}/revoke"><input type="hidden" name="csrf" value="${formToken}"><button class="quiet" type="submit" aria-label="${label} ${what}">${label}</button></form>`;
 
 /** Settings' sections; other pages of settings add themselves here. */
-const SECTIONS = [{ href: "/settings", label: "Tokens and apps" }] as const;
+const SECTIONS = [
+  { href: "/settings", label: "Tokens and apps" },
+  { href: "/settings/notifications", label: "Notifications" },
+] as const;
+
+/** The settings pages' tabs, the current one marked. */
+export const settingsTabs = (current: (typeof SECTIONS)[number]["href"]) =>
+  html`<nav class="tabs" aria-label="Settings">${SECTIONS.map((s) =>
+    s.href === current ? html`<a href="${s.href}" aria-current="page">${s.label}</a>` : html`<a href="${s.href}">${s.label}</a>`,
+  )}</nav>`;
 
 /** The settings page (SPEC §26): connected apps and tokens of the signed-in person, each with Revoke. */
 export function settingsPage(apps: ConnectedApp[], tokens: TokenSummary[], notice: string | null, chrome: Chrome): Markup {
@@ -17,7 +26,7 @@ export function settingsPage(apps: ConnectedApp[], tokens: TokenSummary[], notic
   return layout(
     "Settings",
     html`<h1>Settings</h1>
-<nav class="tabs" aria-label="Settings">${SECTIONS.map((s) => html`<a href="${s.href}" aria-current="page">${s.label}</a>`)}</nav>
+${settingsTabs("/settings")}
 ${notice ? html`<p class="notice" role="status">${notice}</p>` : ""}
 <h2>Connected apps</h2>
 <p class="meta">Apps you allowed through OAuth (chat hosts such as Claude or ChatGPT). Each holds an agent token: it writes receipts, artifacts and runs and reads what you can read. Disconnect one and its next request is refused.</p>

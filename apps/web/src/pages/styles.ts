@@ -128,6 +128,9 @@ details.children>summary,details.attrs-fold>summary{cursor:pointer;color:var(--m
 .body table{border-collapse:collapse;margin:.6rem 0;display:block;overflow-x:auto;max-width:100%}
 .body th,.body td{border:1px solid var(--line);padding:.35rem .7rem;text-align:left;vertical-align:top}
 .body th{background:var(--surface)}
+.switches{border:0;padding:0;margin:0 0 .8rem;display:flex;flex-wrap:wrap;gap:.4rem 1.4rem}.switches legend{font-weight:600;margin:0 0 .4rem}
+.switches label{display:flex;gap:.4rem;align-items:center;font-weight:500}.switches input{width:1.2rem;height:1.2rem;flex:none;margin:0}
+.channel-forms{display:flex;gap:.5rem;flex-wrap:wrap}
 .signin{max-width:28rem}
 .signin form{display:grid;gap:.6rem}
 .error{color:var(--warn-fg);background:var(--warn-bg);border:1px solid var(--warn-line);border-radius:var(--radius);padding:.5rem .8rem}

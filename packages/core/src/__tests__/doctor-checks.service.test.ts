@@ -36,6 +36,7 @@ describe.each(DRIVERS)("doctor's checks stand alone on %s", (driver) => {
         ["Drops", "warn"],
         ["Webhooks", "fail"],
         ["Inbox", "ok"],
+        ["Notifications", "ok"],
       ]);
       expect(checks.find((c) => c.name === "Webhooks")?.summary).toBe("Could not read the subscriptions.");
       const logged = w.lines.filter((l) => l.includes("doctor_check_failed"));
@@ -56,6 +57,7 @@ describe.each(DRIVERS)("doctor's checks stand alone on %s", (driver) => {
         ["Policy", "fail"],
         ["Webhooks", "ok"],
         ["Inbox", "ok"],
+        ["Notifications", "ok"],
       ]);
       const logged = w.lines.filter((l) => l.includes("doctor_check_failed"));
       expect(logged).toHaveLength(1);
@@ -74,6 +76,7 @@ describe.each(DRIVERS)("doctor's checks stand alone on %s", (driver) => {
         ["Drops", "warn"],
         ["Webhooks", "ok"],
         ["Inbox", "fail"],
+        ["Notifications", "ok"],
       ]);
       expect(w.lines.filter((l) => l.includes("doctor_check_failed") && l.includes("check=Inbox"))).toHaveLength(1);
     } finally {

@@ -76,7 +76,7 @@ describe.each(DRIVERS)("drop receipts: bounds, failures and surfacing on %s", (d
   it("doctor: Drops ok when nothing or only duplicates fired, warn with the next action when a recoverable class did", async () => {
     const sam = await fx.world.user("sam");
     const fresh = await fx.world.cairn.invoke("doctor", sam.ctx(), {});
-    expect(fresh.checks.map((c) => [c.name, c.status])).toEqual([["Database", "ok"], ["Drops", "ok"], ["Webhooks", "ok"], ["Inbox", "ok"]]);
+    expect(fresh.checks.map((c) => [c.name, c.status])).toEqual([["Database", "ok"], ["Drops", "ok"], ["Webhooks", "ok"], ["Inbox", "ok"], ["Notifications", "ok"]]);
     await fx.world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt());
     await rejectionOf(fx.world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt()));
     const quiet = (await fx.world.cairn.invoke("doctor", sam.ctx(), {})).checks.find((c) => c.name === "Drops");
@@ -98,7 +98,7 @@ describe.each(DRIVERS)("drop receipts: bounds, failures and surfacing on %s", (d
     expect(on?.next_action).toContain("require_evidence false");
     await fx.world.cairn.invoke("policy_set", sam.ctx(), { owner: team, require_evidence: false });
     const off = await fx.world.cairn.invoke("doctor", sam.ctx(), {});
-    expect(off.checks.map((c) => c.name)).toEqual(["Database", "Drops", "Webhooks", "Inbox"]);
+    expect(off.checks.map((c) => c.name)).toEqual(["Database", "Drops", "Webhooks", "Inbox", "Notifications"]);
   });
 
   it("status: the last-receipt line and the rollup in gate order", async () => {

@@ -3,6 +3,8 @@ import { measureDueJob } from "../inbox/measure-due.js";
 import { pruneEventsJob } from "./prune.js";
 import { expirySweepJob } from "../lifecycle/sweep-job.js";
 import { searchStatisticsJob } from "../artifact/search-statistics.js";
+import { digestJob } from "../notify/digest.js";
+import { remindersJob } from "../notify/fanout.js";
 
 /**
  * The scheduled jobs every worker runs (`cairn serve` and `cairn worker`). Add one line
@@ -13,4 +15,6 @@ export const JOBS: readonly Job[] = [
   measureDueJob,
   expirySweepJob,
   searchStatisticsJob,
+  remindersJob,
+  digestJob,
 ];

@@ -7,6 +7,7 @@ import { type Job, runDueJobs } from "./jobs.js";
 import { DEFAULT_SCHEDULE, type RetrySchedule } from "./schedule.js";
 import { sendEvent } from "./send.js";
 import { onOutboxRing } from "./wake.js";
+import { startNotifier } from "../notify/notifier.js";
 
 export interface WorkerOptions {
   store: Store;
@@ -61,6 +62,8 @@ export function startWorker(options: WorkerOptions): Worker {
     sleeping?.();
   };
   const unsubscribe = onOutboxRing(wake);
+  // Notifications (SPEC §27) share the schedule, the lease and the clock, with slots of their own.
+  const notifier = startNotifier({ store, config, now, schedule, denyPrivate, logger, pollMs, ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }) });
 
   const deliver = async (c: Claimed) => {
     const result = await sendEvent(c.url, c.secrets, c.event_id, c.payload, {
@@ -133,12 +136,14 @@ export function startWorker(options: WorkerOptions): Worker {
       running = false;
       unsubscribe();
       sleeping?.();
+      const notifierStopped = notifier.stop(graceMs);
       await loop;
       const grace = setTimeout(() => abort.abort(), graceMs);
       await Promise.allSettled([...inFlight]);
       clearTimeout(grace);
       abort.abort();
       await jobsRunning;
+      await notifierStopped;
     },
   };
 }

@@ -5,6 +5,7 @@ import { SURFACE_WORDS } from "../drops/surface-words.js";
 import { countDrops, type DropCount, windowStart } from "../drops/list.js";
 import { DROP_WINDOW_DAYS } from "../drops/schemas.js";
 import { webhooksCheck } from "../events/doctor.js";
+import { notificationsCheck } from "../notify/doctor.js";
 import { visibleOwners } from "../identity/authorize.js";
 import { inboxCheck, summarizeInbox } from "../inbox/summary.js";
 import type { Policy } from "../policy/schemas.js";
@@ -117,7 +118,7 @@ async function policyCheck(ctx: ServiceContext, counts: readonly DropCount[]): P
 }
 
 /**
- * doctor: Database, Drops, (while it matters) Policy, Webhooks and Inbox, over the owners
+ * doctor: Database, Drops, (while it matters) Policy, Webhooks, Inbox and Notifications, over the owners
  * the caller acts for. Each check stands alone: one that cannot be made says so, is
  * logged once, and the others are still made. Only an unreachable database stops the
  * rest (they would all fail for that one reason).
@@ -129,13 +130,14 @@ export async function runDoctor(ctx: ServiceContext): Promise<z.output<typeof Do
   }
   const owners = visibleOwners(ctx.principal);
   const counts = await countDrops(ctx.store, owners, windowStart(ctx.now(), DROP_WINDOW_DAYS)).catch((err: unknown) => err as Error);
-  const [drops, policy, webhooks, inbox] = await Promise.all([
+  const [drops, policy, webhooks, inbox, notifications] = await Promise.all([
     counts instanceof Error ? failedCheck(ctx, "Drops", "Could not read the drop receipts.", counts) : dropsCheck(counts, ctx.surface, ctx.config.publicUrl),
     counts instanceof Error
       ? ({ name: "Policy", status: "fail", summary: "Could not be checked: the drop receipts could not be read." } satisfies DoctorCheck)
       : standAlone(ctx, "Policy", "Could not read the owners' policies.", () => policyCheck(ctx, counts)),
     standAlone(ctx, "Webhooks", "Could not read the subscriptions.", () => webhooksCheck(ctx)),
     standAlone(ctx, "Inbox", "Could not read the inbox.", async () => inboxCheck(await summarizeInbox(ctx.store, owners, ctx.now()))),
+    standAlone(ctx, "Notifications", "Could not read your notification channels.", () => notificationsCheck(ctx)),
   ]);
-  return { checks: [database.check, drops, ...(policy ? [policy] : []), webhooks, inbox] };
+  return { checks: [database.check, drops, ...(policy ? [policy] : []), webhooks, inbox, notifications] };
 }

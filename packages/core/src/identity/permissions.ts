@@ -23,13 +23,14 @@ export const PERMISSIONS = [
   "keys:write",
   "sessions:write",
   "drops:dismiss",
+  "notifications:write",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 /**
  * Agent tokens write receipts, artifacts and runs and read what their user may read.
- * Keeping a record, deleting a run, policies, teams, tokens, users, acknowledgements, subscriptions and
- * signing in to the web are a person's decisions. Human tokens hold every permission.
+ * Keeping a record, deleting a run, policies, teams, tokens, users, acknowledgements, subscriptions,
+ * signing in to the web, and where a person is notified, are a person's decisions. Human tokens hold every permission.
  */
 const AGENT_PERMISSIONS: ReadonlySet<Permission> = new Set(["read", "receipts:write", "artifacts:write", "runs:write"]);
 

@@ -77,7 +77,7 @@ export function isPendingSql(a: string): string {
 }
 
 /** A receipt of the same owner follows it (§9's link rule, checked again): its outcome is measured. */
-function followedSql(a: string): string {
+export function followedSql(a: string): string {
   return `exists (select 1 from artifacts f where f.follows = ${a}.id and f.owner = ${a}.owner)`;
 }
 

@@ -26,11 +26,30 @@ export interface Settings {
    * request, headers and body; a slower one is answered 408 and disconnected.
    */
   requestTimeoutMs: number;
+  /**
+   * CAIRN_SMTP_URL (`smtp://user:pass@host:587`, STARTTLS when offered; `smtps://` for
+   * implicit TLS) and CAIRN_MAIL_FROM: where email notifications go out. Unset: no mail.
+   */
+  mail: { smtpUrl: string; from: string } | undefined;
   /** CAIRN_ADMIN_TOKEN_NAME: what the administrator's first token is called (default "admin"). */
   adminTokenName: string | undefined;
 }
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
+function mailFrom(env: NodeJS.ProcessEnv, publicUrl: string): Settings["mail"] {
+  const raw = env.CAIRN_SMTP_URL?.trim();
+  if (!raw) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error("CAIRN_SMTP_URL must be a URL such as smtp://user:pass@mail.example.com:587 or smtps://mail.example.com.");
+  }
+  if (url.protocol !== "smtp:" && url.protocol !== "smtps:") throw new Error(`CAIRN_SMTP_URL must start with smtp:// or smtps:// (got ${url.protocol}).`);
+  const from = env.CAIRN_MAIL_FROM?.trim() || `Cairn <cairn@${new URL(publicUrl).hostname}>`;
+  return { smtpUrl: raw, from };
+}
 
 function positiveInts(name: string, raw: string | undefined): number[] | undefined {
   if (!raw) return undefined;
@@ -50,12 +69,13 @@ export function resolveSettings(env: NodeJS.ProcessEnv = process.env): Settings 
     throw new Error(`PORT must be an integer between 0 and 65535 (got ${JSON.stringify(env.PORT)}).`);
   }
   const linkHost = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host;
+  const publicUrl = (env.CAIRN_PUBLIC_URL || `http://${linkHost}:${rawPort}`).replace(/\/+$/, "");
   return {
     databaseUrl: env.DATABASE_URL && env.DATABASE_URL.length > 0 ? env.DATABASE_URL : undefined,
     home,
     host,
     port: rawPort,
-    publicUrl: (env.CAIRN_PUBLIC_URL || `http://${linkHost}:${rawPort}`).replace(/\/+$/, ""),
+    publicUrl,
     serverUrl: (env.CAIRN_URL || `http://${DEFAULT_HOST}:${DEFAULT_PORT}`).replace(/\/+$/, ""),
     token: env.CAIRN_TOKEN && env.CAIRN_TOKEN.length > 0 ? env.CAIRN_TOKEN : undefined,
     credentialsPath: join(home, "credentials"),
@@ -64,6 +84,7 @@ export function resolveSettings(env: NodeJS.ProcessEnv = process.env): Settings 
     webhookRetryDelaysMs: positiveInts("CAIRN_WEBHOOK_RETRY_DELAYS_MS", env.CAIRN_WEBHOOK_RETRY_DELAYS_MS),
     webhookLeaseMs: positiveInts("CAIRN_WEBHOOK_LEASE_MS", env.CAIRN_WEBHOOK_LEASE_MS)?.[0],
     requestTimeoutMs: positiveInts("CAIRN_REQUEST_TIMEOUT_MS", env.CAIRN_REQUEST_TIMEOUT_MS)?.find((ms) => ms > 0) ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    mail: mailFrom(env, publicUrl),
     adminTokenName: env.CAIRN_ADMIN_TOKEN_NAME && env.CAIRN_ADMIN_TOKEN_NAME.length > 0 ? env.CAIRN_ADMIN_TOKEN_NAME : undefined,
   };
 }

@@ -4,6 +4,7 @@ import { DROP_TAG } from "../drops/operations.js";
 import { EVENT_TAG } from "../events/operations.js";
 import { IDENTITY_TAG } from "../identity/operations.js";
 import { INBOX_TAG } from "../inbox/operations.js";
+import { NOTIFY_TAG } from "../notify/operations.js";
 import { POLICY_TAG } from "../policy/operations.js";
 import { RECEIPT_TAG } from "../receipt/operations.js";
 import { SCHEMA_TAG } from "../receipt/registry.js";
@@ -17,6 +18,7 @@ import { EVENT_OPERATIONS } from "../events/operations.js";
 import { HEALTH_OPERATIONS } from "../health/operations.js";
 import { IDENTITY_OPERATIONS } from "../identity/operations.js";
 import { INBOX_OPERATIONS } from "../inbox/operations.js";
+import { NOTIFY_OPERATIONS } from "../notify/operations.js";
 import { POLICY_OPERATIONS } from "../policy/operations.js";
 import { RECEIPT_OPERATIONS } from "../receipt/operations.js";
 import { RUN_OPERATIONS } from "../run/operations.js";
@@ -51,6 +53,7 @@ export const OPERATIONS = titled({
   ...INBOX_OPERATIONS,
   ...SIGNING_OPERATIONS,
   ...SESSION_OPERATIONS,
+  ...NOTIFY_OPERATIONS,
 });
 
 export type OperationName = keyof typeof OPERATIONS;
@@ -76,6 +79,7 @@ export const API_TAGS = [
   INBOX_TAG,
   SIGNING_TAG,
   SCHEMA_TAG,
+  NOTIFY_TAG,
   defineApiTag("Other", "Operations that have no group of their own yet."),
 ] as const;
 

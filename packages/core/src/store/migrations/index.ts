@@ -16,11 +16,12 @@ import { traces } from "./0015-traces.js";
 import { signinLinks } from "./0016-signin-links.js";
 import { runTotals } from "./0017-run-totals.js";
 import { signingSecrets } from "./0018-signing-secrets.js";
-import { house } from "./0022-house.js";
 import { spanResources } from "./0019-span-resources.js";
 import { runFiltersExpiry } from "./0020-run-filters-expiry.js";
 import { dropsDismissed } from "./0021-drops-dismissed.js";
+import { house } from "./0022-house.js";
 import { oauth } from "./0024-oauth.js";
+import { notifications } from "./0025-notifications.js";
 import type { Migration } from "./types.js";
 
 export type { Migration } from "./types.js";
@@ -48,9 +49,10 @@ export const MIGRATIONS: readonly Migration[] = [
   signinLinks,
   runTotals,
   signingSecrets,
-  house,
   spanResources,
   runFiltersExpiry,
   dropsDismissed,
+  house,
   oauth,
+  notifications,
 ];

@@ -1,0 +1,57 @@
+import { startReceiver } from "../../testing/receiver.js";
+import { describe, expect, it } from "vitest";
+import { escapeMrkdwn, htmlOf, messageOf, slackBodyOf } from "../render.js";
+import { channelTargetIssue, maskTarget } from "../targets.js";
+import { headerText, postTo } from "../transports.js";
+
+const content = {
+  kind: "assigned",
+  artifact_id: "art_06h38y7rz06p4rnjwfvskcws4m",
+  title: "Rotated <the> key",
+  human_action: "Tell ops & <b>security</b>",
+  owner: "team:ops",
+  provenance: { actor: { id: "tok_x", name: "claude", kind: "agent" as const }, on_behalf_of: "sam", model: null, surface: "mcp" as const },
+  assignee: "sam",
+};
+
+describe("notification words and targets", () => {
+  it("escapes for each channel: Slack's three characters, HTML in full; links go to /a/:id", () => {
+    expect(escapeMrkdwn("a & b <c> d")).toBe("a &amp; b &lt;c&gt; d");
+    const m = messageOf([content], "https://cairn.example.com");
+    expect(m.link?.url).toBe("https://cairn.example.com/a/art_06h38y7rz06p4rnjwfvskcws4m");
+    expect(m.context).toContain("Receipt asserted by claude for sam, via MCP");
+    const html = htmlOf(m);
+    expect(html).toContain("Tell ops &amp; &lt;b&gt;security&lt;/b&gt;");
+    expect(html).not.toContain("<b>security</b>");
+    const slack = slackBodyOf(m) as { text: string; blocks: Array<{ type: string }> };
+    expect(slack.text).toContain("Rotated &lt;the&gt; key");
+    expect(slack.blocks.map((b) => b.type)).toEqual(["section", "context", "actions"]);
+  });
+
+  it("names target in every refusal and masks URLs after creation", () => {
+    expect(channelTargetIssue("email", "sam@example.com")).toBeNull();
+    expect(channelTargetIssue("email", "sam <sam@example.com>")?.field).toBe("target");
+    expect(channelTargetIssue("slack", "https://hooks.slack.com/")?.reason).toContain("no path");
+    expect(channelTargetIssue("slack", "https://u:p@hooks.slack.com/services/x")?.reason).toContain("credentials");
+    expect(channelTargetIssue("ntfy", "https://u:p@ntfy.example.com/topic")).toBeNull();
+    expect(maskTarget("slack", "https://hooks.slack.com/services/T000/B000/XXXXabcd")).toBe("https://hooks.slack.com/…abcd");
+    expect(maskTarget("ntfy", "https://u:p@ntfy.example.com/secret-topic")).toBe("https://•••@ntfy.example.com/…opic");
+    expect(headerText("Ünïcode title")).toMatch(/^=\?UTF-8\?B\?/);
+    expect(headerText("plain\r\ntitle")).toBe("plain title");
+  });
+
+  it("refuses a loopback target at send time when private targets are denied, and sends to it otherwise", async () => {
+    const receiver = await startReceiver("/topic");
+    try {
+      const denied = await postTo(receiver.url, {}, "x", { denyPrivate: true, mail: undefined, timeoutMs: 5_000 });
+      expect(denied).toMatchObject({ ok: false, status: null });
+      expect(denied.error).toContain("CAIRN_WEBHOOK_DENY_PRIVATE");
+      expect(receiver.received).toHaveLength(0);
+      const sent = await postTo(receiver.url.replace("http://", "http://al%20ice:pw@"), { title: "t" }, "body", { denyPrivate: false, mail: undefined, timeoutMs: 5_000 });
+      expect(sent).toMatchObject({ ok: true, status: 200 });
+      expect(receiver.received[0]?.headers.authorization).toBe(`Basic ${Buffer.from("al ice:pw").toString("base64")}`);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
