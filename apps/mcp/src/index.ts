@@ -1,4 +1,4 @@
-export { ERROR_META_KEY, failureKind, requestErrorCode } from "./adapter.js";
+export { ERROR_META_KEY, failureKind, REQUEST_ID_META_KEY, requestErrorCode } from "./adapter.js";
 export { RPC_INTERNAL, RPC_INVALID_PARAMS, RPC_RESOURCE_NOT_FOUND, RPC_UNAUTHENTICATED, RpcError } from "./rpc.js";
 export { INSTRUCTIONS, toolDefinitions } from "./catalog.js";
 export { createMcpHttpHandler } from "./http.js";

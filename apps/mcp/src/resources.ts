@@ -17,7 +17,7 @@ import type {
   ReadResourceResult,
   Resource,
   ResourceLink,
-} from "@modelcontextprotocol/sdk/types.js";
+} from "@modelcontextprotocol/server";
 import { errorBodyOf, type FailureSite, requestErrorCode } from "./adapter.js";
 import { RpcError } from "./rpc.js";
 import type { ToolName } from "./tools.js";
@@ -72,7 +72,7 @@ export interface Reporting {
 function requestFailure(err: unknown, { log, site }: Reporting, uri?: string): RpcError {
   const { code, body } = errorBodyOf(err, log, site);
   const message = uri && (code === "not_found" || code === "gone") ? `${uri}: ${body.message}` : body.message;
-  return new RpcError(requestErrorCode(code), message, { ...(uri && { uri }), error: body });
+  return new RpcError(requestErrorCode(code), message, { ...(uri && { uri }), error: body, ...(site.requestId !== undefined && { request_id: site.requestId }) });
 }
 
 /** resources/read: the artifact's body or the run as JSON, through core's read rules (another owner's artifact reads as not found, an expired one as gone). */
