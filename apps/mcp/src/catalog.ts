@@ -1,5 +1,6 @@
 import { OPERATIONS } from "@cairn/core";
 import type { Tool } from "@modelcontextprotocol/server";
+import { withAppTool } from "./app/resource.js";
 import { toolJsonSchema } from "./json-schema.js";
 import { type ToolName, toolAnnotations, toolNames } from "./tools.js";
 
@@ -36,14 +37,14 @@ export function toolDefinitions(): Tool[] {
     const op = OPERATIONS[name];
     const known = cache.get(op);
     if (known) return known;
-    const tool: Tool = {
+    const tool: Tool = withAppTool({
       name,
       title: op.title,
       description: op.description,
       inputSchema: withoutInputs(toolJsonSchema(op.input, "input"), HIDDEN_INPUTS[name]),
       outputSchema: toolJsonSchema(op.output, "output"),
       annotations: toolAnnotations(op),
-    };
+    });
     cache.set(op, tool);
     return tool;
   });

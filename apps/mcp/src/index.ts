@@ -7,3 +7,5 @@ export { PROMPTS } from "./prompts.js";
 export { RESOURCE_TEMPLATES } from "./resources.js";
 export { createMcpServer, type McpServerOptions, SERVER_CAPABILITIES } from "./server.js";
 export { isToolName, notToolReason, toolAnnotations, type ToolName, toolNames } from "./tools.js";
+export { APP_MIME_TYPE, CARD_META_KEY, RECEIPT_CARD_URI, readAppResource } from "./app/resource.js";
+export { receiptCardHtml } from "./app/receipt-card-html.js";

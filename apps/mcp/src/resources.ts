@@ -19,6 +19,7 @@ import type {
   ResourceLink,
 } from "@modelcontextprotocol/server";
 import { errorBodyOf, type FailureSite, requestErrorCode } from "./adapter.js";
+import { RECEIPT_CARD_RESOURCE } from "./app/resource.js";
 import { RpcError } from "./rpc.js";
 import type { ToolName } from "./tools.js";
 
@@ -101,7 +102,9 @@ export async function readResource(cairn: Cairn, ctx: ServiceContext, uri: strin
 export async function listResources(cairn: Cairn, ctx: ServiceContext, cursor: string | undefined, reporting: Reporting): Promise<ListResourcesResult> {
   try {
     const page = await cairn.invoke("artifact_search", ctx, { fields: "summary", ...(cursor !== undefined && { cursor }) });
-    return { resources: page.items.map(describe), ...(page.next_cursor && { nextCursor: page.next_cursor }) };
+    // The card (an MCP App) heads the first page, so a host can fetch it ahead of a tool call.
+    const first = cursor === undefined ? [RECEIPT_CARD_RESOURCE] : [];
+    return { resources: [...first, ...page.items.map(describe)], ...(page.next_cursor && { nextCursor: page.next_cursor }) };
   } catch (err) {
     throw requestFailure(err, reporting);
   }

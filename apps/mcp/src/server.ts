@@ -9,6 +9,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { toolFailure, toolSuccess } from "./adapter.js";
+import { RECEIPT_CARD_URI, readAppResource, withCardData } from "./app/resource.js";
 import { INSTRUCTIONS, toolDefinitions } from "./catalog.js";
 import { getPrompt, PROMPTS } from "./prompts.js";
 import { shapeForVersion } from "./protocol.js";
@@ -83,7 +84,7 @@ export function createMcpServer(cairn: Cairn, principal: Principal, options: Mcp
     try {
       const value = await cairn.invoke(name, callContext(name, params._meta), args ?? {});
       const links = LINKING_TOOLS.has(name) ? [resourceLinkOf(value as Artifact)] : [];
-      return shapeForVersion(toolSuccess(value, links), revision());
+      return shapeForVersion(withCardData(name, toolSuccess(value, links), cairn.config.publicUrl), revision());
     } catch (err) {
       // Unexpected errors go to the process logger (code and our stack only), never to the client.
       return toolFailure(err, cairn.log, name, options.requestId);
@@ -93,7 +94,7 @@ export function createMcpServer(cairn: Cairn, principal: Principal, options: Mcp
   server.setRequestHandler("resources/templates/list", () => RESOURCE_TEMPLATES);
   server.setRequestHandler("resources/list", (request) => listResources(cairn, ctx(), request.params?.cursor, site("resources/list")));
   server.setRequestHandler("resources/read", (request) =>
-    readResource(cairn, ctx(), request.params.uri, site("resources/read")),
+    request.params.uri === RECEIPT_CARD_URI ? readAppResource() : readResource(cairn, ctx(), request.params.uri, site("resources/read")),
   );
   server.setRequestHandler("prompts/list", () => PROMPTS);
   server.setRequestHandler("prompts/get", (request) => getPrompt(request.params.name, request.params.arguments));

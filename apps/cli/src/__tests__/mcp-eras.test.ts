@@ -85,6 +85,19 @@ describe.each(DRIVERS)("MCP eras against cairn serve (%s)", (driver) => {
       expect(refused._meta.request_id).toMatch(/\S/);
       expect(serve.output()).toContain(refused._meta.request_id);
 
+      // The receipt card (MCP App): declared by both tools, served self-contained, its data beside the result.
+      for (const name of ["receipt_create", "artifact_read"]) {
+        const tool = tools.find((t: Json) => t.name === name);
+        expect(tool._meta).toMatchObject({ ui: { resourceUri: "ui://cairn/receipt-card" }, "ui/resourceUri": "ui://cairn/receipt-card" });
+      }
+      expect(tools.find((t: Json) => t.name === "doctor")._meta?.ui).toBeUndefined();
+      const app = (await client.readResource({ uri: "ui://cairn/receipt-card" })).contents[0];
+      expect(app).toMatchObject({ uri: "ui://cairn/receipt-card", mimeType: "text/html;profile=mcp-app", _meta: { ui: { csp: { connectDomains: [], resourceDomains: [] } } } });
+      expect(app.text).toMatch(/^<!doctype html>/);
+      expect(app.text).not.toMatch(/<script[^>]*\bsrc=|<link\b|@import|\burl\(|https?:\/\//);
+      expect(made._meta["cairn.dev/card"]).toMatchObject({ id: made.structuredContent.id, page: `${serve.url}/a/${made.structuredContent.id}` });
+      expect(made._meta["cairn.dev/card"].card.tldr.text).toBe(made.structuredContent.metadata.changed);
+
       const prompt = await client.getPrompt({ name: "receipt", arguments: { task: "rotate keys" } });
       expect(prompt.messages[0].content.text).toContain("rotate keys");
     } finally {

@@ -53,7 +53,8 @@ describe("MCP resources and prompts (in memory, PGlite)", () => {
 
   it("lists the caller's artifacts newest first, paged with search's cursor", async () => {
     const first = await client.listResources();
-    expect(first.resources.map((r) => r.title)).toEqual(["json", "text", "markdown"]);
+    expect(first.resources.map((r) => r.title)).toEqual(["Receipt card", "json", "text", "markdown"]);
+    expect(first.resources[0]).toMatchObject({ uri: "ui://cairn/receipt-card", mimeType: "text/html;profile=mcp-app" });
     expect(first.nextCursor).toBeUndefined();
     const templates = await client.listResourceTemplates();
     expect(templates.resourceTemplates.map((t) => t.uriTemplate)).toEqual(["mcp://cairn/artifacts/{id}", "mcp://cairn/runs/{id}"]);

@@ -2,3 +2,4 @@ export * from "./card.js";
 export * from "./summary.js";
 export * from "./timeline.js";
 export * from "./filters.js";
+export * from "./receipt-app.js";
