@@ -1,4 +1,5 @@
 import { DRIVERS, createTestHome, minimalReceipt } from "@cairn/core/testing";
+import { processA2ui } from "@cairn/core/testing/a2ui";
 import { Client as Client2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as Stdio2 } from "@modelcontextprotocol/client/stdio";
 import { StreamableHTTPClientTransport as Http2 } from "@modelcontextprotocol/client";
@@ -24,13 +25,14 @@ describe.each(DRIVERS)("MCP eras against cairn serve (%s)", (driver) => {
   let dispose: () => Promise<void>;
   let ada: string;
   let theirs: string;
+  let eve: string;
   beforeAll(async () => {
     const home = await createTestHome(driver);
     dispose = home.dispose;
     serve = await spawnServe({ ...home.env, CAIRN_ACCESS_LOG: "1" });
     const admin = adminTokenIn(home.home);
     ada = (await rest(serve.url, admin, "POST", "/v1/users", { name: "ada" })).json.token.token;
-    const eve = (await rest(serve.url, admin, "POST", "/v1/users", { name: "eve" })).json.token.token;
+    eve = (await rest(serve.url, admin, "POST", "/v1/users", { name: "eve" })).json.token.token;
     theirs = (await rest(serve.url, eve, "POST", "/v1/artifacts", { title: "Eve's notes", body: "eve only" })).json.id;
   });
   afterAll(async () => {
@@ -102,6 +104,47 @@ describe.each(DRIVERS)("MCP eras against cairn serve (%s)", (driver) => {
       expect(prompt.messages[0].content.text).toContain("rotate keys");
     } finally {
       await client.close();
+    }
+  });
+
+  it("serves a receipt's A2UI over REST and as an MCP resource, by artifact_read's rule", async () => {
+    const made = await rest(serve.url, ada, "POST", "/v1/receipts", minimalReceipt({ learned: "the a2ui one" }));
+    const id = made.json.id as string;
+    const viaRest = await rest(serve.url, ada, "GET", `/v1/artifacts/${id}/a2ui`);
+    expect(viaRest.status).toBe(200);
+    const texts = processA2ui(viaRest.json).texts();
+    expect(texts).toContain(made.json.metadata.changed);
+    expect(texts).toContain("the a2ui one");
+    expect(texts.indexOf(made.json.metadata.changed)).toBeLessThan(texts.indexOf("the a2ui one"));
+
+    const refused = await rest(serve.url, eve, "GET", `/v1/artifacts/${id}/a2ui`);
+    expect(refused.status).toBe(404);
+    expect(refused.json.error.code).toBe("not_found");
+    const notReceipt = await rest(serve.url, eve, "GET", `/v1/artifacts/${theirs}/a2ui`);
+    expect(notReceipt.status).toBe(404);
+    expect(notReceipt.json.error.message).toContain("is not a receipt");
+
+    const uri = `mcp://cairn/artifacts/${id}/a2ui`;
+    for (const c of [CASES[0], CASES[2]]) {
+      const { client } = await c.connect();
+      try {
+        const read = (await client.readResource({ uri })).contents[0];
+        expect(read).toMatchObject({ uri, mimeType: "application/a2ui+json" });
+        expect(JSON.parse(read.text)).toEqual(viaRest.json);
+        const templates = (await client.listResourceTemplates()).resourceTemplates.map((t: Json) => t.uriTemplate);
+        expect(templates).toContain("mcp://cairn/artifacts/{id}/a2ui");
+      } finally {
+        await client.close();
+      }
+    }
+    const stranger = new Client1({ name: "cairn-test", version: "1" });
+    await stranger.connect(new Http1(new URL(`${serve.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${eve}` } } }));
+    try {
+      const error: Json = await stranger.readResource({ uri }).catch((e: Json) => e);
+      expect(error).toMatchObject({ code: -32602, data: { error: { code: "not_found" } } });
+      expect(JSON.stringify(error)).not.toContain("the a2ui one");
+    } finally {
+      await stranger.close();
     }
   });
 

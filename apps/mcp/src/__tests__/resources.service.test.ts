@@ -57,7 +57,7 @@ describe("MCP resources and prompts (in memory, PGlite)", () => {
     expect(first.resources[0]).toMatchObject({ uri: "ui://cairn/receipt-card", mimeType: "text/html;profile=mcp-app" });
     expect(first.nextCursor).toBeUndefined();
     const templates = await client.listResourceTemplates();
-    expect(templates.resourceTemplates.map((t) => t.uriTemplate)).toEqual(["mcp://cairn/artifacts/{id}", "mcp://cairn/runs/{id}"]);
+    expect(templates.resourceTemplates.map((t) => t.uriTemplate)).toEqual(["mcp://cairn/artifacts/{id}", "mcp://cairn/artifacts/{id}/a2ui", "mcp://cairn/runs/{id}"]);
   });
 
   it("refuses another owner's artifact, a uri not of the form, and an expired artifact", async () => {

@@ -8,3 +8,4 @@ export * from "./process.js";
 export * from "./receiver.js";
 export * from "./string-fields.js";
 export * from "./pgbouncer.js";
+export * from "./renderings.js";

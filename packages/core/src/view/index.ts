@@ -3,3 +3,4 @@ export * from "./summary.js";
 export * from "./timeline.js";
 export * from "./filters.js";
 export * from "./receipt-app.js";
+export * from "./a2ui.js";
