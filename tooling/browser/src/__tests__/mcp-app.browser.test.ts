@@ -144,7 +144,7 @@ describe("the receipt card as an MCP App, in a host page in Chromium (SPEC §25)
         ["part:header", "changed", "part:chip", "before", "after", "evidence", "outcome.status", "remaining", "learned", "part:links"].includes(m),
       );
       expect(order).toEqual(["part:header", "changed", "part:chip", "before", "after", "evidence", "outcome.status", "remaining", "learned", "part:links"]);
-      const text = await frame.evaluate(() => document.body.innerText);
+      const text = await frame.evaluate(() => document.getElementById("card")?.textContent ?? "");
       expect(text).toContain("Receipt asserted by");
       expect(text).toContain("You need to do: Approve the vault policy change");
       expect(text).toContain("Rotated the <b>staging</b> API keys & revoked the old ones <script>alert(1)</script>");
