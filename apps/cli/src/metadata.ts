@@ -10,7 +10,7 @@ export type { CliTable, OperationMeta };
 export async function liveTable(): Promise<CliTable> {
   const [{ HUMAN_ACTION_LABEL, OPERATIONS, SCHEMA_REGISTRY, fieldsOf, isOfferedOn, operationNames }, sdk] = await Promise.all([
     import("@cairn/core"),
-    import("@modelcontextprotocol/sdk/types.js"),
+    import("@modelcontextprotocol/server"),
   ]);
   const operations: CliTable["operations"] = {};
   for (const name of operationNames()) {

@@ -1,8 +1,8 @@
 import { CairnError, type CairnErrorBody, type CairnErrorCode, type Logger, toCairnError } from "@cairn/core";
-import type { CallToolResult, ContentBlock } from "@modelcontextprotocol/sdk/types.js";
-import { ERROR_META_KEY, RPC_INTERNAL, RPC_INVALID_PARAMS, RPC_RESOURCE_NOT_FOUND, RPC_UNAUTHENTICATED, RpcError } from "./rpc.js";
+import type { CallToolResult, ContentBlock } from "@modelcontextprotocol/server";
+import { ERROR_META_KEY, REQUEST_ID_META_KEY, RPC_INTERNAL, RPC_INVALID_PARAMS, RPC_RESOURCE_NOT_FOUND, RPC_UNAUTHENTICATED, RpcError } from "./rpc.js";
 
-export { ERROR_META_KEY } from "./rpc.js";
+export { ERROR_META_KEY, REQUEST_ID_META_KEY } from "./rpc.js";
 
 /**
  * Exhaustive: a new error code does not compile until MCP decides. Whatever a caller can
@@ -32,7 +32,7 @@ export function failureKind(code: CairnErrorCode): "tool" | "protocol" {
 
 /**
  * The JSON-RPC code of a failed resources/* or prompts/* request (they have no tool-error
- * channel). Exhaustive, like failureKind. MCP names -32002 for a resource that cannot be had.
+ * channel). Exhaustive, like failureKind. A resource that cannot be had is -32602 with REST's body as data (docs/adr/0051).
  */
 export function requestErrorCode(code: CairnErrorCode): number {
   switch (code) {
@@ -86,12 +86,15 @@ export function errorBodyOf(err: unknown, log: Logger, site: FailureSite): { cod
  * structuredContent: SDK 1.x clients validate structuredContent against the tool's
  * success outputSchema even when isError is set (typescript-sdk #2748), so an error there
  * would make `callTool` throw instead of showing the model what to fix. A drop's `cause`
- * and `next_action` are phrased for a model on MCP by core.
+ * and `next_action` are phrased for a model on MCP by core. `request_id` (in `_meta` of a
+ * tool error, in `data` of a JSON-RPC error) is the X-Request-Id of the HTTP request and the
+ * id in the server's log line, so a person can quote it (SPEC §30).
  */
 export function toolFailure(err: unknown, log: Logger, tool: string, requestId?: string): CallToolResult {
   const { code, body } = errorBodyOf(err, log, { tool, requestId });
+  const quoted = requestId === undefined ? {} : { [REQUEST_ID_META_KEY]: requestId };
   if (failureKind(code) === "protocol") {
-    throw new RpcError(code === "unauthenticated" ? RPC_UNAUTHENTICATED : RPC_INTERNAL, body.message, { error: body });
+    throw new RpcError(code === "unauthenticated" ? RPC_UNAUTHENTICATED : RPC_INTERNAL, body.message, { error: body, ...quoted });
   }
-  return { content: [{ type: "text", text: JSON.stringify({ error: body }) }], isError: true, _meta: { [ERROR_META_KEY]: body } };
+  return { content: [{ type: "text", text: JSON.stringify({ error: body }) }], isError: true, _meta: { [ERROR_META_KEY]: body, ...quoted } };
 }

@@ -1,5 +1,6 @@
 import { OPERATIONS } from "@cairn/core";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool } from "@modelcontextprotocol/server";
+import { withAppTool } from "./app/resource.js";
 import { toolJsonSchema } from "./json-schema.js";
 import { type ToolName, toolAnnotations, toolNames } from "./tools.js";
 
@@ -21,7 +22,7 @@ const HIDDEN_INPUTS: Partial<Record<ToolName, readonly string[]>> = { receipt_cr
 
 function withoutInputs(schema: ReturnType<typeof toolJsonSchema>, hidden: readonly string[] = []): Tool["inputSchema"] {
   if (hidden.length === 0) return schema;
-  const properties = { ...(schema.properties as Record<string, object>) };
+  const properties = { ...(schema.properties as Record<string, Record<string, never>>) };
   for (const key of hidden) delete properties[key];
   const required = (schema.required as string[] | undefined)?.filter((key) => !hidden.includes(key));
   return { ...schema, properties, ...(required && { required }) };
@@ -36,14 +37,14 @@ export function toolDefinitions(): Tool[] {
     const op = OPERATIONS[name];
     const known = cache.get(op);
     if (known) return known;
-    const tool: Tool = {
+    const tool: Tool = withAppTool({
       name,
       title: op.title,
       description: op.description,
       inputSchema: withoutInputs(toolJsonSchema(op.input, "input"), HIDDEN_INPUTS[name]),
       outputSchema: toolJsonSchema(op.output, "output"),
       annotations: toolAnnotations(op),
-    };
+    });
     cache.set(op, tool);
     return tool;
   });

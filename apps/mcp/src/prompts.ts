@@ -1,5 +1,5 @@
 import { RECEIPT_PROMPT, receiptPromptText } from "@cairn/core";
-import type { GetPromptResult, ListPromptsResult } from "@modelcontextprotocol/sdk/types.js";
+import type { GetPromptResult, ListPromptsResult } from "@modelcontextprotocol/server";
 import { RPC_INVALID_PARAMS, RpcError } from "./rpc.js";
 
 /** The one prompt: the nine questions, for a client's slash-command menu. Texts are core's. */

@@ -1,4 +1,5 @@
 import {
+  A2UI_MIME_TYPE,
   ARTIFACT_RESOURCE_TEMPLATE,
   type Artifact,
   artifactIdOfResourceUri,
@@ -17,12 +18,17 @@ import type {
   ReadResourceResult,
   Resource,
   ResourceLink,
-} from "@modelcontextprotocol/sdk/types.js";
+} from "@modelcontextprotocol/server";
 import { errorBodyOf, type FailureSite, requestErrorCode } from "./adapter.js";
+import { RECEIPT_CARD_RESOURCE } from "./app/resource.js";
 import { RpcError } from "./rpc.js";
 import type { ToolName } from "./tools.js";
 
-/** Two templates: every artifact the caller may read (receipts included), and every run, is a resource. */
+/** A receipt's A2UI rendering: the artifact's resource uri and `/a2ui`. */
+export const A2UI_RESOURCE_TEMPLATE = `${ARTIFACT_RESOURCE_TEMPLATE}/a2ui`;
+const A2UI_URI = /^mcp:\/\/cairn\/artifacts\/([^/]+)\/a2ui$/;
+
+/** Three templates: every artifact the caller may read (receipts included), and every run, is a resource. */
 export const RESOURCE_TEMPLATES: ListResourceTemplatesResult = {
   resourceTemplates: [
     {
@@ -31,6 +37,14 @@ export const RESOURCE_TEMPLATES: ListResourceTemplatesResult = {
       title: "Cairn artifact",
       description:
         "An artifact you can read (you own it, or a team you belong to does), by id. The body comes with its share type's MIME type; evidence links of the form mcp://cairn/artifacts/<id> name these.",
+    },
+    {
+      uriTemplate: A2UI_RESOURCE_TEMPLATE,
+      name: "receipt-a2ui",
+      title: "Cairn receipt as A2UI",
+      description:
+        "A receipt you can read, as A2UI v0.9.1 messages (createSurface, updateComponents, updateDataModel) over the basic catalog: the card, in the web card's order, for hosts that render A2UI.",
+      mimeType: A2UI_MIME_TYPE,
     },
     {
       uriTemplate: RUN_RESOURCE_TEMPLATE,
@@ -72,14 +86,19 @@ export interface Reporting {
 function requestFailure(err: unknown, { log, site }: Reporting, uri?: string): RpcError {
   const { code, body } = errorBodyOf(err, log, site);
   const message = uri && (code === "not_found" || code === "gone") ? `${uri}: ${body.message}` : body.message;
-  return new RpcError(requestErrorCode(code), message, { ...(uri && { uri }), error: body });
+  return new RpcError(requestErrorCode(code), message, { ...(uri && { uri }), error: body, ...(site.requestId !== undefined && { request_id: site.requestId }) });
 }
 
 /** resources/read: the artifact's body or the run as JSON, through core's read rules (another owner's artifact reads as not found, an expired one as gone). */
 export async function readResource(cairn: Cairn, ctx: ServiceContext, uri: string, reporting: Reporting): Promise<ReadResourceResult> {
   const id = artifactIdOfResourceUri(uri);
   const runId = runIdOfResourceUri(uri);
+  const a2uiOf = A2UI_URI.exec(uri)?.[1];
   try {
+    if (a2uiOf !== undefined) {
+      const messages = await cairn.invoke("artifact_a2ui", ctx, { id: decodeURIComponent(a2uiOf) });
+      return { contents: [{ uri, mimeType: A2UI_MIME_TYPE, text: JSON.stringify(messages) }] };
+    }
     if (runId !== null) {
       const run = await cairn.invoke("run_read", ctx, { run_id: runId });
       return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(run) }] };
@@ -87,7 +106,7 @@ export async function readResource(cairn: Cairn, ctx: ServiceContext, uri: strin
     if (id === null) {
       throw new CairnError(
         "not_found",
-        `Cairn serves only ${ARTIFACT_RESOURCE_TEMPLATE}, where id is an artifact id (art_…), and ${RUN_RESOURCE_TEMPLATE}, where id is a run id (run_…).`,
+        `Cairn serves only ${ARTIFACT_RESOURCE_TEMPLATE} (and ${A2UI_RESOURCE_TEMPLATE} for a receipt), where id is an artifact id (art_…), and ${RUN_RESOURCE_TEMPLATE}, where id is a run id (run_…).`,
       );
     }
     const artifact = await cairn.invoke("artifact_read", ctx, { id });
@@ -101,7 +120,9 @@ export async function readResource(cairn: Cairn, ctx: ServiceContext, uri: strin
 export async function listResources(cairn: Cairn, ctx: ServiceContext, cursor: string | undefined, reporting: Reporting): Promise<ListResourcesResult> {
   try {
     const page = await cairn.invoke("artifact_search", ctx, { fields: "summary", ...(cursor !== undefined && { cursor }) });
-    return { resources: page.items.map(describe), ...(page.next_cursor && { nextCursor: page.next_cursor }) };
+    // The card (an MCP App) heads the first page, so a host can fetch it ahead of a tool call.
+    const first = cursor === undefined ? [RECEIPT_CARD_RESOURCE] : [];
+    return { resources: [...first, ...page.items.map(describe)], ...(page.next_cursor && { nextCursor: page.next_cursor }) };
   } catch (err) {
     throw requestFailure(err, reporting);
   }

@@ -34,6 +34,7 @@ type RouteOf<N extends OperationName> = N extends PagedOperationName ? RouteSpec
 export const ROUTES: { readonly [N in OperationName]?: RouteOf<N> } = {
   receipt_create: { method: "post", path: "/v1/receipts", status: 201, input: "body", tag: "Receipts" },
   artifact_create: { method: "post", path: "/v1/artifacts", status: 201, input: "body", tag: "Artifacts" },
+  artifact_a2ui: { method: "get", path: "/v1/artifacts/:id/a2ui", status: 200, input: "params", tag: "Artifacts" },
   artifact_read: { method: "get", path: "/v1/artifacts/:id", status: 200, input: "params", tag: "Artifacts" },
   artifact_search: { method: "get", path: "/v1/artifacts", status: 200, input: "query", tag: "Artifacts" },
   artifact_export: { method: "get", path: "/v1/export", status: 200, input: "query", tag: "Artifacts", response: "ndjson" },

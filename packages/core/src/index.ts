@@ -3,6 +3,7 @@ export { ArtifactExportPage, EXPORT_PAGE_SIZE } from "./artifact/export.js";
 export * from "./artifact/resource-uri.js";
 export { SHARE_PATH, shareLinkOf } from "./artifact/share-link.js";
 export { readArtifactByShareToken } from "./artifact/read.js";
+export { A2uiMessages } from "./artifact/a2ui.js";
 export { artifactFacts, artifactListLine } from "./artifact/facts.js";
 export {
   artifactProvenanceLine,

@@ -83,7 +83,7 @@ describe.each(Object.keys(TRANSPORTS) as Array<keyof typeof TRANSPORTS>)("the of
   it("is refused another owner's artifact with a clear error", async () => {
     const uri = `mcp://cairn/artifacts/${theirs}`;
     const refused: Json = await client.readResource({ uri }).catch((e: Json) => e);
-    expect(refused).toMatchObject({ code: -32002, data: { uri, error: { code: "not_found" } } });
+    expect(refused).toMatchObject({ code: -32602, data: { uri, error: { code: "not_found" } } });
     expect(refused.message).toContain(`${uri}: No artifact with that id is visible to you`);
     expect(JSON.stringify(refused)).not.toContain("eve only");
   });
@@ -205,7 +205,11 @@ describe("cairn mcp on stdio, message by message", () => {
       headers: { authorization: `Bearer ${ada}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" },
       body: JSON.stringify({ jsonrpc: "2.0", id: "four", method: "tools/call", params: { name: "artifact_read", arguments: { id: theirs } } }),
     });
-    expect(answers.get("four" as never)).toEqual(await viaHttp.json());
+    // The same answer but for the request id each HTTP request was given (SPEC §30).
+    const sameBut = (answer: Json, id: string) => ({ ...answer, result: { ...answer.result, _meta: { ...answer.result._meta, request_id: id } } });
+    const http = (await viaHttp.json()) as Json;
+    expect(http.result._meta.request_id).toBe(viaHttp.headers.get("x-request-id"));
+    expect(answers.get("four" as never)).toEqual(sameBut(http, (answers.get("four" as never) as Json).result._meta.request_id));
     expect(answers.size).toBe(4);
   });
 

@@ -306,7 +306,7 @@ describe.each(DRIVERS)("OTLP/HTTP traces into a real cairn serve on %s", (driver
     }
     const other = await httpClient(serve.url, dana);
     try {
-      await expect(other.readResource({ uri: `mcp://cairn/runs/${run?.id}` })).rejects.toThrow(/-32002.*No run with that id is visible to you/);
+      await expect(other.readResource({ uri: `mcp://cairn/runs/${run?.id}` })).rejects.toThrow(/-32602.*No run with that id is visible to you/);
       const refused: any = await other.callTool({
         name: "receipt_create",
         arguments: minimalReceipt({ evidence: [{ label: "trace", url: "mcp://cairn/traces/abc" }] }),

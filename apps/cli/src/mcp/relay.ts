@@ -64,13 +64,35 @@ async function connect(options: RelayOptions): Promise<Remote> {
 }
 
 type Message = { jsonrpc: "2.0"; id?: unknown; method?: unknown; params?: unknown };
+
+/** The `_meta` key a 2026-07-28 request names its revision under (its per-request envelope). */
+const ENVELOPE_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
+/** Which param a 2026-07-28 request's Mcp-Name header repeats, by method. */
+const NAME_PARAM: Record<string, string> = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
+
+/**
+ * The revision a 2026-07-28-style request claims in its `_meta` envelope, and the HTTP
+ * headers Streamable HTTP wants beside it (MCP-Protocol-Version, Mcp-Method, Mcp-Name,
+ * the name Base64-wrapped so any text survives a header). Null for a 2025-era request.
+ */
+export function modernHeaders(method: string, params: unknown): { version: string; headers: Record<string, string> } | null {
+  const p = params as { _meta?: Record<string, unknown> } & Record<string, unknown>;
+  const version = p?._meta?.[ENVELOPE_VERSION_KEY];
+  if (typeof version !== "string") return null;
+  const headers: Record<string, string> = { "mcp-method": method };
+  const field = NAME_PARAM[method];
+  const name = field === undefined ? undefined : p[field];
+  if (typeof name === "string") headers["mcp-name"] = `=?base64?${Buffer.from(name, "utf8").toString("base64")}?=`;
+  return { version, headers };
+}
 const isId = (id: unknown): id is JsonRpcId => typeof id === "string" || (typeof id === "number" && Number.isInteger(id));
 
 /**
  * `cairn mcp`: MCP on stdin/stdout, relayed message by message to the Cairn server's
- * Streamable HTTP endpoint. It answers `initialize` and `ping` itself, as the server
- * would; every tools, resources and prompts request goes to the server with the revision
- * our client negotiated, and the server's answer comes back as it sent it — so stdio and
+ * Streamable HTTP endpoint. A 2026-07-28 client's requests (`server/discover` first) each
+ * carry their revision and are relayed as they came. For a 2025-era client it answers
+ * `initialize` and `ping` itself, as the server would; every tools, resources and prompts
+ * request goes to the server with the revision our client negotiated, and the server's answer comes back as it sent it — so stdio and
  * HTTP answer alike. No MCP SDK is loaded (docs/adr/0025): it is newline-delimited JSON.
  */
 export async function runRelay(options: RelayOptions): Promise<RunningRelay> {
@@ -118,21 +140,28 @@ export async function runRelay(options: RelayOptions): Promise<RunningRelay> {
   const calls = new Set<Promise<void>>();
   const cancellers = new Map<JsonRpcId, AbortController>();
   const forward = (id: JsonRpcId, method: string, params: unknown) => {
+    // A 2026-07-28 request carries its own revision and capabilities: it is relayed as it came, for the server to answer.
+    const modern = modernHeaders(method, params);
     const controller = new AbortController();
     cancellers.set(id, controller);
     const call = (async () => {
       try {
-        const answer = await ask(options, { id, method, ...(params !== undefined && { params }) }, { protocolVersion: negotiated, signal: controller.signal });
+        const answer = await ask(options, { id, method, ...(params !== undefined && { params }) }, {
+          protocolVersion: modern?.version ?? negotiated,
+          ...(modern && { headers: modern.headers }),
+          signal: controller.signal,
+        });
         if (controller.signal.aborted) return; // cancelled: the client expects no answer
         await write(answer.error ? { jsonrpc: "2.0", id, error: answer.error } : { result: answer.result, jsonrpc: "2.0", id });
       } catch (err) {
         if (controller.signal.aborted) return;
         const failure = err instanceof UpstreamFailure ? err : UpstreamFailure.explained(explainError(err, options.serverUrl));
         if (failure.explained) options.warn(`cairn mcp: ${failure.explained.message}`);
-        const body = (failure.rpc.data as { error?: { code?: unknown } } | undefined)?.error;
+        const data = failure.rpc.data as { error?: { code?: unknown }; request_id?: string } | undefined;
+        const body = data?.error;
         // The server's database is down: a tool error the model reads ("try again shortly"), as over HTTP.
         if (method === "tools/call" && body?.code === "unavailable") {
-          await write({ result: { content: [{ type: "text", text: JSON.stringify({ error: body }) }], isError: true, _meta: { [ERROR_META_KEY]: body } }, jsonrpc: "2.0", id });
+          await write({ result: { content: [{ type: "text", text: JSON.stringify({ error: body }) }], isError: true, _meta: { [ERROR_META_KEY]: body, ...(data?.request_id !== undefined && { request_id: data.request_id }) } }, jsonrpc: "2.0", id });
         } else {
           await answerError(id, failure.rpc);
         }
@@ -166,7 +195,7 @@ export async function runRelay(options: RelayOptions): Promise<RunningRelay> {
     if (!isId(id)) return;
     if (method === "initialize") return void initialize(id, params);
     if (method === "ping") return void write({ result: {}, jsonrpc: "2.0", id });
-    if (!relayed.has(method)) return void answerError(id, { code: -32601, message: "Method not found" });
+    if (!relayed.has(method) && modernHeaders(method, params) === null) return void answerError(id, { code: -32601, message: "Method not found" });
     forward(id, method, params);
   };
 

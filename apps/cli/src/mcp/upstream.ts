@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { type HttpAnswer, type HttpFetch, nodeFetch } from "../client/transport.js";
 import { RPC_INTERNAL, RPC_UNAUTHENTICATED } from "../light.js";
 
@@ -60,12 +61,12 @@ export class UpstreamFailure extends Error {
     this.name = "UpstreamFailure";
   }
 
-  static explained(explained: Explained): UpstreamFailure {
+  static explained(explained: Explained, requestId?: string): UpstreamFailure {
     const code = explained.unauthenticated ? "unauthenticated" : explained.unavailable ? "unavailable" : "internal";
     return new UpstreamFailure(explained, {
       code: explained.unauthenticated ? RPC_UNAUTHENTICATED : RPC_INTERNAL,
       message: explained.message,
-      data: { error: { code, message: explained.message } },
+      data: { error: { code, message: explained.message }, ...(requestId !== undefined && { request_id: requestId }) },
     });
   }
 }
@@ -102,9 +103,12 @@ async function throughSdkRedirectRule(url: string, init: { method: string; heade
 export async function ask(
   upstream: Upstream,
   message: { id: JsonRpcId; method: string; params?: unknown },
-  options: { protocolVersion?: string; signal?: AbortSignal } = {},
+  options: { protocolVersion?: string; headers?: Record<string, string>; signal?: AbortSignal } = {},
 ): Promise<JsonRpcAnswer> {
   const url = `${upstream.serverUrl}/mcp`;
+  // Minted here and sent as X-Request-Id, which the server adopts: its log line, its error's
+  // request_id and ours (when it never answered) are the same id (SPEC §30).
+  const requestId = randomUUID();
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), REQUEST_TIMEOUT_MS);
   const onCancel = () => controller.abort();
@@ -114,8 +118,10 @@ export async function ask(
     headers: {
       authorization: `Bearer ${upstream.token}`,
       "content-type": "application/json",
+      "x-request-id": requestId,
       accept: "application/json, text/event-stream",
       ...(options.protocolVersion && { "mcp-protocol-version": options.protocolVersion }),
+      ...options.headers,
     },
     body: JSON.stringify({ jsonrpc: "2.0", ...message }),
     signal: controller.signal,
@@ -129,11 +135,11 @@ export async function ask(
     }
     if (!res.ok) {
       const text = await res.text().catch(() => null);
-      throw UpstreamFailure.explained(explainStatus(res.status, `Error POSTing to endpoint: ${unfollowed() ?? text}`, upstream.serverUrl));
+      throw UpstreamFailure.explained(explainStatus(res.status, `Error POSTing to endpoint: ${unfollowed() ?? text}`, upstream.serverUrl), requestId);
     }
     const type = res.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
     if (type !== "application/json") {
-      throw UpstreamFailure.explained(explainStatus(-1, `Unexpected content type: ${res.headers.get("content-type")}`, upstream.serverUrl));
+      throw UpstreamFailure.explained(explainStatus(-1, `Unexpected content type: ${res.headers.get("content-type")}`, upstream.serverUrl), requestId);
     }
     const answer: unknown = JSON.parse(await res.text());
     if (!isAnswer(answer)) throw new Error("the answer is not a JSON-RPC response");
@@ -141,9 +147,9 @@ export async function ask(
   } catch (err) {
     if (err instanceof UpstreamFailure) throw err;
     if (controller.signal.aborted && !options.signal?.aborted) {
-      throw new UpstreamFailure(null, { code: -32001, message: "Request timed out", data: { timeout: REQUEST_TIMEOUT_MS } });
+      throw new UpstreamFailure(null, { code: -32001, message: "Request timed out", data: { timeout: REQUEST_TIMEOUT_MS, request_id: requestId } });
     }
-    throw UpstreamFailure.explained(explainError(err, upstream.serverUrl));
+    throw UpstreamFailure.explained(explainError(err, upstream.serverUrl), requestId);
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener("abort", onCancel);

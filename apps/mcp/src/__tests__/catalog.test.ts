@@ -178,8 +178,8 @@ describe("MCP error mapping", () => {
 
   it("maps every code for requests without a tool-error channel", () => {
     expect(Object.fromEntries(ERROR_CODES.map((c) => [c, requestErrorCode(c)]))).toMatchObject({
-      not_found: -32002,
-      gone: -32002,
+      not_found: -32602,
+      gone: -32602,
       validation_failed: -32602,
       unauthenticated: RPC_UNAUTHENTICATED,
       internal: RPC_INTERNAL,

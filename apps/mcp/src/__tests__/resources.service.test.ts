@@ -53,28 +53,29 @@ describe("MCP resources and prompts (in memory, PGlite)", () => {
 
   it("lists the caller's artifacts newest first, paged with search's cursor", async () => {
     const first = await client.listResources();
-    expect(first.resources.map((r) => r.title)).toEqual(["json", "text", "markdown"]);
+    expect(first.resources.map((r) => r.title)).toEqual(["Receipt card", "json", "text", "markdown"]);
+    expect(first.resources[0]).toMatchObject({ uri: "ui://cairn/receipt-card", mimeType: "text/html;profile=mcp-app" });
     expect(first.nextCursor).toBeUndefined();
     const templates = await client.listResourceTemplates();
-    expect(templates.resourceTemplates.map((t) => t.uriTemplate)).toEqual(["mcp://cairn/artifacts/{id}", "mcp://cairn/runs/{id}"]);
+    expect(templates.resourceTemplates.map((t) => t.uriTemplate)).toEqual(["mcp://cairn/artifacts/{id}", "mcp://cairn/artifacts/{id}/a2ui", "mcp://cairn/runs/{id}"]);
   });
 
   it("refuses another owner's artifact, a uri not of the form, and an expired artifact", async () => {
     const other = await world.user("other");
     const theirs = await world.cairn.invoke("artifact_create", other.ctx(), { title: "theirs", body: "secret plans" });
     const refused = await client.readResource({ uri: `mcp://cairn/artifacts/${theirs.id}` }).catch((e: Json) => e);
-    expect(refused).toMatchObject({ code: -32002, data: { uri: `mcp://cairn/artifacts/${theirs.id}`, error: { code: "not_found" } } });
+    expect(refused).toMatchObject({ code: -32602, data: { uri: `mcp://cairn/artifacts/${theirs.id}`, error: { code: "not_found" } } });
     expect(refused.message).toContain("No artifact with that id is visible to you");
     expect(JSON.stringify(refused)).not.toContain("secret plans");
     const malformed = await client.readResource({ uri: "mcp://cairn/runs/x" }).catch((e: Json) => e);
-    expect(malformed).toMatchObject({ code: -32002 });
+    expect(malformed).toMatchObject({ code: -32602 });
     expect(malformed.message).toContain("mcp://cairn/artifacts/{id}");
     expect(malformed.message).toContain("mcp://cairn/runs/{id}");
 
     const mine = await world.cairn.invoke("artifact_create", sam.ctx(), { title: "short-lived", body: "soon gone" });
     now += 8 * DAY;
     const gone = await client.readResource({ uri: `mcp://cairn/artifacts/${mine.id}` }).catch((e: Json) => e);
-    expect(gone).toMatchObject({ code: -32002, data: { error: { code: "gone" } } });
+    expect(gone).toMatchObject({ code: -32602, data: { error: { code: "gone" } } });
     expect(gone.message).toContain("expired");
   });
 
@@ -101,7 +102,7 @@ describe("MCP resources and prompts (in memory, PGlite)", () => {
 
     const stranger = await connect(world, (await world.user("stranger")).principal);
     const refused = await stranger.readResource({ uri: `mcp://cairn/runs/${run.id}` }).catch((e: Json) => e);
-    expect(refused).toMatchObject({ code: -32002, data: { error: { code: "not_found" } } });
+    expect(refused).toMatchObject({ code: -32602, data: { error: { code: "not_found" } } });
     expect(JSON.stringify(refused)).not.toContain("export <all>");
     await stranger.close();
 

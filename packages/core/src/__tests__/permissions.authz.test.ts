@@ -13,6 +13,7 @@ const AGENT_MAY: { readonly [N in OperationName]: boolean } = {
   receipt_create: true,
   artifact_create: true,
   artifact_read: true,
+  artifact_a2ui: true,
   artifact_search: true,
   artifact_export: true,
   artifact_retain: false,

@@ -1,5 +1,6 @@
 import { defineApiTag } from "../operations/api-tags.js";
 import { defineOperation } from "../operations/define.js";
+import { A2uiMessages, readArtifactA2ui } from "./a2ui.js";
 import { ArtifactAssignInput, assignArtifact } from "./assign.js";
 import { createArtifact } from "./create.js";
 import { ArtifactExportPage, exportArtifacts } from "./export.js";
@@ -43,6 +44,20 @@ export const ARTIFACT_OPERATIONS = {
     mutates: false,
     errors: ["not_found", "gone"],
     run: readArtifact,
+  }),
+  artifact_a2ui: defineOperation({
+    notOn: {
+      mcp: "served as the resource mcp://cairn/artifacts/{id}/a2ui (application/a2ui+json), which an A2UI host reads",
+      cli: "for hosts that render A2UI; a person reads a receipt with `cairn read ID`",
+    },
+    title: "Read a receipt as A2UI",
+    description:
+      "A receipt's card as A2UI v0.9.1 messages (createSurface, updateComponents, updateDataModel) over the basic catalog, in the web card's order, by the same read rule as artifact_read. Only receipts have one.",
+    input: ArtifactReadInput,
+    output: A2uiMessages,
+    mutates: false,
+    errors: ["not_found", "gone"],
+    run: readArtifactA2ui,
   }),
   artifact_search: defineOperation({
     title: "Search artifacts",

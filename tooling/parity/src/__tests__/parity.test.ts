@@ -18,7 +18,15 @@ describe.each(ADAPTER_DRIVERS)("parity on %s", (store) => {
   beforeAll(async () => {
     parity = await startParityServer(store);
     const url = parity.server.url;
-    drivers = [restDriver(url), mcpHttpDriver(url), mcpStdioDriver(url), cliDriver(url), await webDriver()];
+    drivers = [
+      restDriver(url),
+      mcpHttpDriver(url),
+      mcpStdioDriver(url),
+      mcpHttpDriver(url, "2026"),
+      mcpStdioDriver(url, "2026"),
+      cliDriver(url),
+      await webDriver(),
+    ];
   });
   afterAll(async () => {
     for (const d of drivers ?? []) await d.close?.();

@@ -1,8 +1,9 @@
 import { isPlainObject } from "@cairn/core/json";
+import { Client as Client2, StreamableHTTPClientTransport as Http2 } from "@modelcontextprotocol/client";
+import { StdioClientTransport as Stdio2 } from "@modelcontextprotocol/client/stdio";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
@@ -68,21 +69,41 @@ function memoisedValidator(): jsonSchemaValidator {
   };
 }
 
+/** What the driver needs of a client, the same in both SDK lines. */
+interface McpClient {
+  connect(transport: never): Promise<void>;
+  listTools(): Promise<unknown>;
+  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+/** Which SDK line, and so which protocol era: SDK 1.x speaks 2025-11-25; SDK 2 in auto mode negotiates 2026-07-28. */
+type Era = "2025" | "2026";
+
 /**
  * An MCP surface through the SDK's own Client: one client per actor, made on first use
  * and closed when the actor's step is done. listTools runs first so the client caches the
  * output schemas and validates every structuredContent against them, as real clients do.
  */
-function mcpDriver(name: string, transportFor: (actor: Actor) => { transport: Transport; stderr?: () => string }): Driver {
-  const clients = new Map<string, Promise<Client>>();
+function mcpDriver(name: string, era: Era, transportFor: (actor: Actor) => { transport: unknown; stderr?: () => string }): Driver {
+  const clients = new Map<string, Promise<McpClient>>();
   const jsonSchemaValidator = memoisedValidator();
-  const clientFor = (actor: Actor): Promise<Client> => {
+  const newClient = (): McpClient =>
+    era === "2025"
+      ? new Client({ name: "cairn-parity", version: "1" }, { jsonSchemaValidator })
+      : (new Client2({ name: "cairn-parity", version: "2" }, { versionNegotiation: { mode: "auto" } }) as unknown as McpClient);
+  const clientFor = (actor: Actor): Promise<McpClient> => {
     let pending = clients.get(actor.token);
     if (!pending) {
       const { transport, stderr } = transportFor(actor);
-      const client = new Client({ name: "cairn-parity", version: "1" }, { jsonSchemaValidator });
+      const client = newClient();
       pending = client
-        .connect(transport)
+        .connect(transport as never)
+        .then(() => {
+          // A 2026 driver that quietly fell back to 2025 would prove nothing about the new revision.
+          const negotiated = (client as { getProtocolEra?: () => string }).getProtocolEra?.();
+          if (era === "2026" && negotiated !== "modern") throw new Error(`negotiated the ${negotiated} era, not 2026-07-28`);
+        })
         .then(() => client.listTools())
         .then(
           () => client,
@@ -117,20 +138,21 @@ function mcpDriver(name: string, transportFor: (actor: Actor) => { transport: Tr
   };
 }
 
-/** MCP over Streamable HTTP: `${baseUrl}/mcp` with the actor's bearer token. */
-export function mcpHttpDriver(baseUrl: string): Driver {
-  return mcpDriver("mcp-http", (actor) => ({
-    transport: new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), {
-      requestInit: { headers: { Authorization: `Bearer ${actor.token}` } },
-    }),
+/** MCP over Streamable HTTP: `${baseUrl}/mcp` with the actor's bearer token, in either era. */
+export function mcpHttpDriver(baseUrl: string, era: Era = "2025"): Driver {
+  const init = (actor: Actor) => ({ requestInit: { headers: { Authorization: `Bearer ${actor.token}` } } });
+  return mcpDriver(era === "2025" ? "mcp-http" : "mcp-http-2026", era, (actor) => ({
+    transport:
+      era === "2025" ? new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), init(actor)) : new Http2(new URL(`${baseUrl}/mcp`), init(actor)),
   }));
 }
 
-/** MCP over stdio: the built `cairn mcp`, one process per actor, pointed at the server with the actor's token. */
-export function mcpStdioDriver(baseUrl: string): Driver {
+/** MCP over stdio: the built `cairn mcp`, one process per actor, pointed at the server with the actor's token, in either era. */
+export function mcpStdioDriver(baseUrl: string, era: Era = "2025"): Driver {
   const bin = requireBuiltCli();
-  return mcpDriver("mcp-stdio", (actor) => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [bin, "mcp"], env: cliEnv(baseUrl, actor.token), stderr: "pipe" });
+  return mcpDriver(era === "2025" ? "mcp-stdio" : "mcp-stdio-2026", era, (actor) => {
+    const options = { command: process.execPath, args: [bin, "mcp"], env: cliEnv(baseUrl, actor.token), stderr: "pipe" as const };
+    const transport = era === "2025" ? new StdioClientTransport(options) : new Stdio2(options);
     let stderr = "";
     transport.stderr?.on("data", (d) => {
       stderr += d;
