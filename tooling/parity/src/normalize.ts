@@ -20,7 +20,7 @@ export function normalize(value: unknown, names: readonly string[]): unknown {
     }
     if (typeof v !== "string") return v;
     if (key === "surface") return "<surface>";
-    if ((key === "at" || key?.endsWith("_at")) && key !== "measure_at") return "<time>";
+    if ((key === "at" || key?.endsWith("_at") || key?.endsWith("_until")) && key !== "measure_at") return "<time>";
     if (key === "next_cursor") return "<cursor>";
     // Phrased for each surface's reader by core; run.ts checks it against core's table.
     if (key === "next_action") return "<next_action>";

@@ -27,7 +27,7 @@ describe.each(ADAPTER_DRIVERS)("a drop receipt that cannot be written, on %s", (
       console.error = saved;
       await h.store.query("alter table drops_gone rename to drops");
     }
-    const written = await h.call("POST", "/v1/receipts", { token: sam.token, body });
+    const written = await h.call("POST", "/v1/receipts", { token: sam.token, body, headers: { "x-request-id": "req-drop-failure-1" } });
     expect(failed.status).toBe(written.status);
     expect(failed.text).toBe(written.text);
     expect(lines.join("\n")).toContain(`cairn error drop_write_failed drop=${DROP_ID}`);

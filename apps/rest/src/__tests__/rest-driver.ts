@@ -19,7 +19,10 @@ export function restLinkDriver(h: RestHarness): LinkDriver {
   return {
     async invoke(as, operation, input): Promise<Outcome> {
       const res = await callOperation(h, as.token, operation, input);
-      return res.status < 300 ? { ok: true, value: res.json } : { ok: false, error: res.json.error };
+      if (res.status < 300) return { ok: true, value: res.json };
+      // Each answer names its own request (request_id); the rule compares what it says.
+      const { request_id: _ownRequest, ...error } = res.json.error;
+      return { ok: false, error };
     },
     // REST has no anonymous share-link route (the web serves /s/:token); its reader is core's.
     async readByLink(url): Promise<Outcome<Artifact>> {
