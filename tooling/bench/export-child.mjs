@@ -25,4 +25,6 @@ for await (const chunk of res.body) {
 const seconds = (performance.now() - started) / 1000;
 clearInterval(sampler);
 await store.close();
-console.log(JSON.stringify({ format, lines, bytes, seconds, perSecond: lines / seconds, peakRssMb: peak / 2 ** 20, maxRssMb: process.resourceUsage().maxRSS / 1024 }));
+console.log(
+  JSON.stringify({ format, lines, bytes, seconds, perSecond: lines / seconds, peakRssMb: peak / 2 ** 20, maxRssMb: process.resourceUsage().maxRSS / 1024 }),
+);

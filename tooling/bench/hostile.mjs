@@ -23,7 +23,9 @@ export const WORST_BODIES = {
     return body;
   },
   "1 MiB of prose to scan": () =>
-    fullReceipt({ details: "The export retries failed uploads; see run 4812. ".repeat(2_000).slice(0, LIMITS.details),
+    fullReceipt({
+      details: "The export retries failed uploads; see run 4812. ".repeat(2_000).slice(0, LIMITS.details),
       remaining: Array.from({ length: 50 }, () => ({ item: "word ".repeat(790), owner: "team ".repeat(790) })),
-      evidence: Array.from({ length: 50 }, () => ({ label: "label ".repeat(660), url: "https://ci.example.com/1" })) }),
+      evidence: Array.from({ length: 50 }, () => ({ label: "label ".repeat(660), url: "https://ci.example.com/1" })),
+    }),
 };

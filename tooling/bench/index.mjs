@@ -52,7 +52,9 @@ const ROWS = {
   scale: () => benchScale(),
   /** Only with CAIRN_BENCH_BEFORE=<another checkout's apps/cli/dist/bin.js>: that build against this one. */
   ab: () =>
-    process.env.CAIRN_BENCH_BEFORE ? benchAb(drivers, process.env.CAIRN_BENCH_BEFORE) : console.log("(set CAIRN_BENCH_BEFORE to compare another build; row skipped)"),
+    process.env.CAIRN_BENCH_BEFORE
+      ? benchAb(drivers, process.env.CAIRN_BENCH_BEFORE)
+      : console.log("(set CAIRN_BENCH_BEFORE to compare another build; row skipped)"),
   soak: () => benchSoak(drivers.filter((d) => d === "pg" || process.env.CAIRN_BENCH_SOAK_PGLITE === "1")),
 };
 

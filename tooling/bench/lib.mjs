@@ -33,7 +33,17 @@ export const rows = [];
 export function report(name, ms, baselineName, baselineMs, target) {
   const ratio = ms / baselineMs;
   rows.push({ name, ms, baselineName, baselineMs, ratio, target });
-  console.log(JSON.stringify({ figure: name, value: round(ms), unit: "ms", baseline: baselineName, baseline_value: round(baselineMs), ratio: round(ratio), target_max_ratio: target ?? null }));
+  console.log(
+    JSON.stringify({
+      figure: name,
+      value: round(ms),
+      unit: "ms",
+      baseline: baselineName,
+      baseline_value: round(baselineMs),
+      ratio: round(ratio),
+      target_max_ratio: target ?? null,
+    }),
+  );
 }
 
 const round = (n) => Math.round(n * 1000) / 1000;
@@ -56,7 +66,17 @@ export const figures = [];
 export function figure({ name, value, unit, baselineName, baseline, target, higherIsBetter = false, extra = {} }) {
   const ratio = baseline ? value / baseline : null;
   const ok = target === undefined || ratio === null ? undefined : higherIsBetter ? ratio >= target : ratio <= target;
-  const row = { figure: name, value: round(value), unit, baseline: baselineName, baseline_value: baseline === undefined ? null : round(baseline), ratio: ratio === null ? null : round(ratio), target: target === undefined ? null : `${higherIsBetter ? "≥" : "≤"} ${target}×`, ok: ok ?? null, ...extra };
+  const row = {
+    figure: name,
+    value: round(value),
+    unit,
+    baseline: baselineName,
+    baseline_value: baseline === undefined ? null : round(baseline),
+    ratio: ratio === null ? null : round(ratio),
+    target: target === undefined ? null : `${higherIsBetter ? "≥" : "≤"} ${target}×`,
+    ok: ok ?? null,
+    ...extra,
+  };
   figures.push(row);
   console.log(JSON.stringify(row));
   return row;
@@ -68,7 +88,9 @@ export function printFigures() {
   console.log("\nfigure                                              value unit      baseline                              value    ratio  target");
   for (const f of figures) {
     const verdict = f.target === null ? "" : `${f.target} ${f.ok ? "ok" : "MISSED"}`;
-    console.log(`${f.figure.padEnd(46)} ${num(f.value)} ${f.unit.padEnd(8)}  ${(f.baseline ?? "").padEnd(34)} ${num(f.baseline_value)} ${num(f.ratio, 8)}×  ${verdict}`);
+    console.log(
+      `${f.figure.padEnd(46)} ${num(f.value)} ${f.unit.padEnd(8)}  ${(f.baseline ?? "").padEnd(34)} ${num(f.baseline_value)} ${num(f.ratio, 8)}×  ${verdict}`,
+    );
   }
   return figures.every((f) => f.ok !== false);
 }

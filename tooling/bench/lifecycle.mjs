@@ -69,7 +69,10 @@ export async function benchSearch(drivers) {
       console.log(`seeded ${ROWS} receipts on ${driver} in ${((performance.now() - t) / 1000).toFixed(1)} s (${owners.length} owners; the reader sees half)`);
 
       // The baseline: one page of ids straight from the owner-led index, no filter, no rendering.
-      const raw = ["raw indexed page", async () => (await store.query("select id from artifacts where owner = $1 order by id desc limit 51", [owners[0]])).length];
+      const raw = [
+        "raw indexed page",
+        async () => (await store.query("select id from artifacts where owner = $1 order by id desc limit 51", [owners[0]])).length,
+      ];
       const cases = searchCases(owners[0]).map(([name, input]) => [name, async () => (await ctx.cairn.invoke("artifact_search", ctx.ctx, input)).items.length]);
       const [base, ...results] = await timeCases([raw, ...cases], RUNS, WARMUP);
 
@@ -81,7 +84,13 @@ export async function benchSearch(drivers) {
         limitFigure({ name: `search p95 ${r.name} (${driver} ${size})`, value: r.p95, baselineName: "raw indexed page p95", baseline: base.p95 });
       }
       const worst = results.reduce((a, b) => (b.p95 > a.p95 ? b : a));
-      limitFigure({ name: `search p95 worst filter (${driver} ${size})`, value: worst.p95, baselineName: "raw indexed page p95", baseline: base.p95, maxMs: SEARCH_P95_MS });
+      limitFigure({
+        name: `search p95 worst filter (${driver} ${size})`,
+        value: worst.p95,
+        baselineName: "raw indexed page p95",
+        baseline: base.p95,
+        maxMs: SEARCH_P95_MS,
+      });
       console.log(`(worst filter on ${driver}: ${worst.name})`);
 
       if (driver === "pg") benchExport(db.databaseUrl, sam.token);
@@ -99,7 +108,9 @@ function benchExport(databaseUrl, token) {
     const run = spawnSync(process.execPath, [CHILD, databaseUrl, token, format], { encoding: "utf8", maxBuffer: 1 << 20 });
     if (run.status !== 0) throw new Error(`export child failed: ${run.stderr}`);
     const r = JSON.parse(run.stdout.trim().split("\n").at(-1));
-    console.log(`${format.padEnd(36)} ${String(r.lines).padStart(7)} ${r.perSecond.toFixed(0).padStart(12)} ${r.peakRssMb.toFixed(0).padStart(13)} ${(r.bytes / 2 ** 20).toFixed(0).padStart(13)}`);
+    console.log(
+      `${format.padEnd(36)} ${String(r.lines).padStart(7)} ${r.perSecond.toFixed(0).padStart(12)} ${r.peakRssMb.toFixed(0).padStart(13)} ${(r.bytes / 2 ** 20).toFixed(0).padStart(13)}`,
+    );
   }
 }
 

@@ -15,10 +15,12 @@ const drivers = (process.env.CAIRN_BENCH_DRIVERS ?? "pg,pglite").split(",");
 
 /** The baseline: one raw single-row insert of an artifact-sized row, no validation or rendering. */
 async function rawInsert(store, i, body) {
-  await store.query(
-    `insert into bench_raw (id, owner, body, metadata) values ($1, $2, $3, $4::json)`,
-    [`raw_${i}_${Math.random()}`, "user:bench", body, JSON.stringify(fullReceipt({ learned: `raw ${i}` }))],
-  );
+  await store.query(`insert into bench_raw (id, owner, body, metadata) values ($1, $2, $3, $4::json)`, [
+    `raw_${i}_${Math.random()}`,
+    "user:bench",
+    body,
+    JSON.stringify(fullReceipt({ learned: `raw ${i}` })),
+  ]);
 }
 
 for (const driver of drivers) {
@@ -34,9 +36,7 @@ for (const driver of drivers) {
   report(`receipt_create (core, ${driver})`, service, `raw ${driver} insert`, raw);
   // The gates' own cost: a receipt whose secret is found and redacted, and a refusal (its drop receipt written).
   const ghp = ["ghp_", "A1b2C3d4E5f6G7h8I9j0", "K1l2M3n4O5p6Q7r8"].join("");
-  const redacted = await medianMs((i) =>
-    world.cairn.invoke("receipt_create", sam.ctx(), fullReceipt({ learned: `red ${i}`, before: `token ${ghp}` })),
-  );
+  const redacted = await medianMs((i) => world.cairn.invoke("receipt_create", sam.ctx(), fullReceipt({ learned: `red ${i}`, before: `token ${ghp}` })));
   report(`receipt_create, secret redacted (${driver})`, redacted, `raw ${driver} insert`, raw);
   const refused = await medianMs((i) =>
     world.cairn.invoke("receipt_create", sam.ctx(), fullReceipt({ learned: `drop ${i}`, changed: "Too thin" })).then(
@@ -77,11 +77,14 @@ for (const driver of drivers) {
   let worst = { label: "", ms: 0, body: "" };
   for (const [label, make] of Object.entries(WORST_BODIES)) {
     const body = JSON.stringify(make());
-    const ms = await medianMs(async () => {
-      const res = await app.request("/v1/receipts", { method: "POST", headers, body });
-      if (res.status >= 500) throw new Error(`${label} → ${res.status}`);
-      await res.text();
-    }, { runs: 9, warmup: 2 });
+    const ms = await medianMs(
+      async () => {
+        const res = await app.request("/v1/receipts", { method: "POST", headers, body });
+        if (res.status >= 500) throw new Error(`${label} → ${res.status}`);
+        await res.text();
+      },
+      { runs: 9, warmup: 2 },
+    );
     if (ms > worst.ms) worst = { label, ms, body };
   }
   report(`worst body: ${worst.label} (${driver})`, worst.ms, "POST /v1/receipts", restMs);

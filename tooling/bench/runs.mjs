@@ -151,10 +151,18 @@ export async function benchRuns(drivers) {
       const cases = runCases(owners[1]).map(([name, input]) => [name, async () => (await world.cairn.invoke("run_list", ctx, input)).items.length]);
       const [base, ...results] = await timeCases([raw, ...cases]);
       console.log(`\nruns (${driver}, core run_list, limit 50, ${RUNS} runs)         p50 ms    p95 ms   items`);
-      for (const r of [base, ...results]) console.log(`${r.name.padEnd(44)} ${r.p50.toFixed(2).padStart(8)}  ${r.p95.toFixed(2).padStart(8)}  ${String(r.items).padStart(6)}`);
-      for (const r of results) limitFigure({ name: `runs list p95 ${r.name} (${driver} ${size})`, value: r.p95, baselineName: "raw indexed page p95", baseline: base.p95 });
+      for (const r of [base, ...results])
+        console.log(`${r.name.padEnd(44)} ${r.p50.toFixed(2).padStart(8)}  ${r.p95.toFixed(2).padStart(8)}  ${String(r.items).padStart(6)}`);
+      for (const r of results)
+        limitFigure({ name: `runs list p95 ${r.name} (${driver} ${size})`, value: r.p95, baselineName: "raw indexed page p95", baseline: base.p95 });
       const worst = results.reduce((a, b) => (b.p95 > a.p95 ? b : a));
-      limitFigure({ name: `runs list p95 worst filter (${driver} ${size})`, value: worst.p95, baselineName: "raw indexed page p95", baseline: base.p95, maxMs: LIST_P95_MS });
+      limitFigure({
+        name: `runs list p95 worst filter (${driver} ${size})`,
+        value: worst.p95,
+        baselineName: "raw indexed page p95",
+        baseline: base.p95,
+        maxMs: LIST_P95_MS,
+      });
       console.log(`(worst filter on ${driver}: ${worst.name})`);
       if (process.env.CAIRN_BENCH_EXPLAIN === "1") await explainCases(store, world.cairn, ctx, runCases(owners[1]));
     } finally {

@@ -51,10 +51,18 @@ export async function benchDelivery(drivers) {
       const stream = (secs, label) => deliveryLatency(cairn, receiver, { owner: `team:${team}`, seconds: secs, label });
 
       const cold = await stream(1, "cold");
-      limitFigure({ name: `create → delivery max, first second (${driver})`, value: cold.delivery.at(-1), baselineName: "POST /v1/artifacts max", baseline: cold.response.at(-1) });
+      limitFigure({
+        name: `create → delivery max, first second (${driver})`,
+        value: cold.delivery.at(-1),
+        baselineName: "POST /v1/artifacts max",
+        baseline: cold.response.at(-1),
+      });
       const quiet = await stream(seconds, "quiet");
       reportStream(`${driver}, ${RATE}/s`, quiet, DELIVERY_P95_MS);
-      const [loaded, load] = await Promise.all([stream(seconds, "loaded"), loadCreate([cairn.url], cairn.token, { connections: WRITERS, duration: seconds + 1 })]);
+      const [loaded, load] = await Promise.all([
+        stream(seconds, "loaded"),
+        loadCreate([cairn.url], cairn.token, { connections: WRITERS, duration: seconds + 1 }),
+      ]);
       if (load.bad > 0) throw new Error(`cairn answered ${load.bad} non-2xx or errors under load`);
       reportStream(`${driver}, ${RATE}/s + c${WRITERS} receipts`, loaded);
       console.log(`(meanwhile ${load.ok} receipts by ${WRITERS} connections, ${load.perSecond.toFixed(0)}/s)`);
@@ -73,8 +81,19 @@ const WRITERS = 8;
 const DELIVERY_P95_MS = 250;
 
 function reportStream(label, { delivery, response }, maxMs) {
-  limitFigure({ name: `create → delivery p50 (${label})`, value: percentile(delivery, 0.5), baselineName: "POST /v1/artifacts p50", baseline: percentile(response, 0.5) });
-  limitFigure({ name: `create → delivery p95 (${label})`, value: percentile(delivery, 0.95), baselineName: "POST /v1/artifacts p95", baseline: percentile(response, 0.95), maxMs });
+  limitFigure({
+    name: `create → delivery p50 (${label})`,
+    value: percentile(delivery, 0.5),
+    baselineName: "POST /v1/artifacts p50",
+    baseline: percentile(response, 0.5),
+  });
+  limitFigure({
+    name: `create → delivery p95 (${label})`,
+    value: percentile(delivery, 0.95),
+    baselineName: "POST /v1/artifacts p95",
+    baseline: percentile(response, 0.95),
+    maxMs,
+  });
 }
 
 async function api(cairn, method, path, body) {

@@ -25,7 +25,18 @@ const prepared = renderValidReceipt(valid);
 await time("validate (schema → shape → links → thinness)", () => validateReceiptInput(raw), 2000);
 await time("secrets scan (secretlint, one window)", () => redactReceipt(valid, { entropy: false }), 500);
 await time("render + checksum", () => renderValidReceipt(valid), 2000);
-const data = { id: "art_x", title: "t", url: "http://x/s/abc", share_type: "markdown", tags: ["a"], owner: "user:x", provenance: { actor: { id: "tok_x", name: "n", kind: "human" }, on_behalf_of: "x", model: null, surface: "rest" }, created_at: new Date().toISOString(), expires_at: null, metadata: prepared.metadata };
+const data = {
+  id: "art_x",
+  title: "t",
+  url: "http://x/s/abc",
+  share_type: "markdown",
+  tags: ["a"],
+  owner: "user:x",
+  provenance: { actor: { id: "tok_x", name: "n", kind: "human" }, on_behalf_of: "x", model: null, surface: "rest" },
+  created_at: new Date().toISOString(),
+  expires_at: null,
+  metadata: prepared.metadata,
+};
 await time("event payload (artifact.created data parse)", () => EVENT_DATA["artifact.created"].parse(data), 2000);
 
 console.log(`\n# the database (${driver}), one statement at a time`);
@@ -38,7 +49,9 @@ store.query = (text, params) => {
 };
 const world = await createTestWorld(store);
 const sam = await world.user();
-await time("receipt_create, whole (in-process core)", (i) => world.cairn.invoke("receipt_create", sam.ctx(), fullReceipt({ learned: `unique ${i} ${Math.random()}` })));
+await time("receipt_create, whole (in-process core)", (i) =>
+  world.cairn.invoke("receipt_create", sam.ctx(), fullReceipt({ learned: `unique ${i} ${Math.random()}` })),
+);
 const template = JSON.parse(argument);
 let n = 0;
 const freshArgument = () => {
@@ -49,12 +62,16 @@ const freshArgument = () => {
   w.event.id = `evt_w${tag}`;
   return w;
 };
-await time("select cairn_write_receipt (locks, checks, insert, outbox)", () => query("select cairn_write_receipt($1::jsonb)", [JSON.stringify(freshArgument())]));
+await time("select cairn_write_receipt (locks, checks, insert, outbox)", () =>
+  query("select cairn_write_receipt($1::jsonb)", [JSON.stringify(freshArgument())]),
+);
 const insertOnly = () => query("select cairn_insert_artifact($1::jsonb)", [JSON.stringify(freshArgument().artifact)]);
 await time("select cairn_insert_artifact (the row and its indexes)", insertOnly);
 await query("create table bench_ceiling (id text primary key, owner text, body jsonb, created_at timestamptz)");
 const body = JSON.stringify(raw);
-await time("the ceiling's insert (one row, primary key only)", (i) => query("insert into bench_ceiling (id, owner, body, created_at) values ($1, $2, $3::jsonb, now())", [`c${i}_${Math.random()}`, "user:x", body]));
+await time("the ceiling's insert (one row, primary key only)", (i) =>
+  query("insert into bench_ceiling (id, owner, body, created_at) values ($1, $2, $3::jsonb, now())", [`c${i}_${Math.random()}`, "user:x", body]),
+);
 // What full-text search costs each insert: drop its index, then its generated column (a throwaway database).
 await query("drop index artifacts_search_idx");
 await time("  … insert without the search GIN index", insertOnly);

@@ -42,10 +42,7 @@ export function describeFailure(failure: CliFailure): string[] {
  */
 export function reportFailure(err: unknown, json: boolean, printer: Printer): ExitCode {
   const human = humanPrinter(printer);
-  const failure =
-    err instanceof CliFailure
-      ? err
-      : new CliFailure(EXIT.server, `unexpected failure: ${err instanceof Error ? err.message : String(err)}`);
+  const failure = err instanceof CliFailure ? err : new CliFailure(EXIT.server, `unexpected failure: ${err instanceof Error ? err.message : String(err)}`);
   if (json && failure.error) printer.out(failure.raw ?? JSON.stringify({ error: failure.error }));
   for (const line of describeFailure(failure)) human.err(line);
   return failure.exitCode;

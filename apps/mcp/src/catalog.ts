@@ -7,7 +7,7 @@ import { type ToolName, toolAnnotations, toolNames } from "./tools.js";
 /** Told to every MCP client at initialisation; models read it before choosing a tool. */
 export const INSTRUCTIONS =
   "Cairn keeps receipts of finished work. When you finish a task that changed something, call receipt_create once " +
-  "with every field answered (state `learned` even when it is \"nothing new\"); the server renders, checksums and " +
+  'with every field answered (state `learned` even when it is "nothing new"); the server renders, checksums and ' +
   "stores it and returns a share url to give the user and a resource_link (mcp://cairn/artifacts/<id>) you can read " +
   "with resources/read. Receipts expire unless a person retains them. A tool error carries JSON " +
   "{error: {code, message, issues, drop}}: each issue names a field, the reason and the limit, and drop.next_action " +

@@ -32,7 +32,10 @@ export async function authenticateMcp(cairn: Cairn, req: Request, requestId?: st
  */
 async function whereJsonBreaks(res: Response, request: Request): Promise<Response> {
   if (res.status !== 400) return res;
-  const answer = (await res.clone().json().catch(() => null)) as { error?: { code?: number; message?: string } } | null;
+  const answer = (await res
+    .clone()
+    .json()
+    .catch(() => null)) as { error?: { code?: number; message?: string } } | null;
   if (answer?.error?.code !== -32700 || !answer.error.message?.startsWith("Parse error")) return res;
   const text = await request.text();
   try {

@@ -1,10 +1,5 @@
 // No core import here: the stdio relay loads this without the rest of Cairn.
-import {
-  type CallToolResult,
-  DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
-  LATEST_PROTOCOL_VERSION,
-  SUPPORTED_PROTOCOL_VERSIONS,
-} from "@modelcontextprotocol/server";
+import { type CallToolResult, DEFAULT_NEGOTIATED_PROTOCOL_VERSION, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
 
 /** The current specification revision: stateless, `server/discover`, a `_meta` envelope on every request (docs/adr/0051). */
 export const MODERN_PROTOCOL_VERSION = "2026-07-28";
@@ -22,8 +17,7 @@ export function negotiate(requested: unknown): string {
  * The revision a 2025-era Streamable HTTP request speaks: its MCP-Protocol-Version header,
  * or, for a client that sends none, 2025-03-26 (the specification's rule for older clients).
  */
-export const versionOfHttpRequest = (req: Request | undefined): string =>
-  req?.headers.get("mcp-protocol-version") ?? DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
+export const versionOfHttpRequest = (req: Request | undefined): string => req?.headers.get("mcp-protocol-version") ?? DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
 
 /** `resource_link` content blocks are new in 2025-06-18; an older client's schema has no such block. */
 const RESOURCE_LINKS_SINCE = "2025-06-18";

@@ -12,13 +12,7 @@ import {
   type ServiceContext,
   SHARE_TYPE_MIME,
 } from "@cairn/core";
-import type {
-  ListResourcesResult,
-  ListResourceTemplatesResult,
-  ReadResourceResult,
-  Resource,
-  ResourceLink,
-} from "@modelcontextprotocol/server";
+import type { ListResourcesResult, ListResourceTemplatesResult, ReadResourceResult, Resource, ResourceLink } from "@modelcontextprotocol/server";
 import { errorBodyOf, type FailureSite, requestErrorCode } from "./adapter.js";
 import { RECEIPT_CARD_RESOURCE } from "./app/resource.js";
 import { RpcError } from "./rpc.js";
@@ -86,7 +80,11 @@ export interface Reporting {
 function requestFailure(err: unknown, { log, site }: Reporting, uri?: string): RpcError {
   const { code, body } = errorBodyOf(err, log, site);
   const message = uri && (code === "not_found" || code === "gone") ? `${uri}: ${body.message}` : body.message;
-  return new RpcError(requestErrorCode(code), message, { ...(uri && { uri }), error: body, ...(site.requestId !== undefined && { request_id: site.requestId }) });
+  return new RpcError(requestErrorCode(code), message, {
+    ...(uri && { uri }),
+    error: body,
+    ...(site.requestId !== undefined && { request_id: site.requestId }),
+  });
 }
 
 /** resources/read: the artifact's body or the run as JSON, through core's read rules (another owner's artifact reads as not found, an expired one as gone). */

@@ -1,12 +1,5 @@
 import { type Artifact, type Cairn, OPERATIONS, type Principal } from "@cairn/core";
-import {
-  type CallToolResult,
-  type JSONRPCRequest,
-  LATEST_PROTOCOL_VERSION,
-  type Result,
-  Server,
-  type ServerContext,
-} from "@modelcontextprotocol/server";
+import { type CallToolResult, type JSONRPCRequest, LATEST_PROTOCOL_VERSION, type Result, Server, type ServerContext } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { toolFailure, toolSuccess } from "./adapter.js";
 import { RECEIPT_CARD_URI, readAppResource, withCardData } from "./app/resource.js";

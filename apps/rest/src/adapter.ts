@@ -1,4 +1,14 @@
-import { CairnError, type CairnErrorCode, clientAbortResponse, httpStatusOf, isClientAbort, type Logger, type Principal, toCairnError, UNAVAILABLE_RETRY_AFTER_SECONDS } from "@cairn/core";
+import {
+  CairnError,
+  type CairnErrorCode,
+  clientAbortResponse,
+  httpStatusOf,
+  isClientAbort,
+  type Logger,
+  type Principal,
+  toCairnError,
+  UNAVAILABLE_RETRY_AFTER_SECONDS,
+} from "@cairn/core";
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 
@@ -23,7 +33,8 @@ export function loggablePath(path: string): string {
 export function errorResponse(c: Context, err: unknown, log: Logger): Response {
   const requestId = c.get("requestId") as string | undefined;
   // The client left mid-body, or its body trickled past the server's bound (Node answered 408): not our fault.
-  if (isClientAbort(err, c.req.raw.signal)) return clientAbortResponse(log, { surface: "rest", method: c.req.method, path: loggablePath(c.req.path), requestId });
+  if (isClientAbort(err, c.req.raw.signal))
+    return clientAbortResponse(log, { surface: "rest", method: c.req.method, path: loggablePath(c.req.path), requestId });
   const cairnError = toCairnError(err);
   if (!(err instanceof CairnError)) log.error({ code: "internal", requestId, surface: "rest", method: c.req.method }, err);
   else if (cairnError.code === "unavailable") {

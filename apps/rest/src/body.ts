@@ -22,11 +22,7 @@ function isJsonContentType(header: string | undefined): boolean {
 const fromNodeServer = (c: Context): boolean => typeof (c.env as { incoming?: unknown } | undefined)?.incoming === "object";
 
 /** A body read as it arrives, refused with `tooBig()` once it passes `limit` bytes (Content-Length is not trusted). */
-export async function readCountedBody(
-  stream: ReadableStream<Uint8Array> | null,
-  limit: number,
-  tooBig: () => Error,
-): Promise<Uint8Array | undefined> {
+export async function readCountedBody(stream: ReadableStream<Uint8Array> | null, limit: number, tooBig: () => Error): Promise<Uint8Array | undefined> {
   if (!stream) return undefined;
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -59,9 +55,10 @@ export async function readJsonBody(c: Context): Promise<unknown> {
   const json = isJsonContentType(type);
   if (type !== undefined && !json) throw unsupportedMediaType(type);
   if (declared > LIMITS.requestBytes) throw tooLarge();
-  const bytes = fromNodeServer(c) && declared > 0 && c.req.header("transfer-encoding") === undefined
-    ? new Uint8Array(await c.req.raw.arrayBuffer())
-    : await readCounted(c.req.raw.body);
+  const bytes =
+    fromNodeServer(c) && declared > 0 && c.req.header("transfer-encoding") === undefined
+      ? new Uint8Array(await c.req.raw.arrayBuffer())
+      : await readCounted(c.req.raw.body);
   if (bytes === undefined) return undefined;
   if (bytes.byteLength > LIMITS.requestBytes) throw tooLarge();
   if (bytes.byteLength > 0 && !json) throw unsupportedMediaType(type);

@@ -13,7 +13,10 @@ export function mountFeedRoute(app: OpenAPIHono<RestEnv>, cairn: Cairn): void {
     const key = c.req.query("key") ?? "";
     const xml = key ? await cairn.notifications.feed(key) : null;
     if (xml === null) {
-      return c.json({ error: { code: "not_found", message: "No feed for that key: make a new one with POST /v1/me/feed-key (`cairn notify feed-key`)." } }, 404);
+      return c.json(
+        { error: { code: "not_found", message: "No feed for that key: make a new one with POST /v1/me/feed-key (`cairn notify feed-key`)." } },
+        404,
+      );
     }
     return c.body(xml, 200, { "content-type": "application/atom+xml; charset=utf-8", "cache-control": "private, no-store", "referrer-policy": "no-referrer" });
   });

@@ -10,11 +10,7 @@ export const NDJSON = "application/x-ndjson";
  * aborts the chunked response, so a client sees a broken transfer rather than a short
  * export that looks complete.
  */
-export async function ndjsonResponse(
-  c: Context,
-  pages: AsyncGenerator<{ items: unknown[] }, void>,
-  log: Logger,
-): Promise<Response> {
+export async function ndjsonResponse(c: Context, pages: AsyncGenerator<{ items: unknown[] }, void>, log: Logger): Promise<Response> {
   let pending: IteratorResult<{ items: unknown[] }, void> | null = await pages.next();
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({

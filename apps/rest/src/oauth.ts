@@ -43,7 +43,8 @@ function endpoint(cairn: Cairn, run: (c: Context<RestEnv>) => Promise<Response>)
         return c.json(err.toBody(), err.status);
       }
       const requestId = c.get("requestId");
-      if (isClientAbort(err, c.req.raw.signal)) return clientAbortResponse(cairn.log, { surface: "rest", method: c.req.method, path: loggablePath(c.req.path), requestId });
+      if (isClientAbort(err, c.req.raw.signal))
+        return clientAbortResponse(cairn.log, { surface: "rest", method: c.req.method, path: loggablePath(c.req.path), requestId });
       if (err instanceof CairnError && err.code === "unavailable") {
         c.header("Retry-After", "1");
         return c.json({ error: "temporarily_unavailable", error_description: "The database is not answering; try again shortly." }, 503);
@@ -60,9 +61,18 @@ export function mountOAuthRoutes(app: OpenAPIHono<RestEnv>, cairn: Cairn): void 
     c.header("Cache-Control", "public, max-age=3600");
     return c.json(document());
   };
-  app.get(OAUTH_PATHS.resourceMetadata, metadata(() => cairn.oauth.protectedResourceMetadata()));
-  app.get(`${OAUTH_PATHS.resourceMetadata}/mcp`, metadata(() => cairn.oauth.protectedResourceMetadata()));
-  app.get(OAUTH_PATHS.serverMetadata, metadata(() => cairn.oauth.authorizationServerMetadata()));
+  app.get(
+    OAUTH_PATHS.resourceMetadata,
+    metadata(() => cairn.oauth.protectedResourceMetadata()),
+  );
+  app.get(
+    `${OAUTH_PATHS.resourceMetadata}/mcp`,
+    metadata(() => cairn.oauth.protectedResourceMetadata()),
+  );
+  app.get(
+    OAUTH_PATHS.serverMetadata,
+    metadata(() => cairn.oauth.authorizationServerMetadata()),
+  );
 
   for (const path of [OAUTH_PATHS.token, OAUTH_PATHS.register, OAUTH_PATHS.revoke]) {
     app.options(path, (c) => {
@@ -90,7 +100,10 @@ export function mountOAuthRoutes(app: OpenAPIHono<RestEnv>, cairn: Cairn): void 
     }),
   );
 
-  app.post(OAUTH_PATHS.token, endpoint(cairn, async (c) => c.json(await cairn.oauth.token(await form(c)))));
+  app.post(
+    OAUTH_PATHS.token,
+    endpoint(cairn, async (c) => c.json(await cairn.oauth.token(await form(c)))),
+  );
 
   app.post(
     OAUTH_PATHS.revoke,

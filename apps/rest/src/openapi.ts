@@ -70,14 +70,12 @@ function documentedRequest(op: Operation, route: RouteSpec) {
     case "params":
       return { headers, params: op.input as z.ZodObject };
     case "params+body": {
-      const inPath = Object.fromEntries(pathParams(route.path).map((p) => [p, true] as const)) as Record<string, true> &
-        Record<number, never>;
+      const inPath = Object.fromEntries(pathParams(route.path).map((p) => [p, true] as const)) as Record<string, true> & Record<number, never>;
       const object = op.input as z.ZodObject;
       return { headers, params: object.pick(inPath), body: json(object.omit(inPath)) };
     }
     case "params+query": {
-      const inPath = Object.fromEntries(pathParams(route.path).map((p) => [p, true] as const)) as Record<string, true> &
-        Record<number, never>;
+      const inPath = Object.fromEntries(pathParams(route.path).map((p) => [p, true] as const)) as Record<string, true> & Record<number, never>;
       const object = op.input as z.ZodObject;
       return { headers, params: object.pick(inPath), query: object.omit(inPath) };
     }

@@ -37,7 +37,9 @@ export function mountOtlpRoutes(app: OpenAPIHono<RestEnv>, cairn: Cairn): void {
 }
 
 const PROTOBUF = z.string().meta({ format: "binary" });
-const STATUS = z.looseObject({ code: z.number().int(), message: z.string() }).describe("google.rpc.Status; the JSON one also carries Cairn's `error` envelope.");
+const STATUS = z
+  .looseObject({ code: z.number().int(), message: z.string() })
+  .describe("google.rpc.Status; the JSON one also carries Cairn's `error` envelope.");
 const otlpBody = (description: string, json: z.ZodType) => ({
   description,
   content: { "application/x-protobuf": { schema: PROTOBUF }, "application/json": { schema: json } },

@@ -94,9 +94,7 @@ export const ROUTES: { readonly [N in OperationName]?: RouteOf<N> } = {
  */
 export function defaultRoute(name: string, mutates: boolean): RouteSpec {
   const path = `/v1/${name.split("_").join("/")}`;
-  return mutates
-    ? { method: "post", path, status: 200, input: "body", tag: "Other" }
-    : { method: "get", path, status: 200, input: "query", tag: "Other" };
+  return mutates ? { method: "post", path, status: 200, input: "body", tag: "Other" } : { method: "get", path, status: 200, input: "query", tag: "Other" };
 }
 
 /** The route an operation is served on. */

@@ -1,12 +1,4 @@
-import {
-  type Cairn,
-  clientAbortResponse,
-  ifNoneMatchHits,
-  isClientAbort,
-  readerValidator,
-  toCairnError,
-  UNAVAILABLE_RETRY_AFTER_SECONDS,
-} from "@cairn/core";
+import { type Cairn, clientAbortResponse, ifNoneMatchHits, isClientAbort, readerValidator, toCairnError, UNAVAILABLE_RETRY_AFTER_SECONDS } from "@cairn/core";
 import { randomUUID } from "node:crypto";
 import { Hono } from "hono";
 import { failureFor, type WebEnv } from "./adapter.js";
@@ -95,14 +87,10 @@ export function createWebApp(cairn: Cairn): Hono<WebEnv> {
     c.header("Vary", "Accept");
     if (ifNoneMatchHits(c.req.header("if-none-match"), etag)) return c.body(null, 304);
     if (json) return c.json(artifact);
-    const page = sharePages.get(etag, () =>
-      String(artifactPage(artifact, { rawHref: `/s/${encodeURIComponent(c.req.param("token"))}/raw` }, null, now)),
-    );
+    const page = sharePages.get(etag, () => String(artifactPage(artifact, { rawHref: `/s/${encodeURIComponent(c.req.param("token"))}/raw` }, null, now)));
     return c.html(page);
   });
-  app.get("/s/:token/raw", async (c) =>
-    rawResponse(c, await cairn.invokeLink("share_read", cairn.linkContext("web"), { token: c.req.param("token") })),
-  );
+  app.get("/s/:token/raw", async (c) => rawResponse(c, await cairn.invokeLink("share_read", cairn.linkContext("web"), { token: c.req.param("token") })));
 
   app.onError(async (err, c) => {
     if (isClientAbort(err, c.req.raw.signal)) {

@@ -11,8 +11,7 @@ import sanitizeHtml from "sanitize-html";
 // linkify: bare URLs become links through markdown-it's own linkify-it (the same validation and sanitising as written links).
 const md = new MarkdownIt({ html: false, linkify: true, typographer: false });
 
-const defaultLinkOpen =
-  md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
+const defaultLinkOpen = md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
 md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
   tokens[idx]?.attrSet("rel", "noopener noreferrer");
   return defaultLinkOpen(tokens, idx, options, env, self);
@@ -20,8 +19,31 @@ md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
 
 const ALLOWED: sanitizeHtml.IOptions = {
   allowedTags: [
-    "p", "br", "hr", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "code", "em", "strong", "s",
-    "ul", "ol", "li", "a", "table", "thead", "tbody", "tr", "th", "td",
+    "p",
+    "br",
+    "hr",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "blockquote",
+    "pre",
+    "code",
+    "em",
+    "strong",
+    "s",
+    "ul",
+    "ol",
+    "li",
+    "a",
+    "table",
+    "thead",
+    "tbody",
+    "tr",
+    "th",
+    "td",
   ],
   // No style attributes: the CSP forbids inline style (table alignment is dropped).
   allowedAttributes: { a: ["href", "title", "rel"], ol: ["start"] },

@@ -25,8 +25,7 @@ const isHttps = (c: Context) => new URL(c.req.url).protocol === "https:" || c.re
 const sessionCookie = (c: Context) => (isHttps(c) ? "__Host-cairn_session" : "cairn_session");
 const signinCookie = (c: Context) => (isHttps(c) ? "__Host-cairn_signin" : "cairn_signin");
 
-const cookieOptions = (c: Context, maxAge: number) =>
-  ({ httpOnly: true, sameSite: "Strict", secure: isHttps(c), path: "/", maxAge }) as const;
+const cookieOptions = (c: Context, maxAge: number) => ({ httpOnly: true, sameSite: "Strict", secure: isHttps(c), path: "/", maxAge }) as const;
 
 export const formTokenOf = (secret: string) => createHmac("sha256", secret).update("cairn web form v1").digest("base64url");
 
@@ -69,8 +68,6 @@ export function isCrossSite(c: Context): boolean {
   return site !== undefined && site !== "same-origin" && site !== "none";
 }
 
-export const signinFormIsGenuine = (c: Context, field: string | undefined) =>
-  !isCrossSite(c) && sameToken(field, getCookie(c, signinCookie(c)) ?? "\0");
+export const signinFormIsGenuine = (c: Context, field: string | undefined) => !isCrossSite(c) && sameToken(field, getCookie(c, signinCookie(c)) ?? "\0");
 
-export const formIsGenuine = (c: Context, session: WebSession, field: string | undefined) =>
-  !isCrossSite(c) && sameToken(field, session.formToken);
+export const formIsGenuine = (c: Context, session: WebSession, field: string | undefined) => !isCrossSite(c) && sameToken(field, session.formToken);

@@ -19,7 +19,22 @@
 // keep a session from ending, and the hook never crashes.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -217,7 +232,10 @@ function stateDir(env = process.env) {
 
 /** One file per session (and transcript), named by a hash: a session id is never a path. */
 function statePath(input, env) {
-  const key = createHash("sha256").update(`${input.session_id ?? ""}\0${input.transcript_path ?? ""}`).digest("hex").slice(0, 32);
+  const key = createHash("sha256")
+    .update(`${input.session_id ?? ""}\0${input.transcript_path ?? ""}`)
+    .digest("hex")
+    .slice(0, 32);
   return join(stateDir(env), `stop-${key}.json`);
 }
 

@@ -5,8 +5,7 @@
  */
 export const API_INFO = {
   title: "Cairn",
-  description:
-    "Structured receipts from agents and scripts: what changed, who is affected, evidence, outcome, and what a human must do.",
+  description: "Structured receipts from agents and scripts: what changed, who is affected, evidence, outcome, and what a human must do.",
   license: { name: "MIT License", identifier: "MIT" },
 } as const;
 

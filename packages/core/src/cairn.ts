@@ -122,10 +122,11 @@ export function createCairn(store: Store, config: CairnConfig, options: CairnOpt
     }),
     invoke: (name, ctx, raw) => invokeOperation(OPERATIONS[name], ctx, raw) as never,
     refuseUnreadable: (name, ctx, error) => refuseUnreadableInput(OPERATIONS[name], ctx, error),
-    checkDatabase: () => store.query("select 1").then(
-      () => true,
-      () => false,
-    ),
+    checkDatabase: () =>
+      store.query("select 1").then(
+        () => true,
+        () => false,
+      ),
     bootstrapAdmin: (options) => bootstrapAdmin(store, options),
     linkContext: (surface) => ({ store, config, surface, now }),
     invokeLink: (name, ctx, raw) => SHARE_OPERATIONS[name].invoke(ctx, raw) as never,

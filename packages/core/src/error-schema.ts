@@ -16,9 +16,7 @@ export const DropSchema = DropReceipt;
 export const ErrorEnvelope = z
   .object({
     error: z.object({
-      code: z
-        .enum(ERROR_CODES)
-        .describe("Stable machine-readable code."),
+      code: z.enum(ERROR_CODES).describe("Stable machine-readable code."),
       message: z.string().describe("Human-readable summary."),
       issues: z.array(IssueSchema).optional(),
       drop: DropSchema.optional(),

@@ -90,11 +90,7 @@ export class CairnError extends Error {
   drop?: DropReceipt;
   readonly existing?: ExistingArtifactRef;
 
-  constructor(
-    code: CairnErrorCode,
-    message: string,
-    extra: { issues?: Issue[]; drop?: DropReceipt; existing?: ExistingArtifactRef } = {},
-  ) {
+  constructor(code: CairnErrorCode, message: string, extra: { issues?: Issue[]; drop?: DropReceipt; existing?: ExistingArtifactRef } = {}) {
     super(message);
     this.name = "CairnError";
     this.code = code;
@@ -116,11 +112,9 @@ export class CairnError extends Error {
   }
 }
 
-export const notFound = (what = "artifact", key = "id") =>
-  new CairnError("not_found", `No ${what} with that ${key} is visible to you.`);
+export const notFound = (what = "artifact", key = "id") => new CairnError("not_found", `No ${what} with that ${key} is visible to you.`);
 export const forbidden = (message: string) => new CairnError("forbidden", message);
-export const unauthenticated = (message = "A valid bearer token is required.") =>
-  new CairnError("unauthenticated", message);
+export const unauthenticated = (message = "A valid bearer token is required.") => new CairnError("unauthenticated", message);
 
 export const unsupportedMediaType = (got: string | undefined) =>
   new CairnError(
@@ -130,8 +124,7 @@ export const unsupportedMediaType = (got: string | undefined) =>
   );
 
 /** The database is down or not answering; nothing about the request was wrong. */
-export const unavailable = () =>
-  new CairnError("unavailable", "Cairn cannot reach its database right now (down or not answering). Try again shortly.");
+export const unavailable = () => new CairnError("unavailable", "Cairn cannot reach its database right now (down or not answering). Try again shortly.");
 
 /** A write that found what it depends on changed on each of its attempts: the database answered, nothing was stored. */
 export const conflict = (message: string) => new CairnError("conflict", message);

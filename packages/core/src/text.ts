@@ -92,5 +92,8 @@ export function titleText(max: number, description: string) {
 
 /** An optional filter or query text (search `q`): trimmed, storable, may be empty. */
 export function queryText(max: number, description: string) {
-  return storableString().overwrite((s) => s.trim()).max(max).describe(description);
+  return storableString()
+    .overwrite((s) => s.trim())
+    .max(max)
+    .describe(description);
 }

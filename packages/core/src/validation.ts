@@ -89,11 +89,7 @@ export function issuesFromZod(error: z.ZodError, input: unknown, schema?: z.ZodT
       case "too_small": {
         const min = Number(zi.minimum);
         if (zi.origin === "string") {
-          issues.push(
-            min <= 1
-              ? { field, reason: "must not be empty" }
-              : { field, reason: `must be at least ${min} characters`, limit: min },
-          );
+          issues.push(min <= 1 ? { field, reason: "must not be empty" } : { field, reason: `must be at least ${min} characters`, limit: min });
         } else if (zi.origin === "array") {
           issues.push({ field, reason: `must have at least ${min} items`, limit: min });
         } else {
@@ -104,11 +100,7 @@ export function issuesFromZod(error: z.ZodError, input: unknown, schema?: z.ZodT
       case "too_big": {
         const max = Number(zi.maximum);
         const reason =
-          zi.origin === "string"
-            ? `is longer than ${max} characters`
-            : zi.origin === "array"
-              ? `has more than ${max} items`
-              : `must be at most ${max}`;
+          zi.origin === "string" ? `is longer than ${max} characters` : zi.origin === "array" ? `has more than ${max} items` : `must be at most ${max}`;
         issues.push({ field, reason, limit: max });
         break;
       }
@@ -162,10 +154,7 @@ export function issuesFromZod(error: z.ZodError, input: unknown, schema?: z.ZodT
 }
 
 /** Parses with a zod schema and returns our issues instead of throwing. */
-export function parseWith<S extends z.ZodType>(
-  schema: S,
-  input: unknown,
-): { ok: true; value: z.output<S> } | { ok: false; issues: Issue[] } {
+export function parseWith<S extends z.ZodType>(schema: S, input: unknown): { ok: true; value: z.output<S> } | { ok: false; issues: Issue[] } {
   const result = schema.safeParse(input);
   if (result.success) return { ok: true, value: result.data };
   return { ok: false, issues: issuesFromZod(result.error, input, schema) };

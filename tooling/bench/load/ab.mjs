@@ -32,8 +32,21 @@ export async function benchAb(drivers, beforeCli) {
       }
       const best = (s) => Math.max(...s.runs.map((r) => r.perSecond));
       const cpu = (s) => Math.min(...s.runs.map((r) => r.cpu));
-      figure({ name: `A/B receipts/s (${driver}, c32)`, value: best(sides.now), unit: "req/s", baselineName: "the other checkout, same run", baseline: best(sides.before), higherIsBetter: true });
-      figure({ name: `A/B server CPU ms/receipt (${driver})`, value: cpu(sides.now), unit: "ms", baselineName: "the other checkout", baseline: cpu(sides.before) });
+      figure({
+        name: `A/B receipts/s (${driver}, c32)`,
+        value: best(sides.now),
+        unit: "req/s",
+        baselineName: "the other checkout, same run",
+        baseline: best(sides.before),
+        higherIsBetter: true,
+      });
+      figure({
+        name: `A/B server CPU ms/receipt (${driver})`,
+        value: cpu(sides.now),
+        unit: "ms",
+        baselineName: "the other checkout",
+        baseline: cpu(sides.before),
+      });
     } finally {
       for (const s of Object.values(sides)) {
         await s.stop();

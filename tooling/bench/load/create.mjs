@@ -26,7 +26,12 @@ async function compare(cairns, ceiling, rounds) {
   const best = { ceiling: null, cairn: null };
   for (let i = 0; i < rounds; i++) {
     const ceilingRun = await measured([ceilingUrl], "x", [ceiling.pid], { duration: DURATION });
-    const cairn = await measured(cairnUrls, cairnToken, cairns.map((c) => c.pid), { duration: DURATION });
+    const cairn = await measured(
+      cairnUrls,
+      cairnToken,
+      cairns.map((c) => c.pid),
+      { duration: DURATION },
+    );
     if (cairn.bad > 0) throw new Error(`cairn answered ${cairn.bad} non-2xx or errors under load`);
     if (!best.ceiling || ceilingRun.perSecond > best.ceiling.perSecond) best.ceiling = ceilingRun;
     if (!best.cairn || cairn.perSecond > best.cairn.perSecond) best.cairn = cairn;
@@ -35,10 +40,24 @@ async function compare(cairns, ceiling, rounds) {
 }
 
 function reportCreate(label, driver, { cairn, ceiling }) {
-  figure({ name: `${label} receipts/s (${driver}, c32)`, value: cairn.perSecond, unit: "req/s", baselineName: "ceiling: bare hono + 1 insert", baseline: ceiling.perSecond, target: 0.5, higherIsBetter: true });
+  figure({
+    name: `${label} receipts/s (${driver}, c32)`,
+    value: cairn.perSecond,
+    unit: "req/s",
+    baselineName: "ceiling: bare hono + 1 insert",
+    baseline: ceiling.perSecond,
+    target: 0.5,
+    higherIsBetter: true,
+  });
   figure({ name: `${label} p50 (${driver}, c32)`, value: cairn.p50, unit: "ms", baselineName: "ceiling p50", baseline: ceiling.p50 });
   figure({ name: `${label} p99 (${driver}, c32)`, value: cairn.p99, unit: "ms", baselineName: "ceiling p99", baseline: ceiling.p99 });
-  figure({ name: `${label} server CPU ms/receipt (${driver})`, value: cairn.cpuPerRequest, unit: "ms", baselineName: "ceiling CPU ms/request", baseline: ceiling.cpuPerRequest });
+  figure({
+    name: `${label} server CPU ms/receipt (${driver})`,
+    value: cairn.cpuPerRequest,
+    unit: "ms",
+    baselineName: "ceiling CPU ms/request",
+    baseline: ceiling.cpuPerRequest,
+  });
 }
 
 async function withServers(driver, fn, { servers = 1, env = {} } = {}) {

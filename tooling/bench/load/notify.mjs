@@ -13,7 +13,11 @@ let seq = 0;
 const body = (owner) => JSON.stringify({ ...EXAMPLE, owner, human_action: "Review the retry alerts", learned: `${EXAMPLE.learned} #${process.pid}-${seq++}` });
 
 async function call(url, token, method, path, json) {
-  const res = await fetch(`${url}${path}`, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: json === undefined ? undefined : JSON.stringify(json) });
+  const res = await fetch(`${url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: json === undefined ? undefined : JSON.stringify(json),
+  });
   if (res.status >= 300) throw new Error(`${method} ${path} → ${res.status} ${await res.text()}`);
   return res.json();
 }
@@ -25,7 +29,14 @@ async function load(cairn, owner) {
     connections: 32,
     duration: DURATION,
     timeout: 30,
-    requests: [{ method: "POST", path: "/v1/receipts", headers: { authorization: `Bearer ${cairn.token}`, "content-type": "application/json" }, setupRequest: (req) => ({ ...req, body: body(owner) }) }],
+    requests: [
+      {
+        method: "POST",
+        path: "/v1/receipts",
+        headers: { authorization: `Bearer ${cairn.token}`, "content-type": "application/json" },
+        setupRequest: (req) => ({ ...req, body: body(owner) }),
+      },
+    ],
   });
   const bad = r.non2xx + r.errors + r.timeouts;
   if (bad > 0) throw new Error(`cairn answered ${bad} non-2xx or errors under load`);
@@ -62,9 +73,23 @@ export async function benchNotify(drivers, { startReceiver }) {
         if (!best.three || three.perSecond > best.three.perSecond) best.three = three;
       }
       const label = `POST /v1/receipts, 3 members × 3 channels`;
-      figure({ name: `${label} receipts/s (${driver})`, value: best.three.perSecond, unit: "req/s", baselineName: "same, members without channels", baseline: best.none.perSecond, target: 0.8, higherIsBetter: true });
+      figure({
+        name: `${label} receipts/s (${driver})`,
+        value: best.three.perSecond,
+        unit: "req/s",
+        baselineName: "same, members without channels",
+        baseline: best.none.perSecond,
+        target: 0.8,
+        higherIsBetter: true,
+      });
       figure({ name: `${label} p99 (${driver})`, value: best.three.p99, unit: "ms", baselineName: "without channels p99", baseline: best.none.p99 });
-      figure({ name: `${label} server CPU ms/receipt (${driver})`, value: best.three.cpu, unit: "ms", baselineName: "without channels", baseline: best.none.cpu });
+      figure({
+        name: `${label} server CPU ms/receipt (${driver})`,
+        value: best.three.cpu,
+        unit: "ms",
+        baselineName: "without channels",
+        baseline: best.none.cpu,
+      });
       console.log(JSON.stringify({ note: "messages received by the loopback channels", count: receivers.reduce((n, r) => n + r.received.length, 0) }));
     } finally {
       await cairn?.stop();

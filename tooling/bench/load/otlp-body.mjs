@@ -34,7 +34,12 @@ export function agentTraceBody(types, spans) {
       kind: 1,
       startTimeUnixNano: at(0),
       endTimeUnixNano: at(spans * 10),
-      attributes: [str("gen_ai.operation.name", "invoke_agent"), str("gen_ai.agent.name", "bench-agent"), str("gen_ai.request.model", "opus-5"), int("gen_ai.usage.input_tokens", 4096)],
+      attributes: [
+        str("gen_ai.operation.name", "invoke_agent"),
+        str("gen_ai.agent.name", "bench-agent"),
+        str("gen_ai.request.model", "opus-5"),
+        int("gen_ai.usage.input_tokens", 4096),
+      ],
     },
   ];
   for (let i = 1; i < spans; i++) {
@@ -46,7 +51,11 @@ export function agentTraceBody(types, spans) {
       kind: 1,
       startTimeUnixNano: at(i * 10),
       endTimeUnixNano: at(i * 10 + 8),
-      attributes: [str("gen_ai.operation.name", "execute_tool"), str("gen_ai.tool.name", `tool_${i % 7}`), str("gen_ai.tool.call.arguments", `{"query":"flights to city ${i}","limit":10}`)],
+      attributes: [
+        str("gen_ai.operation.name", "execute_tool"),
+        str("gen_ai.tool.name", `tool_${i % 7}`),
+        str("gen_ai.tool.call.arguments", `{"query":"flights to city ${i}","limit":10}`),
+      ],
       status: { code: i % 17 === 0 ? 2 : 0 },
     });
   }

@@ -48,14 +48,29 @@ export async function benchShare(drivers) {
         const base = await loadGet(bare.url, path, { duration });
         const ours = await loadGet(cairn.url, path, { duration });
         if (ours.bad > 0) throw new Error(`GET ${path} answered ${ours.bad} errors under load`);
-        figure({ name: `GET /s/:token reads/s (${driver}, c32)`, value: ours.perSecond, unit: "req/s", baselineName: "bare handler, same bytes", baseline: base.perSecond, higherIsBetter: true, target: 0.2 });
+        figure({
+          name: `GET /s/:token reads/s (${driver}, c32)`,
+          value: ours.perSecond,
+          unit: "req/s",
+          baselineName: "bare handler, same bytes",
+          baseline: base.perSecond,
+          higherIsBetter: true,
+          target: 0.2,
+        });
         figure({ name: `GET /s/:token p99 (${driver}, c32)`, value: ours.p99, unit: "ms", baselineName: "bare handler p99", baseline: base.p99 });
         // A reader who has the page asks again with its validator: 304, no body (SPEC §29).
         const etag = page.headers.get("etag");
         if (!etag) throw new Error(`GET ${path} gave no ETag`);
         const revalidated = await loadGet(cairn.url, path, { duration, headers: { "if-none-match": etag }, answered: "3xx" });
         if (revalidated.bad > 0) throw new Error(`GET ${path} with If-None-Match answered ${revalidated.bad} other answers under load`);
-        figure({ name: `GET /s/:token 304 revalidations/s (${driver}, c32)`, value: revalidated.perSecond, unit: "req/s", baselineName: "bare handler, same bytes", baseline: base.perSecond, higherIsBetter: true });
+        figure({
+          name: `GET /s/:token 304 revalidations/s (${driver}, c32)`,
+          value: revalidated.perSecond,
+          unit: "req/s",
+          baselineName: "bare handler, same bytes",
+          baseline: base.perSecond,
+          higherIsBetter: true,
+        });
       } finally {
         await bare.stop();
       }
@@ -70,7 +85,12 @@ function mcpFirstListMs(bin, env) {
     const child = spawn(process.execPath, [bin, "mcp"], { env, stdio: ["pipe", "pipe", "ignore"] });
     let out = "";
     const send = (m) => child.stdin.write(`${JSON.stringify(m)}\n`);
-    send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "0" } } });
+    send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "0" } },
+    });
     child.stdout.on("data", (d) => {
       out += d;
       for (const line of out.split("\n").slice(0, -1)) {
@@ -148,7 +168,15 @@ export async function benchCli() {
     for (const r of results) {
       const [nodeMs, now, then] = r.ms;
       const extra = r.targetMs ? { target_ms: r.targetMs, ok_ms: now <= r.targetMs } : undefined;
-      figure({ name: r.name, value: now, unit: "ms", baselineName: "node -e '', same rounds", baseline: nodeMs, ...(r.target && { target: r.target }), ...(extra && { extra }) });
+      figure({
+        name: r.name,
+        value: now,
+        unit: "ms",
+        baselineName: "node -e '', same rounds",
+        baseline: nodeMs,
+        ...(r.target && { target: r.target }),
+        ...(extra && { extra }),
+      });
       if (then !== undefined) figure({ name: `${r.name} vs before`, value: now, unit: "ms", baselineName: "CAIRN_BENCH_BEFORE, same rounds", baseline: then });
     }
   });
@@ -166,7 +194,15 @@ export async function benchSoak(drivers) {
       const rest = await loadCreate([cairn.url], cairn.token, { amount: large - small });
       const atLarge = await rssMb(cairn.pid);
       if (first.bad + rest.bad > 0) throw new Error(`soak: ${first.bad + rest.bad} failed requests`);
-      figure({ name: `RSS after ${large / 1000}k receipts (${driver})`, value: atLarge, unit: "MB", baselineName: `RSS after ${small / 1000}k receipts`, baseline: atSmall, target: 1.2, extra: { rss_at_start_mb: Math.round(start), receipts_per_s: Math.round(rest.perSecond) } });
+      figure({
+        name: `RSS after ${large / 1000}k receipts (${driver})`,
+        value: atLarge,
+        unit: "MB",
+        baselineName: `RSS after ${small / 1000}k receipts`,
+        baseline: atSmall,
+        target: 1.2,
+        extra: { rss_at_start_mb: Math.round(start), receipts_per_s: Math.round(rest.perSecond) },
+      });
     });
   }
 }

@@ -109,7 +109,13 @@ async function measure(admin, mode, n) {
   const urls = mode.servers.slice(0, n).map((s) => s.url);
   const token = mode.servers[0].token;
   const pids = mode.pids();
-  const before = { machine: await machineMs(), cairn: await cpuOf(pids), bouncer: await cpuOf(mode.bouncerPids), db: await cpuByPid(await backendsOf(admin, mode.dbName)), load: process.cpuUsage() };
+  const before = {
+    machine: await machineMs(),
+    cairn: await cpuOf(pids),
+    bouncer: await cpuOf(mode.bouncerPids),
+    db: await cpuByPid(await backendsOf(admin, mode.dbName)),
+    load: process.cpuUsage(),
+  };
   const started = performance.now();
   const result = await loadCreate(urls, token, { connections: CONNECTIONS, duration: DURATION });
   const wall = performance.now() - started;
@@ -147,7 +153,11 @@ export async function benchScale() {
     for (const n of STEPS) {
       for (const mode of modes) {
         await mode.grow(n);
-        await loadCreate(mode.servers.slice(0, n).map((s) => s.url), mode.servers[0].token, { connections: CONNECTIONS, duration: WARMUP });
+        await loadCreate(
+          mode.servers.slice(0, n).map((s) => s.url),
+          mode.servers[0].token,
+          { connections: CONNECTIONS, duration: WARMUP },
+        );
       }
       // Short rounds, alternating which way goes first, so a busy second on a shared
       // machine lands on both; the median round of each way is its figure.
@@ -175,7 +185,14 @@ export async function benchScale() {
     const label = `${r.n}× serve+worker, ${r.mode}`;
     figure({ name: `${label} receipts/s`, value: r.perSecond, unit: "req/s", baselineName, baseline: base.perSecond, higherIsBetter: true });
     figure({ name: `${label} p99`, value: r.p99, unit: "ms", baselineName: "1× direct p99", baseline: base.p99 });
-    figure({ name: `${label} receipts per stack CPU-s`, value: r.perStackSecond, unit: "req/cpu-s", baselineName: "1× direct", baseline: base.perStackSecond, higherIsBetter: true });
+    figure({
+      name: `${label} receipts per stack CPU-s`,
+      value: r.perStackSecond,
+      unit: "req/cpu-s",
+      baselineName: "1× direct",
+      baseline: base.perStackSecond,
+      higherIsBetter: true,
+    });
   }
   console.log(`load average after: ${await loadAverage()} (${new Date().toISOString()})`);
   console.log(

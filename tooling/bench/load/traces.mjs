@@ -55,9 +55,28 @@ export async function benchTraces(drivers) {
         }
         const check = await fetch(`${cairn.url}/v1/runs?limit=1`, { headers: { authorization: `Bearer ${cairn.token}` } }).then((r) => r.json());
         if (check.items[0]?.span_count !== SPANS) throw new Error(`the newest run holds ${check.items[0]?.span_count} spans, not ${SPANS}`);
-        figure({ name: `POST /v1/traces spans/s (${driver}, protobuf, c${CONNECTIONS})`, value: best.cairn.spansPerSecond, unit: "spans/s", baselineName: "ceiling: bare hono + protobuf decode", baseline: best.ceiling.spansPerSecond, higherIsBetter: true });
-        figure({ name: `POST /v1/traces p99 (${driver}, ${SPANS} spans)`, value: best.cairn.p99, unit: "ms", baselineName: "ceiling p99", baseline: best.ceiling.p99 });
-        figure({ name: `POST /v1/traces server CPU ms/span (${driver})`, value: best.cairn.cpuPerSpan, unit: "ms", baselineName: "ceiling CPU ms/span", baseline: best.ceiling.cpuPerSpan });
+        figure({
+          name: `POST /v1/traces spans/s (${driver}, protobuf, c${CONNECTIONS})`,
+          value: best.cairn.spansPerSecond,
+          unit: "spans/s",
+          baselineName: "ceiling: bare hono + protobuf decode",
+          baseline: best.ceiling.spansPerSecond,
+          higherIsBetter: true,
+        });
+        figure({
+          name: `POST /v1/traces p99 (${driver}, ${SPANS} spans)`,
+          value: best.cairn.p99,
+          unit: "ms",
+          baselineName: "ceiling p99",
+          baseline: best.ceiling.p99,
+        });
+        figure({
+          name: `POST /v1/traces server CPU ms/span (${driver})`,
+          value: best.cairn.cpuPerSpan,
+          unit: "ms",
+          baselineName: "ceiling CPU ms/span",
+          baseline: best.ceiling.cpuPerSpan,
+        });
       } finally {
         await cairn.stop();
         await db.dispose();
@@ -80,7 +99,11 @@ async function oneExport(cairn, body) {
     }
   })();
   const t = performance.now();
-  const res = await fetch(`${cairn.url}/v1/traces`, { method: "POST", headers: { authorization: `Bearer ${cairn.token}`, "content-type": "application/x-protobuf" }, body });
+  const res = await fetch(`${cairn.url}/v1/traces`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${cairn.token}`, "content-type": "application/x-protobuf" },
+    body,
+  });
   await res.arrayBuffer();
   const ms = performance.now() - t;
   sampling = false;
@@ -109,9 +132,27 @@ export async function benchTracesAmplified(drivers) {
       }
       const median = (list, key) => list.map((x) => x[key]).sort((a, b) => a - b)[Math.floor(list.length / 2)];
       const max = (list, key) => Math.max(...list.map((x) => x[key]));
-      figure({ name: `amplified OTLP request, wall ms (${driver}, 7 × 15,000-char resource, 1,000 spans)`, value: median(long, "ms"), unit: "ms", baselineName: "same request, short resource attributes", baseline: median(short, "ms") });
-      figure({ name: `amplified OTLP request, server CPU ms (${driver})`, value: median(long, "cpu"), unit: "ms", baselineName: "same request, short resource attributes", baseline: median(short, "cpu") });
-      figure({ name: `amplified OTLP request, server peak RSS (${driver})`, value: max(long, "peak"), unit: "MB", baselineName: "same request, short resource attributes", baseline: max(short, "peak") });
+      figure({
+        name: `amplified OTLP request, wall ms (${driver}, 7 × 15,000-char resource, 1,000 spans)`,
+        value: median(long, "ms"),
+        unit: "ms",
+        baselineName: "same request, short resource attributes",
+        baseline: median(short, "ms"),
+      });
+      figure({
+        name: `amplified OTLP request, server CPU ms (${driver})`,
+        value: median(long, "cpu"),
+        unit: "ms",
+        baselineName: "same request, short resource attributes",
+        baseline: median(short, "cpu"),
+      });
+      figure({
+        name: `amplified OTLP request, server peak RSS (${driver})`,
+        value: max(long, "peak"),
+        unit: "MB",
+        baselineName: "same request, short resource attributes",
+        baseline: max(short, "peak"),
+      });
     } finally {
       await cairn.stop();
       await db.dispose();

@@ -34,7 +34,15 @@ export async function launchBrowser(options: { javaScript?: boolean } = {}): Pro
     executablePath: CHROMIUM,
     javaScriptEnabled: options.javaScript ?? true,
     headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
   return {
     context,
@@ -60,7 +68,9 @@ export async function startHostileSite(target: string): Promise<{ url: string; c
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
-  return { url: `http://localhost:${port}/`, close: () =>
+  return {
+    url: `http://localhost:${port}/`,
+    close: () =>
       new Promise((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

@@ -72,7 +72,16 @@ export async function seed(base: string, adminToken: string): Promise<Seeded> {
     model: "opus-5",
   });
   // A refused receipt leaves a drop for the doctor page.
-  await as("POST", "/v1/receipts", { changed: "too thin", affected: "x", before: "x", after: "x", evidence: [], outcome: { status: "not_applicable" }, remaining: [], learned: "x" });
+  await as("POST", "/v1/receipts", {
+    changed: "too thin",
+    affected: "x",
+    before: "x",
+    after: "x",
+    evidence: [],
+    outcome: { status: "not_applicable" },
+    remaining: [],
+    learned: "x",
+  });
 
   const run = await as<{ id: string }>("POST", "/v1/runs", { name: "nightly-export" });
   await as("POST", `/v1/runs/${run.id}/spans`, {
@@ -80,7 +89,14 @@ export async function seed(base: string, adminToken: string): Promise<Seeded> {
       { span_id: "root", name: "nightly-export", start_time: "2026-11-30T02:00:00Z", end_time: "2026-11-30T02:03:10Z" },
       { span_id: "fetch", parent_span_id: "root", name: "fetch-ledger", start_time: "2026-11-30T02:00:05Z", end_time: "2026-11-30T02:01:20Z" },
       { span_id: "upload", parent_span_id: "root", name: "upload-with-retries", start_time: "2026-11-30T02:01:20Z", end_time: "2026-11-30T02:02:50Z" },
-      { span_id: "receipt", parent_span_id: "root", name: "write-receipt", start_time: "2026-11-30T02:02:55Z", end_time: "2026-11-30T02:03:00Z", produced_artifact_id: full.id },
+      {
+        span_id: "receipt",
+        parent_span_id: "root",
+        name: "write-receipt",
+        start_time: "2026-11-30T02:02:55Z",
+        end_time: "2026-11-30T02:03:00Z",
+        produced_artifact_id: full.id,
+      },
     ],
   });
   await as("POST", `/v1/runs/${run.id}/close`);
@@ -127,23 +143,43 @@ async function tracedRun(base: string, token: string): Promise<{ id: string }> {
                 int("gen_ai.usage.output_tokens", 642),
                 str("gen_ai.input.messages", messages),
               ]),
-              span("b1b2c3d4e5f60718", "a1b2c3d4e5f60718", "execute_tool search_trains", 300, 2900, [
-                str("gen_ai.operation.name", "execute_tool"),
-                str("gen_ai.tool.name", "search_trains"),
-                str("gen_ai.tool.call.arguments", '{"from":"Paris","to":"Amsterdam","date":"Friday"}'),
-              ], { code: 1 }),
-              span("c1b2c3d4e5f60718", "a1b2c3d4e5f60718", "execute_tool book_hotel", 3100, 7900, [
-                str("gen_ai.operation.name", "execute_tool"),
-                str("gen_ai.tool.name", "book_hotel"),
-                str("note", "<script>alert('not run')</script> stays text"),
-              ], { code: 2, message: "No rooms left under 150 EUR" }),
+              span(
+                "b1b2c3d4e5f60718",
+                "a1b2c3d4e5f60718",
+                "execute_tool search_trains",
+                300,
+                2900,
+                [
+                  str("gen_ai.operation.name", "execute_tool"),
+                  str("gen_ai.tool.name", "search_trains"),
+                  str("gen_ai.tool.call.arguments", '{"from":"Paris","to":"Amsterdam","date":"Friday"}'),
+                ],
+                { code: 1 },
+              ),
+              span(
+                "c1b2c3d4e5f60718",
+                "a1b2c3d4e5f60718",
+                "execute_tool book_hotel",
+                3100,
+                7900,
+                [
+                  str("gen_ai.operation.name", "execute_tool"),
+                  str("gen_ai.tool.name", "book_hotel"),
+                  str("note", "<script>alert('not run')</script> stays text"),
+                ],
+                { code: 2, message: "No rooms left under 150 EUR" },
+              ),
             ],
           },
         ],
       },
     ],
   };
-  const sent = await fetch(`${base}/v1/traces`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+  const sent = await fetch(`${base}/v1/traces`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   if (sent.status !== 200) throw new Error(`POST /v1/traces: ${sent.status} ${await sent.text()}`);
   const runs = await call<{ items: Array<{ id: string }> }>(base, token, "GET", `/v1/runs?q=${TRACE_ID}`);
   const [run] = runs.items;

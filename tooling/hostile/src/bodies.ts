@@ -79,10 +79,32 @@ export const hostileCase: fc.Arbitrary<HostileCase> = fc.constantFrom(...ops).ch
   const paths = pathsByOp.get(op) ?? [];
   const pathArb = paths.length > 0 ? fc.constantFrom(...paths) : fc.constant<FieldPath>(["unknown"]);
   return fc.oneof(
-    { weight: 6, arbitrary: fc.tuple(pathArb, hostileString).map(([p, s]) => ({ op, label: `${describePath(p)} = ${JSON.stringify(s).slice(0, 60)}`, build: (f: Fixture) => withValue(base(f), p, s) })) },
-    { weight: 2, arbitrary: fc.tuple(pathArb, wrongType).map(([p, v]) => ({ op, label: `${describePath(p)} = ${JSON.stringify(v)}`, build: (f: Fixture) => withValue(base(f), p, v) })) },
-    { weight: 2, arbitrary: fc.tuple(fc.array(hostileString, { minLength: 1, maxLength: 40 }), fc.boolean()).map(([keys, nested]) => ({ op, label: `${keys.length} unknown keys${nested ? " (nested)" : ""}`, build: (f: Fixture) => withUnknownKeys(base(f), keys, nested) })) },
-    { weight: 1, arbitrary: fc.array(fc.tuple(pathArb, hostileString), { minLength: 2, maxLength: 8 }).map((edits) => ({ op, label: `${edits.length} fields broken`, build: (f: Fixture) => edits.reduce((b, [p, s]) => withValue(b, p, s), base(f)) })) },
+    {
+      weight: 6,
+      arbitrary: fc
+        .tuple(pathArb, hostileString)
+        .map(([p, s]) => ({ op, label: `${describePath(p)} = ${JSON.stringify(s).slice(0, 60)}`, build: (f: Fixture) => withValue(base(f), p, s) })),
+    },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(pathArb, wrongType)
+        .map(([p, v]) => ({ op, label: `${describePath(p)} = ${JSON.stringify(v)}`, build: (f: Fixture) => withValue(base(f), p, v) })),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.tuple(fc.array(hostileString, { minLength: 1, maxLength: 40 }), fc.boolean()).map(([keys, nested]) => ({
+        op,
+        label: `${keys.length} unknown keys${nested ? " (nested)" : ""}`,
+        build: (f: Fixture) => withUnknownKeys(base(f), keys, nested),
+      })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .array(fc.tuple(pathArb, hostileString), { minLength: 2, maxLength: 8 })
+        .map((edits) => ({ op, label: `${edits.length} fields broken`, build: (f: Fixture) => edits.reduce((b, [p, s]) => withValue(b, p, s), base(f)) })),
+    },
     { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }).map((v) => ({ op, label: `whole body ${JSON.stringify(v).slice(0, 40)}`, build: () => v })) },
   );
 });

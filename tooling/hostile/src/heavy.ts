@@ -6,7 +6,10 @@ import { tokenLike } from "./strings.js";
 export const HEAVY = {
   "15k token-like strings in one receipt": () =>
     fullReceipt({
-      evidence: Array.from({ length: 50 }, (_, e) => ({ label: Array.from({ length: 100 }, (_, i) => tokenLike(e * 300 + i)).join(" "), url: "https://ci.example.com/1" })),
+      evidence: Array.from({ length: 50 }, (_, e) => ({
+        label: Array.from({ length: 100 }, (_, i) => tokenLike(e * 300 + i)).join(" "),
+        url: "https://ci.example.com/1",
+      })),
       remaining: Array.from({ length: 50 }, (_, r) => ({
         item: Array.from({ length: 100 }, (_, i) => tokenLike(r * 300 + 100 + i)).join(" "),
         owner: Array.from({ length: 100 }, (_, i) => tokenLike(r * 300 + 200 + i)).join(" "),
@@ -18,7 +21,9 @@ export const HEAVY = {
   }),
   "an artifact body of token-like strings": () => ({
     title: "t",
-    body: Array.from({ length: 12_000 }, (_, i) => tokenLike(i)).join(" ").slice(0, LIMITS.artifactBody),
+    body: Array.from({ length: 12_000 }, (_, i) => tokenLike(i))
+      .join(" ")
+      .slice(0, LIMITS.artifactBody),
   }),
   "a body just under 2 MiB of unknown keys": () => justUnder2MiB(),
 } as const;
@@ -34,4 +39,3 @@ export function justUnder2MiB(): Record<string, unknown> {
   }
   return body;
 }
-

@@ -27,7 +27,7 @@ function encodeHostile(value: string): string {
   return out;
 }
 
-const asText = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v) ?? "");
+const asText = (v: unknown) => (typeof v === "string" ? v : (JSON.stringify(v) ?? ""));
 
 /** The HTTP request REST's route table makes of an operation input, hostile parts and all. */
 function restRequest(op: OperationName, input: unknown, token: string): { path: string; init: RequestInit } {

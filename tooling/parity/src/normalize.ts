@@ -16,7 +16,11 @@ export function normalize(value: unknown, names: readonly string[]): unknown {
     if (key === "age") return "<age>";
     if (v !== null && typeof v === "object") {
       // An error's request id is the request's own (SPEC §30): a surface with requests carries one, core's reference none.
-      return Object.fromEntries(Object.entries(v).filter(([k]) => k !== "request_id").map(([k, x]) => [k, walk(x, k)]));
+      return Object.fromEntries(
+        Object.entries(v)
+          .filter(([k]) => k !== "request_id")
+          .map(([k, x]) => [k, walk(x, k)]),
+      );
     }
     if (typeof v !== "string") return v;
     if (key === "surface") return "<surface>";

@@ -90,7 +90,8 @@ function surfaceProblems(driver: Driver, scenario: Scenario, outcome: Outcome, s
   const drop = outcome.ok ? undefined : outcome.error.drop;
   if (drop && driver.surface) {
     const phrased = classifyDrop(drop.category, driver.surface, faultOf(outcome.ok ? undefined : outcome.error.issues?.[0]), serverUrl).next_action;
-    if (drop.next_action !== phrased) problems.push(`${label(scenario)}: surface ${driver.name} said next_action ${JSON.stringify(drop.next_action)}, core phrases ${JSON.stringify(phrased)}`);
+    if (drop.next_action !== phrased)
+      problems.push(`${label(scenario)}: surface ${driver.name} said next_action ${JSON.stringify(drop.next_action)}, core phrases ${JSON.stringify(phrased)}`);
   }
   return problems;
 }
@@ -126,7 +127,11 @@ function referenceProblem(scenario: Scenario, outcome: Outcome): string | null {
 }
 
 type Settled<T> = { value: T } | { error: unknown };
-const settle = <T>(p: Promise<T>): Promise<Settled<T>> => p.then((value) => ({ value }), (error: unknown) => ({ error }));
+const settle = <T>(p: Promise<T>): Promise<Settled<T>> =>
+  p.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
 const failed = (driver: Driver, scenario: Scenario, error: unknown): SurfaceResult => ({
   surface: driver.name,
   result: null,

@@ -22,7 +22,11 @@ const SPAN = { span_id: "s1", name: "build", start_time: "2026-11-01T08:00:00.00
 
 /** Every other operation, at least once each (the completeness test holds the table to that). */
 const OPERATION_SCENARIOS: Scenario[] = [
-  { name: "plain artifact", expect: "ok", step: { operation: "artifact_create", input: { title: "A note", body: "# Notes\n\nPlain markdown.", tags: ["notes"] } } },
+  {
+    name: "plain artifact",
+    expect: "ok",
+    step: { operation: "artifact_create", input: { title: "A note", body: "# Notes\n\nPlain markdown.", tags: ["notes"] } },
+  },
   {
     name: "export by tag",
     expect: "ok",
@@ -66,7 +70,13 @@ const OPERATION_SCENARIOS: Scenario[] = [
   { name: "create a team", expect: "ok", step: team() },
   { name: "a team name that is taken", expect: "validation_failed", setup: [team()], step: team() },
   { name: "read a team", expect: "ok", setup: [team()], step: { operation: "team_read", input: { name: "t-$actor" } } },
-  { name: "add a team member", expect: "ok", other: true, setup: [team()], step: { operation: "team_member_add", input: { name: "t-$actor", user: "$other" } } },
+  {
+    name: "add a team member",
+    expect: "ok",
+    other: true,
+    setup: [team()],
+    step: { operation: "team_member_add", input: { name: "t-$actor", user: "$other" } },
+  },
   {
     name: "remove a team member",
     expect: "ok",
@@ -178,8 +188,19 @@ const OPERATION_SCENARIOS: Scenario[] = [
     setup: [sub()],
     step: { operation: "subscription_rotate_secret", input: { id: "$0.id" } },
   },
-  { name: "list each event's delivery state", expect: "ok", check: items(0), setup: [sub()], step: { operation: "subscription_deliveries", input: { id: "$0.id", view: "events" } } },
-  { name: "list the signing keys", expect: "ok", check: (o) => (value(o).keys?.length > 0 ? null : "lists no key"), step: { operation: "keys_list", input: {} } },
+  {
+    name: "list each event's delivery state",
+    expect: "ok",
+    check: items(0),
+    setup: [sub()],
+    step: { operation: "subscription_deliveries", input: { id: "$0.id", view: "events" } },
+  },
+  {
+    name: "list the signing keys",
+    expect: "ok",
+    check: (o) => (value(o).keys?.length > 0 ? null : "lists no key"),
+    step: { operation: "keys_list", input: {} },
+  },
   { name: "rotate the signing key without being an administrator", expect: "forbidden", step: { operation: "keys_rotate", input: {} } },
   {
     name: "verify a stored receipt",
@@ -218,21 +239,59 @@ export const SCENARIOS: Scenario[] = [
   { name: "minimal receipt", expect: "ok", step: { operation: "receipt_create", input: minimalReceipt() } },
 
   // Each way the static gates refuse a receipt.
-  { name: "missing required field", expect: "validation_failed", drop: "invalid", step: { operation: "receipt_create", input: minimalReceipt({ learned: undefined }) } },
+  {
+    name: "missing required field",
+    expect: "validation_failed",
+    drop: "invalid",
+    step: { operation: "receipt_create", input: minimalReceipt({ learned: undefined }) },
+  },
   { name: "empty learned", expect: "validation_failed", drop: "invalid", step: { operation: "receipt_create", input: minimalReceipt({ learned: "   " }) } },
-  { name: "wrong type", expect: "validation_failed", drop: "invalid", step: { operation: "receipt_create", input: minimalReceipt({ learned: 42, evidence: "none" }) } },
-  { name: "text over its limit", expect: "validation_failed", drop: "invalid", step: { operation: "receipt_create", input: minimalReceipt({ before: long(4001) }) } },
-  { name: "title over its limit", expect: "validation_failed", drop: "invalid", step: { operation: "receipt_create", input: minimalReceipt({ title: long(201) }) } },
+  {
+    name: "wrong type",
+    expect: "validation_failed",
+    drop: "invalid",
+    step: { operation: "receipt_create", input: minimalReceipt({ learned: 42, evidence: "none" }) },
+  },
+  {
+    name: "text over its limit",
+    expect: "validation_failed",
+    drop: "invalid",
+    step: { operation: "receipt_create", input: minimalReceipt({ before: long(4001) }) },
+  },
+  {
+    name: "title over its limit",
+    expect: "validation_failed",
+    drop: "invalid",
+    step: { operation: "receipt_create", input: minimalReceipt({ title: long(201) }) },
+  },
   {
     name: "too many evidence links",
     expect: "validation_failed",
     drop: "invalid",
-    step: { operation: "receipt_create", input: minimalReceipt({ evidence: Array.from({ length: 51 }, (_, i) => ({ label: `e${i}`, url: "https://e.example/" })) }) },
+    step: {
+      operation: "receipt_create",
+      input: minimalReceipt({ evidence: Array.from({ length: 51 }, (_, i) => ({ label: `e${i}`, url: "https://e.example/" })) }),
+    },
   },
   { name: "bad tag", expect: "validation_failed", drop: "invalid", step: { operation: "receipt_create", input: minimalReceipt({ tags: ["two words"] }) } },
-  { name: "unknown outcome status", expect: "validation_failed", drop: "invalid", step: { operation: "receipt_create", input: minimalReceipt({ outcome: { status: "done" } }) } },
-  { name: "measured without summary", expect: "validation_failed", drop: "invalid", step: { operation: "receipt_create", input: minimalReceipt({ outcome: { status: "measured" } }) } },
-  { name: "pending without date", expect: "validation_failed", drop: "invalid", step: { operation: "receipt_create", input: minimalReceipt({ outcome: { status: "pending" } }) } },
+  {
+    name: "unknown outcome status",
+    expect: "validation_failed",
+    drop: "invalid",
+    step: { operation: "receipt_create", input: minimalReceipt({ outcome: { status: "done" } }) },
+  },
+  {
+    name: "measured without summary",
+    expect: "validation_failed",
+    drop: "invalid",
+    step: { operation: "receipt_create", input: minimalReceipt({ outcome: { status: "measured" } }) },
+  },
+  {
+    name: "pending without date",
+    expect: "validation_failed",
+    drop: "invalid",
+    step: { operation: "receipt_create", input: minimalReceipt({ outcome: { status: "pending" } }) },
+  },
   {
     name: "date that is not ISO 8601",
     expect: "validation_failed",
@@ -258,11 +317,26 @@ export const SCENARIOS: Scenario[] = [
   { name: "too thin", expect: "validation_failed", drop: "too-thin", step: { operation: "receipt_create", input: minimalReceipt({ changed: "Fixed" }) } },
   { name: "unknown field", expect: "validation_failed", drop: "invalid", step: { operation: "receipt_create", input: minimalReceipt({ learnt: "typo" }) } },
   { name: "not an object", expect: "validation_failed", drop: "invalid", step: { operation: "receipt_create", input: [minimalReceipt()] } },
-  { name: "unknown schema", expect: "unknown_schema", drop: "unknown-schema", step: { operation: "receipt_create", input: minimalReceipt({ schema: "cairn.receipt/v9" }) } },
+  {
+    name: "unknown schema",
+    expect: "unknown_schema",
+    drop: "unknown-schema",
+    step: { operation: "receipt_create", input: minimalReceipt({ schema: "cairn.receipt/v9" }) },
+  },
 
   // The gates that need the server's state.
-  { name: "owner not yours", expect: "forbidden", drop: "invalid", step: { operation: "receipt_create", input: minimalReceipt({ owner: "team:not-a-member" }) } },
-  { name: "follows a missing receipt", expect: "validation_failed", drop: "foreign-link", step: { operation: "receipt_create", input: minimalReceipt({ follows: MISSING }) } },
+  {
+    name: "owner not yours",
+    expect: "forbidden",
+    drop: "invalid",
+    step: { operation: "receipt_create", input: minimalReceipt({ owner: "team:not-a-member" }) },
+  },
+  {
+    name: "follows a missing receipt",
+    expect: "validation_failed",
+    drop: "foreign-link",
+    step: { operation: "receipt_create", input: minimalReceipt({ follows: MISSING }) },
+  },
   {
     name: "follows an earlier receipt",
     expect: "ok",
@@ -299,7 +373,13 @@ export const SCENARIOS: Scenario[] = [
     check: (o) => (!o.ok && o.error.drop?.title_withheld ? null : "did not withhold the title"),
     step: { operation: "receipt_create", input: minimalReceipt({ title: `Rotated ${ghp}`, learned: "" }) },
   },
-  { name: "policy veto", expect: "validation_failed", drop: "policy-vetoed", policy: { require_evidence: true }, step: { operation: "receipt_create", input: minimalReceipt() } },
+  {
+    name: "policy veto",
+    expect: "validation_failed",
+    drop: "policy-vetoed",
+    policy: { require_evidence: true },
+    step: { operation: "receipt_create", input: minimalReceipt() },
+  },
 
   // Reading.
   { name: "read", expect: "ok", setup: [receipt(fullReceipt({ learned: "to be read" }))], step: { operation: "artifact_read", input: { id: "$0.id" } } },
@@ -315,7 +395,11 @@ export const SCENARIOS: Scenario[] = [
     name: "search by tag",
     expect: "ok",
     check: items(2),
-    setup: [receipt(minimalReceipt({ learned: "first", tags: ["nightly"] })), receipt(minimalReceipt({ learned: "second" })), receipt(fullReceipt({ tags: ["nightly"] }))],
+    setup: [
+      receipt(minimalReceipt({ learned: "first", tags: ["nightly"] })),
+      receipt(minimalReceipt({ learned: "second" })),
+      receipt(fullReceipt({ tags: ["nightly"] })),
+    ],
     step: { operation: "artifact_search", input: { tag: "nightly" } },
   },
   {
@@ -406,7 +490,11 @@ export const SCENARIOS: Scenario[] = [
     check: (o) => (value(o).state === "active" && !String(value(o).target).includes("parity") ? null : "not active, or the URL is not masked"),
     step: chn(),
   },
-  { name: "add a channel whose target is not a URL", expect: "validation_failed", step: { operation: "channel_create", input: { kind: "ntfy", target: "not a url" } } },
+  {
+    name: "add a channel whose target is not a URL",
+    expect: "validation_failed",
+    step: { operation: "channel_create", input: { kind: "ntfy", target: "not a url" } },
+  },
   { name: "list my channels", expect: "ok", check: items(1), setup: [chn()], step: { operation: "channel_list", input: {} } },
   { name: "remove a channel", expect: "ok", setup: [chn()], step: { operation: "channel_delete", input: { id: "$0.id" } } },
   { name: "send a test notification", expect: "ok", setup: [chn()], step: { operation: "channel_test", input: { id: "$0.id" } } },

@@ -44,7 +44,15 @@ describe("the built cairn binary", () => {
   it("prints with core's own view models and limits, bundled without core's schemas", async () => {
     const light = await built("light.js");
     const now = new Date("2026-12-01T10:00:00.000Z");
-    for (const a of [artifact(), artifact({ metadata: null, retained: true, expires_at: null, tags: [] }), artifact({ metadata: { schema: "cairn.receipt/v1", human_action: "Nothing", outcome: { status: "pending", measure_at: "2026-12-01" } }, followed_by: [], followed: false })]) {
+    for (const a of [
+      artifact(),
+      artifact({ metadata: null, retained: true, expires_at: null, tags: [] }),
+      artifact({
+        metadata: { schema: "cairn.receipt/v1", human_action: "Nothing", outcome: { status: "pending", measure_at: "2026-12-01" } },
+        followed_by: [],
+        followed: false,
+      }),
+    ]) {
       expect(light.artifactFacts(a, now)).toEqual(artifactFacts(a, now));
       expect(light.artifactListLine(a, now)).toBe(artifactListLine(a, now));
     }

@@ -22,7 +22,10 @@ function traced(): { nodeArgs: string[]; loaded(): string[] } {
     join(dir, "hooks.mjs"),
     `import { appendFileSync } from "node:fs";\nexport async function resolve(s, c, next) { const r = await next(s, c); appendFileSync(${JSON.stringify(log)}, r.url + "\\n"); return r; }\n`,
   );
-  writeFileSync(join(dir, "register.mjs"), `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(join(dir, "hooks.mjs")).href)});\n`);
+  writeFileSync(
+    join(dir, "register.mjs"),
+    `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(join(dir, "hooks.mjs")).href)});\n`,
+  );
   return {
     nodeArgs: ["--import", pathToFileURL(join(dir, "register.mjs")).href],
     loaded: () => readFileSync(log, "utf8").split("\n").filter(Boolean),
@@ -49,7 +52,8 @@ describe("cairn without a server", () => {
   it("receipt --help lists every receipt field with its rule, and policy set --help every policy key, from core's schemas", async () => {
     const { fieldsOf, PolicySetInput, ReceiptCreateInput } = await import("@cairn/core");
     const help = (await runCli(["receipt", "--help"])).stdout.replace(/\s+/g, " ");
-    for (const f of fieldsOf(ReceiptCreateInput)) expect(help, f.name).toContain(`${f.name} ${f.required ? "required. " : ""}${f.description}`.replace(/\s+/g, " "));
+    for (const f of fieldsOf(ReceiptCreateInput))
+      expect(help, f.name).toContain(`${f.name} ${f.required ? "required. " : ""}${f.description}`.replace(/\s+/g, " "));
     const policy = (await runCli(["policy", "set", "--help"])).stdout.replace(/\s+/g, " ");
     for (const f of fieldsOf(PolicySetInput).filter((x) => x.name !== "owner")) expect(policy, f.name).toContain(f.name);
     expect((await runCli(["policy", "set", "no_such_key", "1"], { env: noHome() })).code).toBe(2);
@@ -88,8 +92,14 @@ describe("cairn without a server", () => {
       const ran = await spawnCli(args, { env, nodeArgs: trace.nodeArgs });
       expect(ran.code, `${args[0]}: ${ran.stderr}`).toBe(args[0] === "--help" ? 0 : args[0] === "mcp" ? 1 : 3);
       const loaded = trace.loaded();
-      expect(loaded.some((m) => m.endsWith("/apps/cli/dist/bin.js")), args[0]).toBe(true);
-      expect(loaded.filter((m) => !m.startsWith("node:") && !m.includes("/apps/cli/dist/")), args[0]).toEqual([]);
+      expect(
+        loaded.some((m) => m.endsWith("/apps/cli/dist/bin.js")),
+        args[0],
+      ).toBe(true);
+      expect(
+        loaded.filter((m) => !m.startsWith("node:") && !m.includes("/apps/cli/dist/")),
+        args[0],
+      ).toEqual([]);
     }
   });
 

@@ -6,7 +6,11 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "./cli-process.js";
 
-const exists = (path: string) => stat(path).then(() => true, () => false);
+const exists = (path: string) =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
 const ME = { user: { name: "sam" }, token: { name: "laptop", kind: "human" } };
 
 /**

@@ -61,7 +61,12 @@ describe.each(ADAPTER_DRIVERS)("cairn client commands against cairn serve on %s"
     expect(r.code, r.stderr).toBe(0);
     const rest = await fetch(`${server.serve.url}/v1/export?tag=exported`, { headers: { authorization: `Bearer ${u.token}` } });
     expect(r.stdout).toBe(await rest.text());
-    expect(r.stdout.trim().split("\n").map((l) => JSON.parse(l).id)).toEqual([...ids].reverse());
+    expect(
+      r.stdout
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l).id),
+    ).toEqual([...ids].reverse());
     expect(r.stderr).toContain("Exported 3 artifacts.");
   });
 

@@ -91,7 +91,10 @@ async function expectRecovered(serve: ServeProcess, token: string, answers: Answ
   // The server recovers by itself: /healthz answers 200 within a few seconds.
   let health = 0;
   for (let i = 0; i < 50 && health !== 200; i++) {
-    health = await fetch(`${serve.url}/healthz`).then((r) => r.status, () => 0);
+    health = await fetch(`${serve.url}/healthz`).then(
+      (r) => r.status,
+      () => 0,
+    );
     if (health !== 200) await sleep(200);
   }
   expect(health).toBe(200);

@@ -26,8 +26,7 @@ describe.runIf(drivers.includes("pg"))("cairn serve when PostgreSQL refuses its 
   let token: string;
 
   /** Closes the connections Cairn holds, so its next request has to open new ones. */
-  const terminate = (db = dbName) =>
-    admin.query("select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()", [db]);
+  const terminate = (db = dbName) => admin.query("select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()", [db]);
 
   beforeAll(async () => {
     admin = await connectPgAdmin();

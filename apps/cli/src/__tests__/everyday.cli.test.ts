@@ -10,7 +10,11 @@ const noHome = () => ({ CAIRN_HOME: mkdtempSync(join(tmpdir(), "cairn-nohome-"))
 
 /** The template with every placeholder answered: what a person writes in. */
 const filledIn = (template: Record<string, unknown>) =>
-  JSON.parse(JSON.stringify(template).replace(/<fill in: [^>]*>/g, "our own answer").replace("https://example.com/fill-in-a-link-to-the-proof", "https://ci.example.com/runs/9"));
+  JSON.parse(
+    JSON.stringify(template)
+      .replace(/<fill in: [^>]*>/g, "our own answer")
+      .replace("https://example.com/fill-in-a-link-to-the-proof", "https://ci.example.com/runs/9"),
+  );
 
 describe("cairn receipt --template", () => {
   it("prints a commented YAML receipt, one comment per field from the schema; unedited it is refused as invalid, naming each placeholder (SPEC §24)", async () => {
@@ -22,7 +26,18 @@ describe("cairn receipt --template", () => {
     const dry = await runCli(["receipt", "--from", "-", "--dry-run", "--json"], { env: noHome(), input: template.stdout });
     expect(dry.code).toBe(1);
     expect(dry.json.error.code).toBe("validation_failed");
-    const placeholders = ["changed", "affected", "before", "after", "evidence.0.label", "evidence.0.url", "human_action", "remaining.0.item", "remaining.0.owner", "learned"];
+    const placeholders = [
+      "changed",
+      "affected",
+      "before",
+      "after",
+      "evidence.0.label",
+      "evidence.0.url",
+      "human_action",
+      "remaining.0.item",
+      "remaining.0.owner",
+      "learned",
+    ];
     expect(dry.json.error.issues.map((i: { field: string }) => i.field).sort()).toEqual([...placeholders].sort());
     expect(dry.json.error.issues[0].reason).toContain("template's placeholder");
     const human = await runCli(["receipt", "--from", "-", "--dry-run"], { env: noHome(), input: template.stdout });

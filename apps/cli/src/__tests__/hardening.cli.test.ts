@@ -17,7 +17,14 @@ const MARKER = "ZQX-CLIMARK-a77d";
 async function mcpSession(env: Record<string, string>, messages: unknown[]): Promise<{ code: number | null; answers: any[]; stderr: string }> {
   const input = messages.map((m) => `${JSON.stringify(m)}\n`).join("");
   const { code, stdout, stderr } = await runNode([CLI_BIN, "mcp"], { env: { PATH: process.env.PATH ?? "", ...env }, input, timeoutMs: 30_000 });
-  return { code, answers: stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l)), stderr };
+  return {
+    code,
+    answers: stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l)),
+    stderr,
+  };
 }
 
 const initialize = [

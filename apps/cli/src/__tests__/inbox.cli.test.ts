@@ -109,11 +109,21 @@ describe("cairn inbox, ack and outcomes against cairn serve", () => {
 
   it("cairn read heads the stored body with what is true now; cairn outcomes --state all names the receipt that closed each (SPEC §24)", async () => {
     const sam = await cliUser(server, "sam");
-    const original = await server.rest("POST", "/v1/receipts", sam.token, minimalReceipt({ human_action: ASKS, outcome: { status: "pending", measure_at: "2020-01-02" }, learned: "to measure" }));
+    const original = await server.rest(
+      "POST",
+      "/v1/receipts",
+      sam.token,
+      minimalReceipt({ human_action: ASKS, outcome: { status: "pending", measure_at: "2020-01-02" }, learned: "to measure" }),
+    );
     const id = original.json.id as string;
     await runCli(["assign", id, sam.name], { env: sam.env });
     await runCli(["ack", id], { env: sam.env });
-    const followUp = await server.rest("POST", "/v1/receipts", sam.token, minimalReceipt({ follows: id, outcome: { status: "measured", summary: "fine" }, learned: "measured" }));
+    const followUp = await server.rest(
+      "POST",
+      "/v1/receipts",
+      sam.token,
+      minimalReceipt({ follows: id, outcome: { status: "measured", summary: "fine" }, learned: "measured" }),
+    );
     const read = await runCli(["read", id], { env: sam.env });
     expect(read.code, read.stderr).toBe(0);
     const [header, body] = read.stdout.split("\n# ");

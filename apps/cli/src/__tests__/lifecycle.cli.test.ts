@@ -13,7 +13,10 @@ describe("cairn search filters, export --format in-toto, keys and verify", () =>
   beforeAll(async () => {
     server = await startCliServer("pglite");
     user = await cliUser(server, "ver");
-    for (const [learned, human_action] of [["first audited", "Approve it"], ["second audited", undefined]] as const) {
+    for (const [learned, human_action] of [
+      ["first audited", "Approve it"],
+      ["second audited", undefined],
+    ] as const) {
       const body = minimalReceipt({ learned, tags: ["audit"], ...(human_action && { human_action }) });
       expect((await server.rest("POST", "/v1/receipts", user.token, body)).status).toBe(201);
     }
@@ -74,13 +77,23 @@ describe("cairn search filters, export --format in-toto, keys and verify", () =>
     const offline = { CAIRN_URL: "http://127.0.0.1:9", CAIRN_TOKEN: "cairn_unused" };
     const ok = await runCli(["verify", file, "--keys", keysFile], { env: offline });
     expect(ok.code, ok.stderr).toBe(0);
-    expect(ok.stdout.trim().split("\n").every((l) => l.startsWith("ok"))).toBe(true);
+    expect(
+      ok.stdout
+        .trim()
+        .split("\n")
+        .every((l) => l.startsWith("ok")),
+    ).toBe(true);
     const bad = await runCli(["verify", tamperedFile, "--keys", keysFile], { env: offline });
     expect(bad.code).toBe(8);
     expect(bad.stdout).toContain("signature:");
     const fromStdin = await runCli(["verify", "-", "--keys", keysFile, "--json"], { env: offline, input: readFileSync(tamperedFile, "utf8") });
     expect(fromStdin.code).toBe(8);
-    expect(fromStdin.stdout.trim().split("\n").map((l) => JSON.parse(l).failed)).toEqual([null, "signature"]);
+    expect(
+      fromStdin.stdout
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l).failed),
+    ).toEqual([null, "signature"]);
   });
 
   it("keys rotate is for administrators; the old public key stays listed", async () => {

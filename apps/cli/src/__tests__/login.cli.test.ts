@@ -18,7 +18,11 @@ async function deadPort(): Promise<number> {
   return port;
 }
 
-const exists = (path: string) => stat(path).then(() => true, () => false);
+const exists = (path: string) =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
 
 describe("cairn login and logout (SPEC §22)", () => {
   let server: CliServer;
@@ -54,7 +58,10 @@ describe("cairn login and logout (SPEC §22)", () => {
       // util-linux `script` gives the command a pseudo-terminal, echo on (its default when its own
       // input is not a terminal): what we write is typed there, and shows unless the prompt hides it.
       const command = `${process.execPath} ${CLI_BIN} login --url ${server.serve.url}`;
-      const child = spawn("script", ["-q", "-e", "-c", command, "/dev/null"], { env: { ...process.env, CAIRN_HOME: ptyHome, CAIRN_URL: "", CAIRN_TOKEN: "" }, stdio: ["pipe", "pipe", "pipe"] });
+      const child = spawn("script", ["-q", "-e", "-c", command, "/dev/null"], {
+        env: { ...process.env, CAIRN_HOME: ptyHome, CAIRN_URL: "", CAIRN_TOKEN: "" },
+        stdio: ["pipe", "pipe", "pipe"],
+      });
       let seen = "";
       let typed = false;
       child.stdout.on("data", (d) => {

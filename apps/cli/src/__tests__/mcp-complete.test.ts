@@ -24,8 +24,7 @@ const TRANSPORTS: Record<"stdio" | "http", (url: string, token: string) => Trans
       env: { PATH: process.env.PATH ?? "", CAIRN_URL: url, CAIRN_TOKEN: token, CAIRN_HOME: "/nonexistent/cairn-home" },
       stderr: "pipe",
     }),
-  http: (url, token) =>
-    new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
+  http: (url, token) => new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
 };
 
 let serve: ServeProcess;
@@ -186,7 +185,12 @@ describe("a client of an older revision", () => {
 });
 
 describe("cairn mcp on stdio, message by message", () => {
-  const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } };
+  const initialize = {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+  };
 
   it("answers ping and unknown methods itself, skips lines that are not JSON-RPC, and relays the rest as the server answers", async () => {
     const answers = await rawStdio(ada, [
@@ -197,12 +201,21 @@ describe("cairn mcp on stdio, message by message", () => {
       { not: "json-rpc" },
       { jsonrpc: "2.0", id: "four", method: "tools/call", params: { name: "artifact_read", arguments: { id: theirs } } },
     ]);
-    expect(answers.get(1)?.result).toMatchObject({ protocolVersion: "2025-06-18", capabilities: { tools: {}, resources: {}, prompts: {} }, serverInfo: { name: "cairn" } });
+    expect(answers.get(1)?.result).toMatchObject({
+      protocolVersion: "2025-06-18",
+      capabilities: { tools: {}, resources: {}, prompts: {} },
+      serverInfo: { name: "cairn" },
+    });
     expect(answers.get(2)).toEqual({ jsonrpc: "2.0", id: 2, result: {} });
     expect(answers.get(3)).toEqual({ jsonrpc: "2.0", id: 3, error: { code: -32601, message: "Method not found" } });
     const viaHttp = await fetch(`${serve.url}/mcp`, {
       method: "POST",
-      headers: { authorization: `Bearer ${ada}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" },
+      headers: {
+        authorization: `Bearer ${ada}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-06-18",
+      },
       body: JSON.stringify({ jsonrpc: "2.0", id: "four", method: "tools/call", params: { name: "artifact_read", arguments: { id: theirs } } }),
     });
     // The same answer but for the request id each HTTP request was given (SPEC §30).
@@ -215,7 +228,11 @@ describe("cairn mcp on stdio, message by message", () => {
 
   it("sends no answer to a call the client cancelled, and still answers the next", async () => {
     const call = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "artifact_search", arguments: {} } });
-    const answers = await rawStdio(ada, [initialize, call(2), { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 2, reason: "changed my mind" } }, call(3)], 2);
+    const answers = await rawStdio(
+      ada,
+      [initialize, call(2), { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 2, reason: "changed my mind" } }, call(3)],
+      2,
+    );
     expect([...answers.keys()].sort()).toEqual([1, 3]);
     expect(answers.get(3)?.result.isError).toBeFalsy();
   });

@@ -42,10 +42,30 @@ describe.each(DRIVERS)("MCP eras against cairn serve (%s)", (driver) => {
 
   const modern = () => new Client2({ name: "cairn-test", version: "2" }, { versionNegotiation: { mode: "auto" } });
   const CASES = [
-    { name: "SDK 2 (auto) over /mcp", era: "modern", version: "2026-07-28", connect: () => connect2(new Http2(new URL(`${serve.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${ada}` } } })) },
-    { name: "SDK 2 (auto) over cairn mcp", era: "modern", version: "2026-07-28", connect: () => connect2(new Stdio2({ command: process.execPath, args: [CLI_BIN, "mcp"], env: stdioEnv(serve.url, ada), stderr: "pipe" })) },
-    { name: "SDK 1.x over /mcp", era: "legacy", version: undefined, connect: () => connect1(new Http1(new URL(`${serve.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${ada}` } } })) },
-    { name: "SDK 1.x over cairn mcp", era: "legacy", version: undefined, connect: () => connect1(new Stdio1({ command: process.execPath, args: [CLI_BIN, "mcp"], env: stdioEnv(serve.url, ada), stderr: "pipe" })) },
+    {
+      name: "SDK 2 (auto) over /mcp",
+      era: "modern",
+      version: "2026-07-28",
+      connect: () => connect2(new Http2(new URL(`${serve.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${ada}` } } })),
+    },
+    {
+      name: "SDK 2 (auto) over cairn mcp",
+      era: "modern",
+      version: "2026-07-28",
+      connect: () => connect2(new Stdio2({ command: process.execPath, args: [CLI_BIN, "mcp"], env: stdioEnv(serve.url, ada), stderr: "pipe" })),
+    },
+    {
+      name: "SDK 1.x over /mcp",
+      era: "legacy",
+      version: undefined,
+      connect: () => connect1(new Http1(new URL(`${serve.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${ada}` } } })),
+    },
+    {
+      name: "SDK 1.x over cairn mcp",
+      era: "legacy",
+      version: undefined,
+      connect: () => connect1(new Stdio1({ command: process.execPath, args: [CLI_BIN, "mcp"], env: stdioEnv(serve.url, ada), stderr: "pipe" })),
+    },
   ] as const;
   async function connect2(transport: Http2 | Stdio2) {
     const client = modern();
@@ -94,7 +114,11 @@ describe.each(DRIVERS)("MCP eras against cairn serve (%s)", (driver) => {
       }
       expect(tools.find((t: Json) => t.name === "doctor")._meta?.ui).toBeUndefined();
       const app = (await client.readResource({ uri: "ui://cairn/receipt-card" })).contents[0];
-      expect(app).toMatchObject({ uri: "ui://cairn/receipt-card", mimeType: "text/html;profile=mcp-app", _meta: { ui: { csp: { connectDomains: [], resourceDomains: [] } } } });
+      expect(app).toMatchObject({
+        uri: "ui://cairn/receipt-card",
+        mimeType: "text/html;profile=mcp-app",
+        _meta: { ui: { csp: { connectDomains: [], resourceDomains: [] } } },
+      });
       expect(app.text).toMatch(/^<!doctype html>/);
       expect(app.text).not.toMatch(/<script[^>]*\bsrc=|<link\b|@import|\burl\(|https?:\/\//);
       expect(made._meta["cairn.dev/card"]).toMatchObject({ id: made.structuredContent.id, page: `${serve.url}/a/${made.structuredContent.id}` });

@@ -1,4 +1,4 @@
-import { readFileSync, } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { resolveSettings } from "@cairn/core/local";
 import type { Driver } from "@cairn/core/testing";
@@ -6,7 +6,6 @@ import { homeFor } from "./serve-process.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { startServer } from "../server.js";
-
 
 export const adminTokenIn = (home: string): string => JSON.parse(readFileSync(join(home, "credentials"), "utf8")).token;
 
@@ -45,9 +44,7 @@ export async function rest(url: string, token: string, method: string, path: str
 /** The SDK's client on the Streamable HTTP endpoint, with tool output schemas cached (so results are validated). */
 export async function httpClient(url: string, token: string): Promise<Client> {
   const client = new Client({ name: "cairn-test", version: "1" });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
-  );
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
   await client.listTools();
   return client;
 }

@@ -27,7 +27,28 @@ describe.each(ADAPTER_DRIVERS)("MCP over Streamable HTTP on a running server (%s
 
   it("lists the tools with input and output schemas", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["receipt_create", "artifact_create", "artifact_read", "artifact_search", "artifact_assign", "run_create", "run_append_spans", "run_close", "run_read", "run_list", "drops_list", "doctor", "status", "policy_get", "policy_set", "subscription_list", "inbox_list", "outcomes_list", "keys_list", "receipt_verify"]);
+    expect(tools.map((t) => t.name)).toEqual([
+      "receipt_create",
+      "artifact_create",
+      "artifact_read",
+      "artifact_search",
+      "artifact_assign",
+      "run_create",
+      "run_append_spans",
+      "run_close",
+      "run_read",
+      "run_list",
+      "drops_list",
+      "doctor",
+      "status",
+      "policy_get",
+      "policy_set",
+      "subscription_list",
+      "inbox_list",
+      "outcomes_list",
+      "keys_list",
+      "receipt_verify",
+    ]);
     const receipt = tools[0] as any;
     for (const [field, prop] of Object.entries<any>(receipt.inputSchema.properties)) {
       expect(prop.description, field).toMatch(/\w{3,}/);
@@ -67,7 +88,10 @@ describe.each(ADAPTER_DRIVERS)("MCP over Streamable HTTP on a running server (%s
     expect(mcpDrop).toEqual(restDrop);
     expect([mcpSurface, restSurface]).toEqual(["mcp", "rest"]);
     const fault = faultOf(viaRest.json.error.issues[0]);
-    expect([mcpNext, restNext]).toEqual([classifyDrop(mcpDrop.category, "mcp", fault, server.url).next_action, classifyDrop(restDrop.category, "rest", fault, server.url).next_action]);
+    expect([mcpNext, restNext]).toEqual([
+      classifyDrop(mcpDrop.category, "mcp", fault, server.url).next_action,
+      classifyDrop(restDrop.category, "rest", fault, server.url).next_action,
+    ]);
   });
 
   it("answers a duplicate with the existing receipt, like REST's 409", async () => {
@@ -96,7 +120,12 @@ describe.each(ADAPTER_DRIVERS)("MCP over Streamable HTTP on a running server (%s
     const init = await fetch(`${server.url}/mcp`, {
       method: "POST",
       headers,
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "curl", version: "1" } } }),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "curl", version: "1" } },
+      }),
     });
     expect(init.status).toBe(200);
     expect(init.headers.get("mcp-session-id")).toBeNull();

@@ -72,7 +72,28 @@ describe.each(ADAPTER_DRIVERS)("cairn mcp (stdio) against a spawned cairn serve 
 
   it("lists exactly the tools the HTTP endpoint lists", async () => {
     const viaStdio = await stdio.client.listTools();
-    expect(viaStdio.tools.map((t) => t.name)).toEqual(["receipt_create", "artifact_create", "artifact_read", "artifact_search", "artifact_assign", "run_create", "run_append_spans", "run_close", "run_read", "run_list", "drops_list", "doctor", "status", "policy_get", "policy_set", "subscription_list", "inbox_list", "outcomes_list", "keys_list", "receipt_verify"]);
+    expect(viaStdio.tools.map((t) => t.name)).toEqual([
+      "receipt_create",
+      "artifact_create",
+      "artifact_read",
+      "artifact_search",
+      "artifact_assign",
+      "run_create",
+      "run_append_spans",
+      "run_close",
+      "run_read",
+      "run_list",
+      "drops_list",
+      "doctor",
+      "status",
+      "policy_get",
+      "policy_set",
+      "subscription_list",
+      "inbox_list",
+      "outcomes_list",
+      "keys_list",
+      "receipt_verify",
+    ]);
     expect(viaStdio).toEqual(await http.listTools());
     expect(stdio.client.getInstructions()).toMatch(/receipt_create/);
   });

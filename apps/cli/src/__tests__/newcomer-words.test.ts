@@ -77,7 +77,10 @@ describe("the words a newcomer meets, on every surface", () => {
     const viaMcp = toolError(await mcp.callTool({ name: "receipt_create", arguments: misspelt }));
     expect(viaMcp.error.issues).toEqual(viaRest.json.error.issues);
     const path = await file("misspelt.json", JSON.stringify(misspelt));
-    for (const args of [["receipt", "--from", path], ["receipt", "--dry-run", "--from", path]]) {
+    for (const args of [
+      ["receipt", "--from", path],
+      ["receipt", "--dry-run", "--from", path],
+    ]) {
       const viaCli = await runCli(args, { env: cliEnv() });
       expect(viaCli.code, args.join(" ")).toBe(1);
       expect(viaCli.stderr).toContain("  human_actoin: is not a known field; did you mean human_action?");
@@ -170,10 +173,14 @@ describe("the administrator names the first token", () => {
   it("with CAIRN_ADMIN_TOKEN_NAME, and a name it cannot take stops serve before anything is created", async () => {
     const { env, home, dispose } = await homeFor("pglite");
     try {
-      await expect(startServer(resolveSettings({ ...env, PORT: "0", HOST: "127.0.0.1", CAIRN_ADMIN_TOKEN_NAME: "x".repeat(101) }), { info: () => {} }, "test")).rejects.toThrow(
-        /^CAIRN_ADMIN_TOKEN_NAME is longer than 100 characters/,
+      await expect(
+        startServer(resolveSettings({ ...env, PORT: "0", HOST: "127.0.0.1", CAIRN_ADMIN_TOKEN_NAME: "x".repeat(101) }), { info: () => {} }, "test"),
+      ).rejects.toThrow(/^CAIRN_ADMIN_TOKEN_NAME is longer than 100 characters/);
+      const serve = await startServer(
+        resolveSettings({ ...env, PORT: "0", HOST: "127.0.0.1", CAIRN_ADMIN_TOKEN_NAME: "sam-laptop" }),
+        { info: () => {} },
+        "test",
       );
-      const serve = await startServer(resolveSettings({ ...env, PORT: "0", HOST: "127.0.0.1", CAIRN_ADMIN_TOKEN_NAME: "sam-laptop" }), { info: () => {} }, "test");
       try {
         const whoami = await runCli(["whoami"], { env: { CAIRN_HOME: home } });
         expect(whoami.stdout).toContain('admin (administrator), with token "sam-laptop" (human)');

@@ -219,7 +219,11 @@ describe.each(DRIVERS)("notifications through cairn serve on %s", (driver) => {
 
     advance(61);
     await eventually(async () => slack.received.some((r) => r.body.includes("Reminder") && r.body.includes(`/a/${waiting}`)), 30_000, 100);
-    await eventually(async () => ntfy.received.some((r) => String(r.headers.title).startsWith("Reminder") && r.headers.click === `${server.url}/a/${waiting}`), 15_000, 100);
+    await eventually(
+      async () => ntfy.received.some((r) => String(r.headers.title).startsWith("Reminder") && r.headers.click === `${server.url}/a/${waiting}`),
+      15_000,
+      100,
+    );
     await eventually(async () => smtp.mails.some((m) => m.subject?.startsWith("Reminder") && (m.text ?? "").includes(`/a/${waiting}`)), 15_000, 100);
     await new Promise((r) => setTimeout(r, 2_000));
     expect(slack.received.filter((r) => r.body.includes("Reminder") && r.body.includes(`/a/${acked}`))).toHaveLength(0);
@@ -244,7 +248,10 @@ describe.each(DRIVERS)("notifications through cairn serve on %s", (driver) => {
     expect(JSON.parse(sent.body).text).toContain("Waiting on you");
     await call("PUT", "/v1/me/notifications", { triggers: { open_action: false } });
     const quiet = await receipt({ changed: "Turned on the new rate limiter for the admin API", human_action: "Watch the admin 429 rate" });
-    const probe = await receipt({ changed: "Moved the admin API behind the gateway", human_action: "Check the gateway logs" }, { assignee: (await call("GET", "/v1/me")).json.user.name });
+    const probe = await receipt(
+      { changed: "Moved the admin API behind the gateway", human_action: "Check the gateway logs" },
+      { assignee: (await call("GET", "/v1/me")).json.user.name },
+    );
     await eventually(async () => slackFor(probe).length === 1, 15_000, 50); // later work arrived, so the quiet one was passed over
     expect(slackFor(quiet)).toHaveLength(0);
     await call("PUT", "/v1/me/notifications", { triggers: { open_action: true } });
@@ -255,7 +262,8 @@ describe.each(DRIVERS)("notifications through cairn serve on %s", (driver) => {
     const me = (await call("GET", "/v1/me")).json.user.name as string;
     const before = slack.received.length;
     const ids: string[] = [];
-    for (let i = 0; i < 6; i++) ids.push(await receipt({ changed: `Rolled out the cache change to region ${i} of six`, human_action: `Check region ${i}` }, { assignee: me }));
+    for (let i = 0; i < 6; i++)
+      ids.push(await receipt({ changed: `Rolled out the cache change to region ${i} of six`, human_action: `Check region ${i}` }, { assignee: me }));
     // At most three single messages in this minute; what is left waits for the minute to pass.
     await eventually(async () => slack.received.length - before >= 1, 15_000, 50);
     await new Promise((r) => setTimeout(r, 2_000));
@@ -267,7 +275,11 @@ describe.each(DRIVERS)("notifications through cairn serve on %s", (driver) => {
     const grouped = messages.find((r) => JSON.parse(r.body).text.includes("notifications"));
     expect(grouped).toBeTruthy();
     // Each receipt in exactly one message.
-    for (const id of ids) expect(messages.filter((r) => r.body.includes(`/a/${id}`)), id).toHaveLength(1);
+    for (const id of ids)
+      expect(
+        messages.filter((r) => r.body.includes(`/a/${id}`)),
+        id,
+      ).toHaveLength(1);
   }, 60_000);
 
   it("the digest comes at digest_hour (UTC) with what waits", async () => {
@@ -315,11 +327,15 @@ describe.each(DRIVERS)("notifications through cairn serve on %s", (driver) => {
   it("a bouncing address (550 at RCPT) disables its channel with the reason, and doctor says so", async () => {
     const created = await call("POST", "/v1/me/channels", { kind: "email", target: "bounce@example.com" });
     expect(created.status).toBe(201);
-    const disabled = await eventually(async () => {
-      const list = await call("GET", "/v1/me/channels");
-      const c = list.json.items.find((x: Json) => x.id === created.json.id);
-      return c.state === "disabled" ? c : null;
-    }, 15_000, 100);
+    const disabled = await eventually(
+      async () => {
+        const list = await call("GET", "/v1/me/channels");
+        const c = list.json.items.find((x: Json) => x.id === created.json.id);
+        return c.state === "disabled" ? c : null;
+      },
+      15_000,
+      100,
+    );
     expect(disabled.disabled_reason).toContain("refused the address permanently (550)");
     const log = await call("GET", `/v1/me/channels/${created.json.id}/deliveries`);
     expect(log.json.items[0]).toMatchObject({ ok: false, status_code: 550, triggers: ["confirm"] });
@@ -345,7 +361,11 @@ describe.each(DRIVERS)("notifications across a kill -9 on %s", (driver) => {
       const first = await spawnServe(tuned);
       const bearer = (JSON.parse(readFileSync(join(home, "credentials"), "utf8")) as { token: string }).token;
       const post = async (url: string, body: unknown) => {
-        const res = await fetch(url, { method: "POST", headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+        const res = await fetch(url, {
+          method: "POST",
+          headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" },
+          body: JSON.stringify(body),
+        });
         return { status: res.status, json: (await res.json()) as Json };
       };
       const channel = await post(`${first.url}/v1/me/channels`, { kind: "slack", target: slack.url });

@@ -20,10 +20,18 @@ const provider = new BasicTracerProvider({
 });
 const tracer = provider.getTracer("agent-under-test", "0.1.0");
 const root = tracer.startSpan(`invoke_agent ${options.agent}`, {
-  attributes: { "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": options.agent, "gen_ai.request.model": "opus-5", "gen_ai.usage.input_tokens": 1234 },
+  attributes: {
+    "gen_ai.operation.name": "invoke_agent",
+    "gen_ai.agent.name": options.agent,
+    "gen_ai.request.model": "opus-5",
+    "gen_ai.usage.input_tokens": 1234,
+  },
 });
 const parent = trace.setSpan(ROOT_CONTEXT, root);
-for (const [tool, failure] of [["search_flights", null], ["book_hotel", "no rooms left <b>tonight</b>"]]) {
+for (const [tool, failure] of [
+  ["search_flights", null],
+  ["book_hotel", "no rooms left <b>tonight</b>"],
+]) {
   const span = tracer.startSpan(
     `execute_tool ${tool}`,
     { attributes: { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": tool, "gen_ai.tool.call.arguments": ["LHR", "JFK"] } },
@@ -36,7 +44,11 @@ root.end();
 
 const rootSpanId = root.spanContext().spanId;
 const spans = memory.getFinishedSpans();
-const pick = { all: spans, root: spans.filter((s) => s.spanContext().spanId === rootSpanId), children: spans.filter((s) => s.spanContext().spanId !== rootSpanId) };
+const pick = {
+  all: spans,
+  root: spans.filter((s) => s.spanContext().spanId === rootSpanId),
+  children: spans.filter((s) => s.spanContext().spanId !== rootSpanId),
+};
 const Exporter = options.exporter === "proto" ? ProtoExporter : JsonExporter;
 const exporter = new Exporter({
   url: `${options.url}/v1/traces`,
@@ -45,7 +57,12 @@ const exporter = new Exporter({
 });
 const results = [];
 for (const batch of options.batches ?? [["all"]]) {
-  const result = await new Promise((resolve) => exporter.export(batch.flatMap((b) => pick[b]), resolve));
+  const result = await new Promise((resolve) =>
+    exporter.export(
+      batch.flatMap((b) => pick[b]),
+      resolve,
+    ),
+  );
   results.push(result.code);
 }
 await exporter.shutdown();

@@ -98,7 +98,9 @@ describe.each(DRIVERS)("one OTLP request never keeps the others waiting, on %s",
     expect(r.status).toBe(200);
     expect(Math.max(...r.probes)).toBeLessThan(1_000);
     expect(r.ms).toBeLessThan(5_000);
-    const list = await fetch(`${serve.url}/v1/runs?q=${traceId}`, { headers: { authorization: `Bearer ${token}` } }).then((x) => x.json() as Promise<{ items: Array<{ span_count: number }> }>);
+    const list = await fetch(`${serve.url}/v1/runs?q=${traceId}`, { headers: { authorization: `Bearer ${token}` } }).then(
+      (x) => x.json() as Promise<{ items: Array<{ span_count: number }> }>,
+    );
     expect(list.items[0]).toMatchObject({ span_count: 1_000 });
   }, 120_000);
 
@@ -109,7 +111,9 @@ describe.each(DRIVERS)("one OTLP request never keeps the others waiting, on %s",
     console.log(`${driver}: export ${Math.round(r.ms)} ms, slowest /healthz ${Math.round(Math.max(...r.probes))} ms of ${r.probes.length}`);
     expect(r.status).toBe(200);
     expect(Math.max(...r.probes)).toBeLessThan(1_000);
-    const list = await fetch(`${serve.url}/v1/runs?q=many&limit=200`, { headers: { authorization: `Bearer ${token}` } }).then((x) => x.json() as Promise<{ items: Array<{ span_count: number }> }>);
+    const list = await fetch(`${serve.url}/v1/runs?q=many&limit=200`, { headers: { authorization: `Bearer ${token}` } }).then(
+      (x) => x.json() as Promise<{ items: Array<{ span_count: number }> }>,
+    );
     expect(list.items).toHaveLength(200);
   }, 120_000);
 });

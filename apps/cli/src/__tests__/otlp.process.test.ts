@@ -37,7 +37,10 @@ const PLANTED_TOKEN = ["ghp_", "A1b2C3d4E5f6G7h8I9j0", "K1l2M3n4O5p6Q7r8"].join(
 
 /** Resident set of a process, from /proc (kB → bytes). */
 function rssOf(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmRSS:")) ?? "";
+  const line =
+    readFileSync(`/proc/${pid}/status`, "utf8")
+      .split("\n")
+      .find((l) => l.startsWith("VmRSS:")) ?? "";
   return Number(line.replace(/\D+/g, "")) * 1024;
 }
 
@@ -56,7 +59,10 @@ describe.each(DRIVERS)("OTLP/HTTP traces into a real cairn serve on %s", (driver
     return { status: res.status, headers: res.headers, text, json: text.startsWith("{") ? JSON.parse(text) : undefined };
   };
   const agent = async (token: string, options: AgentOptions & { traceId?: string }): Promise<AgentRun> => {
-    const ran = await runNode([AGENT, JSON.stringify({ url: serve.url, token, service: "travel-service", ...options })], { env: process.env, cwd: import.meta.dirname });
+    const ran = await runNode([AGENT, JSON.stringify({ url: serve.url, token, service: "travel-service", ...options })], {
+      env: process.env,
+      cwd: import.meta.dirname,
+    });
     if (ran.code !== 0) throw new Error(`the agent failed (${ran.code}): ${ran.stderr}`);
     return JSON.parse(ran.stdout) as AgentRun;
   };
@@ -131,7 +137,11 @@ describe.each(DRIVERS)("OTLP/HTTP traces into a real cairn serve on %s", (driver
     const big = gzipSync(Buffer.alloc(256 * 1024 * 1024), { level: 9 });
     const pid = serve.child.pid as number;
     const before = rssOf(pid);
-    for (const [body, type] of [[small, "application/x-protobuf"], [big, "application/x-protobuf"], [big, "application/json"]] as const) {
+    for (const [body, type] of [
+      [small, "application/x-protobuf"],
+      [big, "application/x-protobuf"],
+      [big, "application/json"],
+    ] as const) {
       const res = await fetch(`${serve.url}/v1/traces`, {
         method: "POST",
         headers: { authorization: `Bearer ${sam}`, "content-type": type, "content-encoding": "gzip" },
@@ -169,7 +179,18 @@ describe.each(DRIVERS)("OTLP/HTTP traces into a real cairn serve on %s", (driver
           scopeSpans: [
             {
               spans: [
-                { traceId, spanId: "eee19b7ec3c1b174", name: "ok", startTimeUnixNano: "1764600000000000000", endTimeUnixNano: "1764600001000000000", kind: 1, attributes: [{ key: "n", value: { intValue: "42" } }, { key: "kv", value: { kvlistValue: { values: [{ key: "a", value: { boolValue: true } }] } } }] },
+                {
+                  traceId,
+                  spanId: "eee19b7ec3c1b174",
+                  name: "ok",
+                  startTimeUnixNano: "1764600000000000000",
+                  endTimeUnixNano: "1764600001000000000",
+                  kind: 1,
+                  attributes: [
+                    { key: "n", value: { intValue: "42" } },
+                    { key: "kv", value: { kvlistValue: { values: [{ key: "a", value: { boolValue: true } }] } } },
+                  ],
+                },
                 { traceId, spanId: "not-hex", name: "bad id", startTimeUnixNano: "1764600000000000000" },
                 { traceId, spanId: "eee19b7ec3c1b175", name: "no start" },
               ],
@@ -259,7 +280,9 @@ describe.each(DRIVERS)("OTLP/HTTP traces into a real cairn serve on %s", (driver
 
     // A receipt that comes before its trace's spans is linked once they arrive.
     const earlyTrace = "0af7651916cd43dd8448eb211c80319c";
-    const first = await call(sam, "POST", "/v1/receipts", minimalReceipt({ learned: "receipt first" }), { traceparent: `00-${earlyTrace}-b7ad6b7169203331-01` });
+    const first = await call(sam, "POST", "/v1/receipts", minimalReceipt({ learned: "receipt first" }), {
+      traceparent: `00-${earlyTrace}-b7ad6b7169203331-01`,
+    });
     expect(first.json.produced_by).toEqual([]);
     const early = await agent(sam, { exporter: "json", agent: "early-receipt", traceId: earlyTrace });
     expect(early.traceId).toBe(earlyTrace);
@@ -325,7 +348,10 @@ describe.each(DRIVERS)("OTLP/HTTP traces into a real cairn serve on %s", (driver
 /** A page as a signed-in person sees it: through the real sign-in form, with the session cookie. */
 async function signedInPage(base: string, token: string, path: string): Promise<string> {
   const form = await fetch(`${base}/signin`);
-  const cookies = form.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const cookies = form.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
   const csrf = (await form.text()).match(/name="csrf" value="([^"]+)"/)?.[1] ?? "";
   const signed = await fetch(`${base}/signin`, {
     method: "POST",
@@ -334,7 +360,10 @@ async function signedInPage(base: string, token: string, path: string): Promise<
     body: new URLSearchParams({ token, csrf, next: "/" }).toString(),
   });
   expect(signed.status).toBe(303);
-  const session = signed.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const session = signed.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
   const page = await fetch(`${base}${path}`, { headers: { cookie: session } });
   expect(page.status).toBe(200);
   return page.text();

@@ -103,11 +103,19 @@ describe("the packed CLI, installed with npm into an empty prefix", () => {
 
     // Trace ingest decodes with the OTLP descriptor bundled into the binary: no .proto file is installed.
     const { token } = JSON.parse(await readFile(join(home, "credentials"), "utf8")) as { token: string };
-    const span = { traceId: "5b8efff798038103d269b633813fc60c", spanId: "eee19b7ec3c1b174", name: "invoke_agent", startTimeUnixNano: "1764600000000000000", endTimeUnixNano: "1764600001000000000" };
+    const span = {
+      traceId: "5b8efff798038103d269b633813fc60c",
+      spanId: "eee19b7ec3c1b174",
+      name: "invoke_agent",
+      startTimeUnixNano: "1764600000000000000",
+      endTimeUnixNano: "1764600001000000000",
+    };
     const traces = await fetch(`${url}/v1/traces`, {
       method: "POST",
       headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      body: JSON.stringify({ resourceSpans: [{ resource: { attributes: [{ key: "service.name", value: { stringValue: "packed" } }] }, scopeSpans: [{ spans: [span] }] }] }),
+      body: JSON.stringify({
+        resourceSpans: [{ resource: { attributes: [{ key: "service.name", value: { stringValue: "packed" } }] }, scopeSpans: [{ spans: [span] }] }],
+      }),
     });
     expect([traces.status, await traces.json()]).toEqual([200, {}]);
 

@@ -62,10 +62,9 @@ describe.each(ADAPTER_DRIVERS)("cairn receipt against cairn serve on %s", (drive
   it("--details lands under Details; --title, --tag, --model and --owner apply on top of the file", async () => {
     const u = await cliUser(server);
     const notes = file("notes.md", "Retries use exponential backoff.\n\n- first retry after 30 s\n");
-    const r = await runCli(
-      ["receipt", "--from", EXAMPLE_YAML, "--details", notes, "--title", "Export retries", "--tag", "Nightly", "--tag", "finance"],
-      { env: u.env },
-    );
+    const r = await runCli(["receipt", "--from", EXAMPLE_YAML, "--details", notes, "--title", "Export retries", "--tag", "Nightly", "--tag", "finance"], {
+      env: u.env,
+    });
     expect(r.code, r.stderr).toBe(0);
     const id = /id\s+(art_\w+)/.exec(r.stdout)?.[1] as string;
     const a = (await server.rest("GET", `/v1/artifacts/${id}`, u.token)).json;
@@ -100,7 +99,12 @@ describe.each(ADAPTER_DRIVERS)("cairn receipt against cairn serve on %s", (drive
   it("an invalid file exits 1 and names each field, reason and limit, the same issues REST gives", async () => {
     const u = await cliUser(server);
     const bad = minimalReceipt({ outcome: { status: "pending" }, after: "y".repeat(4001) });
-    const path = file("bad.yaml", `# a broken receipt\n${Object.entries(bad).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join("\n")}\n`);
+    const path = file(
+      "bad.yaml",
+      `# a broken receipt\n${Object.entries(bad)
+        .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
+        .join("\n")}\n`,
+    );
     const human = await runCli(["receipt", "--from", path], { env: u.env });
     expect(human.code).toBe(1);
     expect(human.stderr).toContain("after: is longer than 4000 characters (limit 4000)");
@@ -128,7 +132,9 @@ describe.each(ADAPTER_DRIVERS)("cairn receipt against cairn serve on %s", (drive
       const sent = await runCli(["receipt", "--from", file(name, content), "--json"], { env: u.env });
       const rest = await server.rest("POST", "/v1/receipts", u.token, value);
       expect(sent.code, sent.stderr).toBe(1);
-      expect(rest.json.error.issues).toEqual([{ field: "(input)", reason: expect.stringMatching(/^must be an object of fields .*not a mapping-less value such as a sentence$/) }]);
+      expect(rest.json.error.issues).toEqual([
+        { field: "(input)", reason: expect.stringMatching(/^must be an object of fields .*not a mapping-less value such as a sentence$/) },
+      ]);
       expect(sent.json.error.issues).toEqual(rest.json.error.issues);
       expect(sent.json.error.drop.surface).toBe("cli");
       const dry = await runCli(["receipt", "--from", file(name, content), "--dry-run", "--json"], { env: u.env });

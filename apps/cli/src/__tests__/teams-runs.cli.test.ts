@@ -92,7 +92,9 @@ describe.each(ADAPTER_DRIVERS)("cairn team and cairn run against cairn serve on 
   it("names the span's field when it points at an unknown artifact", async () => {
     const sam = await cliUser(server, "sam");
     const runId = (await runCli(["run", "start", "bad-links"], { env: sam.env })).stdout.trim();
-    const spans = JSON.stringify({ spans: [{ span_id: "x", name: "n", start_time: "2026-11-29T02:00:00Z", produced_artifact_id: "art_00000000000000000000000000" }] });
+    const spans = JSON.stringify({
+      spans: [{ span_id: "x", name: "n", start_time: "2026-11-29T02:00:00Z", produced_artifact_id: "art_00000000000000000000000000" }],
+    });
     const r = await runCli(["run", "spans", runId, "--from", "-"], { env: sam.env, input: spans });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("spans.0.produced_artifact_id");

@@ -76,7 +76,13 @@ describe("traces from the shell", () => {
       resourceSpans: [
         {
           resource: { attributes: [{ key: "service.name", value: { stringValue: "nightly export" } }] },
-          scopeSpans: [{ spans: [{ traceId, spanId: "00f067aa0ba902b7", name: "export", startTimeUnixNano: "1764600000000000000", endTimeUnixNano: "1764600001000000000" }] }],
+          scopeSpans: [
+            {
+              spans: [
+                { traceId, spanId: "00f067aa0ba902b7", name: "export", startTimeUnixNano: "1764600000000000000", endTimeUnixNano: "1764600001000000000" },
+              ],
+            },
+          ],
         },
       ],
     });

@@ -56,7 +56,11 @@ describe("the CLI's HTTP client", () => {
   });
 
   it("sends the method, headers and body it is given", async () => {
-    const res = await nodeFetch(`${base}/echo`, { method: "POST", headers: { "content-type": "application/json", authorization: "Bearer t" }, body: '{"a":"é"}' });
+    const res = await nodeFetch(`${base}/echo`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: "Bearer t" },
+      body: '{"a":"é"}',
+    });
     expect(JSON.parse(await res.text())).toEqual({ method: "POST", body: '{"a":"é"}' });
     const sent = seen.at(-1);
     expect(sent?.headers).toMatchObject({ authorization: "Bearer t", "content-length": String(Buffer.byteLength('{"a":"é"}')) });

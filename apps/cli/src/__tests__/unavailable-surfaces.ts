@@ -23,7 +23,14 @@ export async function expectEverySurfaceUnavailable(url: string, home: string, t
     ["/v1/me", { headers: auth }],
     ["/v1/artifacts?q=x", { headers: auth }],
     ["/v1/receipts", { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify(minimalReceipt()) }],
-    ["/mcp", { method: "POST", headers: { ...auth, "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }) }],
+    [
+      "/mcp",
+      {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+      },
+    ],
   ] as const) {
     const r = await timed(`${url}${path}`, init as RequestInit);
     expect([path, r.status, r.body?.error?.code]).toEqual([path, 503, "unavailable"]);

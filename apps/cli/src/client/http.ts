@@ -137,9 +137,7 @@ export async function failureOf(
     return new CliFailure(EXIT.server, `unexpected answer from ${base}: HTTP ${res.status}, not a Cairn error. Is CAIRN_URL right?`);
   }
   const hint =
-    envelope.code === "unauthenticated"
-      ? `the token from ${connection.tokenSource} was refused by ${base}; set CAIRN_TOKEN to a valid token.`
-      : undefined;
+    envelope.code === "unauthenticated" ? `the token from ${connection.tokenSource} was refused by ${base}; set CAIRN_TOKEN to a valid token.` : undefined;
   return new CliFailure(exitCodeOf(envelope.code) ?? EXIT.server, envelope.message, {
     error: envelope,
     raw: text,

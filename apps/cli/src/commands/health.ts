@@ -43,10 +43,18 @@ export const dropsCommand = operationCommand("drops_list", {
 
 export const dropsDismissCommand = operationCommand("drops_dismiss", {
   words: ["drops", "dismiss"],
-  options: [{ field: "before", flags: "--before <time>" }, { field: "owner", flags: "--owner <owner>" }],
-  summary: "Say you dealt with the drops made before a time (default: now): they stop counting toward doctor's warning and stay listed as dismissed (human tokens only).",
+  options: [
+    { field: "before", flags: "--before <time>" },
+    { field: "owner", flags: "--owner <owner>" },
+  ],
+  summary:
+    "Say you dealt with the drops made before a time (default: now): they stop counting toward doctor's warning and stay listed as dismissed (human tokens only).",
   examples: ["cairn drops dismiss", "cairn drops dismiss --before 2026-12-01T09:00:00Z --owner team:platform"],
   human(r, printer) {
-    printer.out(r.dismissed === 0 ? "Nothing to dismiss: no open drop before then." : `Dismissed ${r.dismissed} drop${r.dismissed === 1 ? "" : "s"} made before ${readableInstant(r.before)}; they stay listed in \`cairn drops\`.`);
+    printer.out(
+      r.dismissed === 0
+        ? "Nothing to dismiss: no open drop before then."
+        : `Dismissed ${r.dismissed} drop${r.dismissed === 1 ? "" : "s"} made before ${readableInstant(r.before)}; they stay listed in \`cairn drops\`.`,
+    );
   },
 });

@@ -53,7 +53,10 @@ export const inboxCommand: CliCommand<"inbox_list"> = {
     cmd
       .option("--all", "Open and acknowledged actions (the same as --state all).")
       .option("--json", JSON_HELP)
-      .addHelpText("after", examplesHelp(["cairn inbox", "cairn inbox --all --owner team:platform", "cairn inbox --assignee me", "cairn inbox --json | jq -r '.items[].id'"]));
+      .addHelpText(
+        "after",
+        examplesHelp(["cairn inbox", "cairn inbox --all --owner team:platform", "cairn inbox --assignee me", "cairn inbox --json | jq -r '.items[].id'"]),
+      );
     cmd.action(async (opts: Record<string, unknown>) => {
       const json = opts.json === true;
       const request: Record<string, unknown> = {};

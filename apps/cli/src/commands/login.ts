@@ -11,7 +11,7 @@ import { type CommandContext, fail } from "./run.js";
 
 const LOGIN_EXAMPLES = [
   "cairn login --url https://cairn.example.com",
-  "printf %s \"$TOKEN\" | cairn login --url https://cairn.example.com --token-stdin",
+  'printf %s "$TOKEN" | cairn login --url https://cairn.example.com --token-stdin',
   "cairn logout",
 ];
 
@@ -69,8 +69,7 @@ async function login(ctx: CommandContext, opts: { url?: string; tokenStdin?: boo
     entered = await ctx.io.readSecret(`Token for ${url} (input hidden): `).catch((err: Error) => {
       throw CliFailure.usage(err.message);
     });
-  }
-  else throw CliFailure.usage("no terminal to ask for the token on: pipe it in with --token-stdin. Nothing was written.");
+  } else throw CliFailure.usage("no terminal to ask for the token on: pipe it in with --token-stdin. Nothing was written.");
   const token = entered.trim();
   if (token === "") throw CliFailure.usage("no token given; nothing was written.");
 

@@ -15,7 +15,11 @@ export const notifyAddCommand = operationCommand("channel_create", {
     { field: "kind", name: "KIND" },
     { field: "target", name: "TARGET" },
   ],
-  examples: ["cairn notify add email sam@example.com", "cairn notify add slack https://hooks.slack.com/services/T000/B000/XXXX", "cairn notify add ntfy https://ntfy.sh/my-topic"],
+  examples: [
+    "cairn notify add email sam@example.com",
+    "cairn notify add slack https://hooks.slack.com/services/T000/B000/XXXX",
+    "cairn notify add ntfy https://ntfy.sh/my-topic",
+  ],
   human(c, printer) {
     printer.out(`Added ${c.id}: ${c.kind} ${c.target} (${c.state})`);
     if (c.state === "pending") printer.out("Confirm it: open the link Cairn mailed to that address and press Confirm.");
@@ -127,7 +131,10 @@ export const notifySettingsCommand: CliCommand<"notifications_set"> = {
       .description(op.description)
       .argument("[KEY VALUE...]", `Triggers ${TRIGGER_KEYS.join(", ")} take on|off; remind_after takes seconds (at least 60), digest_hour 0–23 (UTC).`)
       .option("--json", JSON_HELP)
-      .addHelpText("after", examplesHelp(["cairn notify settings", "cairn notify settings digest on digest_hour 8", "cairn notify settings reminder on remind_after 3600"]));
+      .addHelpText(
+        "after",
+        examplesHelp(["cairn notify settings", "cairn notify settings digest on digest_hour 8", "cairn notify settings reminder on remind_after 3600"]),
+      );
     cmd.action(async (pairs: string[], opts: { json?: boolean }) => {
       const json = opts.json === true;
       let input: Record<string, unknown>;

@@ -12,7 +12,10 @@ import { fail, JSON_HELP, runWithClient } from "./run.js";
 
 /** "ended, 1 error · 4 spans · 300 in / 30 out tokens · gpt-4o · 2.5 s": a run's state and totals on one line. */
 function totalsLine(r: RunSummary | Run): string {
-  const parts = [`${r.status}${r.error ? `, ${r.error_count} error${r.error_count === 1 ? "" : "s"}` : ""}`, `${r.span_count} span${r.span_count === 1 ? "" : "s"}`];
+  const parts = [
+    `${r.status}${r.error ? `, ${r.error_count} error${r.error_count === 1 ? "" : "s"}` : ""}`,
+    `${r.span_count} span${r.span_count === 1 ? "" : "s"}`,
+  ];
   if (r.usage.input_tokens > 0 || r.usage.output_tokens > 0) parts.push(`${r.usage.input_tokens} in / ${r.usage.output_tokens} out tokens`);
   if (r.models.length > 0) parts.push(r.models.join(", "));
   if (r.duration_ms !== null) parts.push(r.duration_ms < 1000 ? `${r.duration_ms} ms` : `${(r.duration_ms / 1000).toFixed(1)} s`);
@@ -46,7 +49,10 @@ export const runStartCommand = operationCommand("run_create", {
 export const runShowCommand = operationCommand("run_read", {
   words: ["run", "show"],
   args: [{ field: "run_id", name: "RUN_ID" }],
-  options: [{ field: "spans_limit", flags: "--spans-limit <n>" }, { field: "spans_cursor", flags: "--spans-cursor <cursor>" }],
+  options: [
+    { field: "spans_limit", flags: "--spans-limit <n>" },
+    { field: "spans_cursor", flags: "--spans-cursor <cursor>" },
+  ],
   examples: ["cairn run show run_06h2k3m4n5p6q7r8s9t0v1w2x3", "cairn run show $RUN --spans-limit 100"],
   human: printRun,
 });

@@ -22,7 +22,9 @@ export const searchCommand = operationCommand("artifact_search", {
     "cairn search --human-action needed --owner team:platform",
     "cairn search --outcome overdue --fields summary",
     "cairn search --created-after 2026-12-01 --schema cairn.receipt/v1",
-    "cairn search upload retries --limit 5", "cairn search --tag export --json | jq -r '.items[].url'"],
+    "cairn search upload retries --limit 5",
+    "cairn search --tag export --json | jq -r '.items[].url'",
+  ],
   human(page, printer) {
     if (page.items.length === 0) printer.out("Nothing matches.");
     for (const a of page.items) printer.out(listLine(a));

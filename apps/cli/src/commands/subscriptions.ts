@@ -14,7 +14,10 @@ function printSubscription(s: Subscription, printer: Printer): void {
 export const subscribeCommand = operationCommand("subscription_create", {
   words: ["subscribe"],
   args: [{ field: "url", name: "URL" }],
-  options: [{ field: "events", flags: "--events <type...>" }, { field: "owner", flags: "--owner <owner>" }],
+  options: [
+    { field: "events", flags: "--events <type...>" },
+    { field: "owner", flags: "--owner <owner>" },
+  ],
   examples: [
     "cairn subscribe https://hooks.example.com/cairn",
     "cairn subscribe https://hooks.example.com/cairn --events artifact.created receipt.dropped --owner team:platform",

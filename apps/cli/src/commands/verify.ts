@@ -59,13 +59,7 @@ function report(result: VerifyResult, json: boolean, printer: Printer): boolean 
 }
 
 /** Verifies every line; returns the exit code (8 when any line fails). */
-async function verifyLines(
-  io: CliIo,
-  target: string,
-  json: boolean,
-  verify: (line: string) => Promise<VerifyResult>,
-  printer: Printer,
-): Promise<number> {
+async function verifyLines(io: CliIo, target: string, json: boolean, verify: (line: string) => Promise<VerifyResult>, printer: Printer): Promise<number> {
   let total = 0;
   let failed = 0;
   for await (const line of await linesOf(io, target)) {
@@ -119,11 +113,16 @@ export const verifyCommand: CliCommand<"receipt_verify"> = {
           }
           return;
         }
-        await runWithClient(ctx, json, async (client, printer) => {
-          if (file) return verifyLines(ctx.io, target, json, async (line) => (await client.call("receipt_verify", { line })).data, printer);
-          const { data } = await client.call("receipt_verify", { id: target });
-          return report(data, json, printer) ? EXIT.ok : EXIT.unverified;
-        }, file ? offlineHint : undefined);
+        await runWithClient(
+          ctx,
+          json,
+          async (client, printer) => {
+            if (file) return verifyLines(ctx.io, target, json, async (line) => (await client.call("receipt_verify", { line })).data, printer);
+            const { data } = await client.call("receipt_verify", { id: target });
+            return report(data, json, printer) ? EXIT.ok : EXIT.unverified;
+          },
+          file ? offlineHint : undefined,
+        );
       });
   },
 };

@@ -3,7 +3,6 @@ import { rejectedInput } from "./rejected.js";
 
 export type DocumentFormat = "json" | "yaml";
 
-
 /**
  * JSON or YAML, decided by the content: a document whose first significant character is
  * `{` or `[` is read as JSON; anything else as YAML. A `{` document that is not JSON but

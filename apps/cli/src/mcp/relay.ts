@@ -49,7 +49,9 @@ async function connect(options: RelayOptions): Promise<Remote> {
     });
   } catch (err) {
     const failure = err as UpstreamFailure;
-    throw new Error(failure.explained?.message ?? `cannot talk to the Cairn server at ${options.serverUrl}: MCP error ${failure.rpc.code}: ${failure.rpc.message}`);
+    throw new Error(
+      failure.explained?.message ?? `cannot talk to the Cairn server at ${options.serverUrl}: MCP error ${failure.rpc.code}: ${failure.rpc.message}`,
+    );
   }
   if (answer.error) throw new Error(`cannot talk to the Cairn server at ${options.serverUrl}: MCP error ${answer.error.code}: ${answer.error.message}`);
   const result = (answer.result ?? {}) as Partial<Remote> & { protocolVersion?: unknown };
@@ -119,8 +121,16 @@ export async function runRelay(options: RelayOptions): Promise<RunningRelay> {
 
   const initialize = (id: JsonRpcId, params: unknown) => {
     const p = params as { protocolVersion?: unknown; capabilities?: unknown; clientInfo?: { name?: unknown; version?: unknown } } | undefined;
-    if (typeof p?.protocolVersion !== "string" || typeof p.capabilities !== "object" || typeof p.clientInfo?.name !== "string" || typeof p.clientInfo.version !== "string") {
-      return answerError(id, { code: -32602, message: "Invalid request parameters: initialize needs protocolVersion, capabilities and clientInfo {name, version}" });
+    if (
+      typeof p?.protocolVersion !== "string" ||
+      typeof p.capabilities !== "object" ||
+      typeof p.clientInfo?.name !== "string" ||
+      typeof p.clientInfo.version !== "string"
+    ) {
+      return answerError(id, {
+        code: -32602,
+        message: "Invalid request parameters: initialize needs protocolVersion, capabilities and clientInfo {name, version}",
+      });
     }
     negotiated = options.protocol.supported.includes(p.protocolVersion) ? p.protocolVersion : options.protocol.latest;
     const { name, title, version } = remote.serverInfo;
@@ -146,11 +156,15 @@ export async function runRelay(options: RelayOptions): Promise<RunningRelay> {
     cancellers.set(id, controller);
     const call = (async () => {
       try {
-        const answer = await ask(options, { id, method, ...(params !== undefined && { params }) }, {
-          protocolVersion: modern?.version ?? negotiated,
-          ...(modern && { headers: modern.headers }),
-          signal: controller.signal,
-        });
+        const answer = await ask(
+          options,
+          { id, method, ...(params !== undefined && { params }) },
+          {
+            protocolVersion: modern?.version ?? negotiated,
+            ...(modern && { headers: modern.headers }),
+            signal: controller.signal,
+          },
+        );
         if (controller.signal.aborted) return; // cancelled: the client expects no answer
         await write(answer.error ? { jsonrpc: "2.0", id, error: answer.error } : { result: answer.result, jsonrpc: "2.0", id });
       } catch (err) {
@@ -161,7 +175,15 @@ export async function runRelay(options: RelayOptions): Promise<RunningRelay> {
         const body = data?.error;
         // The server's database is down: a tool error the model reads ("try again shortly"), as over HTTP.
         if (method === "tools/call" && body?.code === "unavailable") {
-          await write({ result: { content: [{ type: "text", text: JSON.stringify({ error: body }) }], isError: true, _meta: { [ERROR_META_KEY]: body, ...(data?.request_id !== undefined && { request_id: data.request_id }) } }, jsonrpc: "2.0", id });
+          await write({
+            result: {
+              content: [{ type: "text", text: JSON.stringify({ error: body }) }],
+              isError: true,
+              _meta: { [ERROR_META_KEY]: body, ...(data?.request_id !== undefined && { request_id: data.request_id }) },
+            },
+            jsonrpc: "2.0",
+            id,
+          });
         } else {
           await answerError(id, failure.rpc);
         }

@@ -38,7 +38,11 @@ const toolUse = (id: string, name: string, input: Record<string, unknown>) => ({
   message: { role: "assistant", content: [{ type: "tool_use", id, name, input }] },
   sessionId: "s1",
 });
-const toolResult = (id: string) => ({ type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: "ok" }] }, sessionId: "s1" });
+const toolResult = (id: string) => ({
+  type: "user",
+  message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: "ok" }] },
+  sessionId: "s1",
+});
 const git = (cwd: string, ...args: string[]) => execFileSync("git", ["-C", cwd, ...args], { stdio: "ignore" });
 
 function initRepo(path: string) {

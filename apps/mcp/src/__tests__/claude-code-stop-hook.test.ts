@@ -19,12 +19,21 @@ function runHook(stdin: string): Promise<{ code: number | null; stdout: string; 
 const userSays = (text: string) => ({ type: "user", message: { role: "user", content: text }, uuid: "u1", sessionId: "s1" });
 const toolUse = (id: string, name: string, input: Record<string, unknown>) => ({
   type: "assistant",
-  message: { role: "assistant", content: [{ type: "text", text: "Working on it." }, { type: "tool_use", id, name, input }] },
+  message: {
+    role: "assistant",
+    content: [
+      { type: "text", text: "Working on it." },
+      { type: "tool_use", id, name, input },
+    ],
+  },
   sessionId: "s1",
 });
 const toolResult = (id: string, isError = false) => ({
   type: "user",
-  message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: isError ? '{"error":{"code":"validation_failed"}}' : "ok", ...(isError && { is_error: true }) }] },
+  message: {
+    role: "user",
+    content: [{ type: "tool_result", tool_use_id: id, content: isError ? '{"error":{"code":"validation_failed"}}' : "ok", ...(isError && { is_error: true }) }],
+  },
   sessionId: "s1",
 });
 
@@ -66,7 +75,7 @@ describe("the plugin's Stop hook (SPEC §22)", () => {
     const config = JSON.parse(readFileSync(join(PLUGIN, "hooks/hooks.json"), "utf8"));
     const [entry] = config.hooks.Stop;
     // Claude Code expands the plugin root variable in the command.
-    const command = ["node ", '"$', '{CLAUDE_PLUGIN_ROOT}', '/hooks/stop-receipt.mjs"'].join("");
+    const command = ["node ", '"$', "{CLAUDE_PLUGIN_ROOT}", '/hooks/stop-receipt.mjs"'].join("");
     expect(entry.hooks).toEqual([{ type: "command", command, timeout: 15 }]);
   });
 
@@ -114,7 +123,12 @@ describe("the plugin's Stop hook (SPEC §22)", () => {
   });
 
   it("never blocks a session without changes, or with changes outside any git work tree", async () => {
-    const reading = [userSays("What does export.ts do?"), toolUse("t1", "Read", { file_path: join(repo, "src/export.ts") }), toolResult("t1"), toolUse("t2", "Bash", { command: "git log -1" })];
+    const reading = [
+      userSays("What does export.ts do?"),
+      toolUse("t1", "Read", { file_path: join(repo, "src/export.ts") }),
+      toolResult("t1"),
+      toolUse("t2", "Bash", { command: "git log -1" }),
+    ];
     expect((await runHook(stopInput(reading))).stdout).toBe("");
     const outside = [toolUse("t1", "Write", { file_path: join(plain, "notes.md"), content: "x" }), toolResult("t1")];
     expect((await runHook(stopInput(outside, {}, plain))).stdout).toBe("");

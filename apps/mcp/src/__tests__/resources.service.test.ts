@@ -57,7 +57,11 @@ describe("MCP resources and prompts (in memory, PGlite)", () => {
     expect(first.resources[0]).toMatchObject({ uri: "ui://cairn/receipt-card", mimeType: "text/html;profile=mcp-app" });
     expect(first.nextCursor).toBeUndefined();
     const templates = await client.listResourceTemplates();
-    expect(templates.resourceTemplates.map((t) => t.uriTemplate)).toEqual(["mcp://cairn/artifacts/{id}", "mcp://cairn/artifacts/{id}/a2ui", "mcp://cairn/runs/{id}"]);
+    expect(templates.resourceTemplates.map((t) => t.uriTemplate)).toEqual([
+      "mcp://cairn/artifacts/{id}",
+      "mcp://cairn/artifacts/{id}/a2ui",
+      "mcp://cairn/runs/{id}",
+    ]);
   });
 
   it("refuses another owner's artifact, a uri not of the form, and an expired artifact", async () => {
@@ -117,7 +121,9 @@ describe("MCP resources and prompts (in memory, PGlite)", () => {
 
   it("offers the receipt prompt with core's nine questions and the task", async () => {
     const { prompts } = await client.listPrompts();
-    expect(prompts).toEqual([expect.objectContaining({ name: "receipt", title: "Leave a receipt", arguments: [expect.objectContaining({ name: "task", required: false })] })]);
+    expect(prompts).toEqual([
+      expect.objectContaining({ name: "receipt", title: "Leave a receipt", arguments: [expect.objectContaining({ name: "task", required: false })] }),
+    ]);
     const prompt = await client.getPrompt({ name: "receipt", arguments: { task: "rotate the api keys" } });
     const text = (prompt.messages as Json[])[0]?.content.text as string;
     expect(text).toContain("rotate the api keys");

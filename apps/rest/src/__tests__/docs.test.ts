@@ -45,7 +45,16 @@ describe("/docs, the API reference people read", () => {
         expect(res.text).toContain(`id="${op.operationId}"`);
       }
     }
-    for (const shown of ["Approve the retry budget", "outcome.status", "not_applicable", "outcome.measure_at", "evidence[].url", "remaining[].owner", "Example request", "Authorization: Bearer"]) {
+    for (const shown of [
+      "Approve the retry budget",
+      "outcome.status",
+      "not_applicable",
+      "outcome.measure_at",
+      "evidence[].url",
+      "remaining[].owner",
+      "Example request",
+      "Authorization: Bearer",
+    ]) {
       expect(res.text, shown).toContain(shown);
     }
     expect(res.text, "descriptions show code, not backticks").not.toContain("`");
@@ -91,7 +100,10 @@ describe("/docs, the API reference people read", () => {
           expect(await page.getByRole("navigation", { name: "Endpoints" }).getByRole("link").first().isVisible()).toBe(true);
           expect(errors).toEqual([]);
           await page.screenshot({ path: join(SHOTS, `docs-${width}-${scheme}.png`) });
-          await page.locator("#receipt_create details").first().evaluate((d) => d.setAttribute("open", ""));
+          await page
+            .locator("#receipt_create details")
+            .first()
+            .evaluate((d) => d.setAttribute("open", ""));
           await page.locator("#receipt_create").screenshot({ path: join(SHOTS, `docs-receipt-${width}-${scheme}.png`) });
           await page.close();
         });

@@ -18,7 +18,9 @@ const CASES: Case[] = [
   ["secret-detected", 422, ["before"], async () => minimalReceipt({ before: `${MARKER} ${ghp}` }), { secrets: "block" }],
   ["policy-vetoed", 422, ["evidence"], async () => minimalReceipt({ before: MARKER }), { require_evidence: true }],
   [
-    "duplicate", 409, [],
+    "duplicate",
+    409,
+    [],
     async (h, token) => {
       await h.call("POST", "/v1/receipts", { token, body: minimalReceipt({ before: MARKER }) });
       return minimalReceipt({ before: MARKER });
@@ -36,32 +38,39 @@ describe.each(ADAPTER_DRIVERS)("REST gates, drops, doctor, status and policy on 
   });
   afterAll(async () => h?.close());
 
-  it.each(CASES)("%s → %i with the drop, listed by GET /v1/drops; no value in drops, doctor, status or logs", async (category, status, fields, body, policy) => {
-    const sam = await h.world.user("sam");
-    if (policy) expect((await h.call("PUT", "/v1/policy", { token: sam.token, body: policy })).status).toBe(200);
-    const logged = createRestApp(h.world.cairn, { accessLog: true });
-    const lines: string[] = [];
-    const saved = [console.log, console.error, console.warn];
-    console.log = console.error = console.warn = (...args: unknown[]) => void lines.push(args.map(String).join(" "));
-    let res: Response;
-    let text: string;
-    try {
-      const payload = JSON.stringify(await body(h, sam.token));
-      res = await logged.request("/v1/receipts", { method: "POST", headers: { authorization: `Bearer ${sam.token}`, "content-type": "application/json" }, body: payload });
-      text = await res.text();
-    } finally {
-      [console.log, console.error, console.warn] = saved as [typeof console.log, typeof console.error, typeof console.warn];
-    }
-    expect(res.status).toBe(status);
-    const { error } = JSON.parse(text);
-    expect(error.drop).toMatchObject({ category, fields, owner: `user:${sam.name}`, surface: "rest" });
-    const drops = await h.call("GET", "/v1/drops", { token: sam.token });
-    expect(drops.json).toEqual({ items: [error.drop], next_cursor: null });
-    const doctor = await h.call("GET", "/v1/doctor", { token: sam.token });
-    const statusRes = await h.call("GET", "/v1/status", { token: sam.token });
-    expect(statusRes.json.drops.counts).toEqual({ [category]: 1 });
-    for (const t of [text, drops.text, doctor.text, statusRes.text, lines.join("\n")]) expect(t).not.toContain(MARKER);
-  });
+  it.each(CASES)(
+    "%s → %i with the drop, listed by GET /v1/drops; no value in drops, doctor, status or logs",
+    async (category, status, fields, body, policy) => {
+      const sam = await h.world.user("sam");
+      if (policy) expect((await h.call("PUT", "/v1/policy", { token: sam.token, body: policy })).status).toBe(200);
+      const logged = createRestApp(h.world.cairn, { accessLog: true });
+      const lines: string[] = [];
+      const saved = [console.log, console.error, console.warn];
+      console.log = console.error = console.warn = (...args: unknown[]) => void lines.push(args.map(String).join(" "));
+      let res: Response;
+      let text: string;
+      try {
+        const payload = JSON.stringify(await body(h, sam.token));
+        res = await logged.request("/v1/receipts", {
+          method: "POST",
+          headers: { authorization: `Bearer ${sam.token}`, "content-type": "application/json" },
+          body: payload,
+        });
+        text = await res.text();
+      } finally {
+        [console.log, console.error, console.warn] = saved as [typeof console.log, typeof console.error, typeof console.warn];
+      }
+      expect(res.status).toBe(status);
+      const { error } = JSON.parse(text);
+      expect(error.drop).toMatchObject({ category, fields, owner: `user:${sam.name}`, surface: "rest" });
+      const drops = await h.call("GET", "/v1/drops", { token: sam.token });
+      expect(drops.json).toEqual({ items: [error.drop], next_cursor: null });
+      const doctor = await h.call("GET", "/v1/doctor", { token: sam.token });
+      const statusRes = await h.call("GET", "/v1/status", { token: sam.token });
+      expect(statusRes.json.drops.counts).toEqual({ [category]: 1 });
+      for (const t of [text, drops.text, doctor.text, statusRes.text, lines.join("\n")]) expect(t).not.toContain(MARKER);
+    },
+  );
 
   it("malformed JSON and an oversized body never reach the gates but still leave an `invalid` drop on (input)", async () => {
     const sam = await h.world.user("sam");
@@ -101,7 +110,10 @@ describe.each(ADAPTER_DRIVERS)("REST gates, drops, doctor, status and policy on 
     expect(other.status).toBe(422);
     expect(other.json.error.code).toBe("idempotency_mismatch");
     const refusedTwice = [];
-    for (let i = 0; i < 2; i++) refusedTwice.push(await h.call("POST", "/v1/receipts", { token: sam.token, body: minimalReceipt({ learned: "" }), headers: { "idempotency-key": "bad-1" } }));
+    for (let i = 0; i < 2; i++)
+      refusedTwice.push(
+        await h.call("POST", "/v1/receipts", { token: sam.token, body: minimalReceipt({ learned: "" }), headers: { "idempotency-key": "bad-1" } }),
+      );
     // The same refusal, byte for byte, but for the id of the request it answers (SPEC §30).
     const withoutRequestId = (text: string | undefined) => text?.replace(/,"request_id":"[^"]+"/, "");
     expect(refusedTwice[1]?.json.error.request_id).not.toBe(refusedTwice[0]?.json.error.request_id);
@@ -125,7 +137,12 @@ describe.each(ADAPTER_DRIVERS)("REST gates, drops, doctor, status and policy on 
     await h.call("POST", "/v1/receipts", { token: sam.token, body: minimalReceipt({ owner: team }) });
     const doctor = await h.call("GET", "/v1/doctor", { token: sam.token });
     expect(doctor.json.checks.map((c: { name: string; status: string }) => [c.name, c.status])).toEqual([
-      ["Database", "ok"], ["Drops", "warn"], ["Policy", "warn"], ["Webhooks", "ok"], ["Inbox", "ok"], ["Notifications", "ok"],
+      ["Database", "ok"],
+      ["Drops", "warn"],
+      ["Policy", "warn"],
+      ["Webhooks", "ok"],
+      ["Inbox", "ok"],
+      ["Notifications", "ok"],
     ]);
     await h.call("PUT", `/v1/policy?owner=${team}`, { token: sam.token, body: { require_evidence: false } });
     const cleared = await h.call("GET", "/v1/doctor", { token: sam.token });
@@ -136,7 +153,13 @@ describe.each(ADAPTER_DRIVERS)("REST gates, drops, doctor, status and policy on 
 
   it("/openapi.json documents the new routes, the Idempotency-Key header and the 409", async () => {
     const doc = (await h.call("GET", "/openapi.json")).json;
-    for (const [path, method] of [["/v1/drops", "get"], ["/v1/doctor", "get"], ["/v1/status", "get"], ["/v1/policy", "get"], ["/v1/policy", "put"]]) {
+    for (const [path, method] of [
+      ["/v1/drops", "get"],
+      ["/v1/doctor", "get"],
+      ["/v1/status", "get"],
+      ["/v1/policy", "get"],
+      ["/v1/policy", "put"],
+    ]) {
       expect(doc.paths[path as string][method as string], `${method} ${path}`).toBeDefined();
     }
     const post = doc.paths["/v1/receipts"].post;

@@ -51,7 +51,11 @@ describe.each(DRIVERS)("REST hardening on %s", (driver) => {
       const shareToken = (stored.json.url as string).split("/s/")[1] as string;
       const boom = await json("POST", "/v1/receipts", sam.token, minimalReceipt({ learned: sam.token, tags: ["explode"] }));
       expect(boom.status).toBe(500);
-      expect(boom.json.error).toEqual({ code: "internal", message: "Something went wrong on the server. The error was logged.", request_id: boom.headers.get("x-request-id") });
+      expect(boom.json.error).toEqual({
+        code: "internal",
+        message: "Something went wrong on the server. The error was logged.",
+        request_id: boom.headers.get("x-request-id"),
+      });
 
       const log = lines.join("\n");
       const requestId = boom.headers.get("x-request-id") as string;

@@ -6,7 +6,11 @@ export interface RestHarness {
   store: Store;
   world: TestWorld;
   app: ReturnType<typeof createRestApp>;
-  call(method: string, path: string, opts?: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<{ status: number; json: any; text: string; headers: Headers }>;
+  call(
+    method: string,
+    path: string,
+    opts?: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> },
+  ): Promise<{ status: number; json: any; text: string; headers: Headers }>;
   close(): Promise<void>;
 }
 

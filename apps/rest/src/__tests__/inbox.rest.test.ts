@@ -21,9 +21,7 @@ describe("REST inbox, acknowledge and outcomes", () => {
 
     const open = await h.call("GET", "/v1/inbox", { token: agent.token });
     expect(open.status).toBe(200);
-    expect(open.json.items.map((i: { id: string; state: string; human_action: string }) => [i.id, i.state, i.human_action])).toEqual([
-      [id, "open", ASKS],
-    ]);
+    expect(open.json.items.map((i: { id: string; state: string; human_action: string }) => [i.id, i.state, i.human_action])).toEqual([[id, "open", ASKS]]);
     expect(open.json.next_cursor).toBeNull();
 
     const denied = await h.call("POST", `/v1/artifacts/${id}/acknowledge`, { token: agent.token, body: { note: "seen" } });

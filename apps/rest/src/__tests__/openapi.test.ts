@@ -23,9 +23,7 @@ describe.each(ADAPTER_DRIVERS)("published schemas on %s", (driver) => {
       expect(schema.properties[field], field).toBeDefined();
       expect(schema.properties[field].description, field).toBeTruthy();
     }
-    expect(schema.required).toEqual(
-      expect.arrayContaining(["changed", "affected", "before", "after", "evidence", "outcome", "remaining", "learned"]),
-    );
+    expect(schema.required).toEqual(expect.arrayContaining(["changed", "affected", "before", "after", "evidence", "outcome", "remaining", "learned"]));
     expect(schema.required).not.toContain("human_action");
   });
 

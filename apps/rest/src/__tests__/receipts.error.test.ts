@@ -16,7 +16,17 @@ const BROKEN: Array<[string, Record<string, unknown>, string, number?]> = [
   ["bad status", minimalReceipt({ outcome: { status: "finished" } }), "outcome.status"],
   ["measured without summary", minimalReceipt({ outcome: { status: "measured" } }), "outcome.summary"],
   ["pending without date", minimalReceipt({ outcome: { status: "pending" } }), "outcome.measure_at"],
-  ["bad evidence scheme", minimalReceipt({ evidence: [{ label: "a", url: "https://a.x" }, { label: "b", url: "https://b.x" }, { label: "c", url: "file:///etc/passwd" }] }), "evidence.2.url"],
+  [
+    "bad evidence scheme",
+    minimalReceipt({
+      evidence: [
+        { label: "a", url: "https://a.x" },
+        { label: "b", url: "https://b.x" },
+        { label: "c", url: "file:///etc/passwd" },
+      ],
+    }),
+    "evidence.2.url",
+  ],
   ["evidence missing", minimalReceipt({ evidence: undefined }), "evidence"],
   ["follows unknown", minimalReceipt({ follows: "art_00000000000000000000000000" }), "follows"],
 ];
@@ -55,7 +65,7 @@ describe.each(ADAPTER_DRIVERS)("REST receipts (errors) on %s", (driver) => {
   });
 
   it("malformed JSON, empty body and non-object bodies → 422, never 5xx", async () => {
-    for (const rawBody of ["{", "", "null", "[]", '"text"', "42", "{\"changed\":", "\u0000"]) {
+    for (const rawBody of ["{", "", "null", "[]", '"text"', "42", '{"changed":', "\u0000"]) {
       const res = await h.call("POST", "/v1/receipts", { token, rawBody });
       expect(res.status, rawBody).toBe(422);
       expect(res.json.error.code).toBe("validation_failed");
@@ -79,7 +89,11 @@ describe.each(ADAPTER_DRIVERS)("REST receipts (errors) on %s", (driver) => {
         else r[key] = value;
         return JSON.stringify(r);
       });
-    const junk = fc.oneof(fc.string({ maxLength: 200 }), anyJson.map((v) => JSON.stringify(v)), mutatedReceipt);
+    const junk = fc.oneof(
+      fc.string({ maxLength: 200 }),
+      anyJson.map((v) => JSON.stringify(v)),
+      mutatedReceipt,
+    );
     const bodies = fc.sample(junk, { numRuns: 500, seed: 7373 });
     const statuses = new Map<number, number>();
     for (const rawBody of bodies) {

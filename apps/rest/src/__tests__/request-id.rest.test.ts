@@ -72,7 +72,11 @@ describe("drops about a body that is not JSON, or not an object, never advise ab
   it("a 415 (no Content-Type), malformed JSON and a bare JSON string each leave a drop whose advice fits", async () => {
     const sam = await world.user("sam");
     const post = async (body: string, type?: string) => {
-      const res = await app.request("/v1/receipts", { method: "POST", headers: { authorization: `Bearer ${sam.token}`, ...(type && { "content-type": type }) }, body });
+      const res = await app.request("/v1/receipts", {
+        method: "POST",
+        headers: { authorization: `Bearer ${sam.token}`, ...(type && { "content-type": type }) },
+        body,
+      });
       return { status: res.status, error: ((await res.json()) as { error: { drop?: { cause: string; next_action: string } } }).error };
     };
     const untyped = await post(JSON.stringify(minimalReceipt()));

@@ -33,8 +33,16 @@ describe.each(ADAPTER_DRIVERS)("REST runs people can read on %s", (driver) => {
             {
               spans: [
                 span(root, null, "invoke_agent", 0, 3000, [attr("gen_ai.agent.name", "planner"), attr("gen_ai.conversation.id", conversation)]),
-                span(`${traceId.slice(0, 14)}02`, root, "chat", 100, 1000, [attr("gen_ai.request.model", "gpt-4o"), attr("gen_ai.usage.input_tokens", 100), attr("gen_ai.usage.output_tokens", 10)]),
-                span(`${traceId.slice(0, 14)}03`, root, "chat", 1000, 2000, [attr("gen_ai.request.model", "gpt-4o"), attr("gen_ai.usage.input_tokens", 200), attr("gen_ai.usage.output_tokens", 20)]),
+                span(`${traceId.slice(0, 14)}02`, root, "chat", 100, 1000, [
+                  attr("gen_ai.request.model", "gpt-4o"),
+                  attr("gen_ai.usage.input_tokens", 100),
+                  attr("gen_ai.usage.output_tokens", 10),
+                ]),
+                span(`${traceId.slice(0, 14)}03`, root, "chat", 1000, 2000, [
+                  attr("gen_ai.request.model", "gpt-4o"),
+                  attr("gen_ai.usage.input_tokens", 200),
+                  attr("gen_ai.usage.output_tokens", 20),
+                ]),
                 span(`${traceId.slice(0, 14)}04`, root, "execute_tool", 2000, 2500, [], true),
               ],
             },
@@ -53,7 +61,9 @@ describe.each(ADAPTER_DRIVERS)("REST runs people can read on %s", (driver) => {
     const made = await h.call("POST", "/v1/runs", { token: sam.token, body: { name: "manual" } });
     const [run] = (await h.call("GET", `/v1/runs?q=${traceId}`, { token: sam.token })).json.items;
     // Until ingest keeps the 0017 totals (otlp branch), the row's error count and end are set as ingest would.
-    await h.store.query("update runs set error_count = 1, ended_at = '2026-11-01T10:00:03Z', conversation_id = 'conv-rest' where id = $1 and span_count = 0", [run.id]);
+    await h.store.query("update runs set error_count = 1, ended_at = '2026-11-01T10:00:03Z', conversation_id = 'conv-rest' where id = $1 and span_count = 0", [
+      run.id,
+    ]);
 
     const ids = async (qs: string) => (await h.call("GET", `/v1/runs?${qs}`, { token: sam.token })).json.items.map((r: { id: string }) => r.id);
     expect(await ids("error=true")).toEqual([run.id]);

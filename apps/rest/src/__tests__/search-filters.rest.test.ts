@@ -19,9 +19,13 @@ describe("GET /v1/artifacts filters", () => {
     expect(needs.status).toBe(201);
     expect(new Date(needs.json.expires_at).getTime() - new Date(needs.json.created_at).getTime()).toBe(3_600_000);
     await h.call("POST", "/v1/receipts", { token: sam.token, body: minimalReceipt({ learned: "restfilterword two" }) });
-    const page = await h.call("GET", "/v1/artifacts?q=restfilterword&human_action=needed&schema=cairn.receipt/v1&outcome=not_applicable&created_after=2020-01-01&fields=summary&limit=5", {
-      token: sam.token,
-    });
+    const page = await h.call(
+      "GET",
+      "/v1/artifacts?q=restfilterword&human_action=needed&schema=cairn.receipt/v1&outcome=not_applicable&created_after=2020-01-01&fields=summary&limit=5",
+      {
+        token: sam.token,
+      },
+    );
     expect(page.status).toBe(200);
     expect(page.json.items.map((i: { id: string }) => i.id)).toEqual([needs.json.id]);
     expect(page.json.items[0]).not.toHaveProperty("body");

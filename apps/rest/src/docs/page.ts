@@ -55,17 +55,25 @@ function operation(doc: Json, path: string, method: string, op: Json): Html {
     <h2><span class="m">${method.toUpperCase()}</span><code>${path}</code></h2>
     <p>${prose(op.summary)}</p>
     ${secured ? "" : html`<p><strong>Public:</strong> no token needed.</p>`}
-    ${params.length > 0
-      ? html`<h3>Parameters</h3>${params.map(
-          (p) => html`<div class="row"><div><code>${String(p.name)}</code> <span class="t">${String(p.in)}</span> ${p.required ? html`<span class="req">required</span>` : ""}</div>
+    ${
+      params.length > 0
+        ? html`<h3>Parameters</h3>${params.map(
+            (
+              p,
+            ) => html`<div class="row"><div><code>${String(p.name)}</code> <span class="t">${String(p.in)}</span> ${p.required ? html`<span class="req">required</span>` : ""}</div>
           <div>${prose((p.schema as Json | undefined)?.description ?? p.description)}</div></div>`,
-        )}`
-      : ""}
+          )}`
+        : ""
+    }
     ${body ? html`<h3>Request body</h3>${fields(fieldRows(doc, body.schema))}<details><summary>Example request</summary>${json(exampleOf(doc, body.schema))}</details>` : ""}
     <h3>Responses</h3>
     ${responses.map(([code, r]) => html`<div class="row"><code>${code}</code> ${prose(r.description)}</div>`)}
-    ${okContent ? html`<details><summary>${okCode} response fields</summary>${fields(fieldRows(doc, okContent.schema))}</details>
-    <details><summary>Example ${okCode} response</summary>${json(exampleOf(doc, okContent.schema))}</details>` : ""}
+    ${
+      okContent
+        ? html`<details><summary>${okCode} response fields</summary>${fields(fieldRows(doc, okContent.schema))}</details>
+    <details><summary>Example ${okCode} response</summary>${json(exampleOf(doc, okContent.schema))}</details>`
+        : ""
+    }
   </section>`;
 }
 
@@ -87,9 +95,10 @@ export function renderDocsPage(doc: Json): Html {
 <p>Machine-readable: <a href="/openapi.json">/openapi.json</a> (OpenAPI 3.1) and the receipt's JSON Schema at <a href="/v1/schemas/cairn.receipt/v1">/v1/schemas/cairn.receipt/v1</a>.</p>
 <nav aria-label="Endpoints"><h2 id="contents">Contents</h2>
 ${tags.map(
-  (tag) => html`<h2>${tag}</h2><ul>${ops
-    .filter((o) => o.tag === tag)
-    .map((o) => html`<li><a href="#${anchor(o.op, o.method, o.path)}"><span class="m">${o.method.toUpperCase()}</span>${o.path}</a></li>`)}</ul>`,
+  (tag) =>
+    html`<h2>${tag}</h2><ul>${ops
+      .filter((o) => o.tag === tag)
+      .map((o) => html`<li><a href="#${anchor(o.op, o.method, o.path)}"><span class="m">${o.method.toUpperCase()}</span>${o.path}</a></li>`)}</ul>`,
 )}
 <ul><li><a href="#errors">Errors</a></li></ul></nav>
 ${ops.map((o) => operation(doc, o.path, o.method, o.op))}

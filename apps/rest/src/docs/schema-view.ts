@@ -117,7 +117,11 @@ export function exampleOf(doc: Json, schema: unknown, depth = 0): unknown {
     default: {
       const props = (s.properties ?? {}) as Record<string, unknown>;
       const required = new Set((s.required as string[] | undefined) ?? Object.keys(props));
-      return Object.fromEntries(Object.entries(props).filter(([k]) => required.has(k)).map(([k, p]) => [k, exampleOf(doc, p, depth + 1)]));
+      return Object.fromEntries(
+        Object.entries(props)
+          .filter(([k]) => required.has(k))
+          .map(([k, p]) => [k, exampleOf(doc, p, depth + 1)]),
+      );
     }
   }
 }

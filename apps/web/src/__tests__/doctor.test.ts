@@ -16,7 +16,10 @@ describe("the doctor page: drops a person dealt with stop warning (SPEC §24)", 
 
     const forged = await b.request("/doctor/dismiss", { method: "POST", form: { csrf: "nope" } });
     expect(forged.status).toBe(403);
-    const res = await b.request("/doctor/dismiss", { method: "POST", form: { csrf: formTokenIn(before), before: before.match(/name="before" value="([^"]+)"/)?.[1] ?? "" } });
+    const res = await b.request("/doctor/dismiss", {
+      method: "POST",
+      form: { csrf: formTokenIn(before), before: before.match(/name="before" value="([^"]+)"/)?.[1] ?? "" },
+    });
     expect(res.status).toBe(303);
     const after = await (await b.request(res.headers.get("location") ?? "")).text();
     expect(after).toContain('data-part="notice">Dismissed 1 drop: they stay listed and no longer warn.');

@@ -7,7 +7,8 @@ const REDIRECT = "https://host.example/callback";
 const challenge = createHash("sha256").update("v".repeat(43)).digest("base64url");
 
 /** The consent form's hidden fields, as a browser would post them back. */
-const hiddenFields = (html: string) => Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], (m[2] ?? "").replaceAll("&amp;", "&")]));
+const hiddenFields = (html: string) =>
+  Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], (m[2] ?? "").replaceAll("&amp;", "&")]));
 
 describe("the authorization endpoint and consent page (SPEC §26)", () => {
   const fx = useWeb();
@@ -53,9 +54,16 @@ describe("the authorization endpoint and consent page (SPEC §26)", () => {
 
     const noToken = await b.request("/oauth/authorize", { method: "POST", form: { ...fields, csrf: "guess", decision: "allow" } });
     expect(noToken.status).toBe(403);
-    const crossSite = await b.request("/oauth/authorize", { method: "POST", headers: { "sec-fetch-site": "cross-site" }, form: { ...fields, decision: "allow" } });
+    const crossSite = await b.request("/oauth/authorize", {
+      method: "POST",
+      headers: { "sec-fetch-site": "cross-site" },
+      form: { ...fields, decision: "allow" },
+    });
     expect(crossSite.status).toBe(403);
-    const elsewhere = await b.request("/oauth/authorize", { method: "POST", form: { ...fields, redirect_uri: "https://attacker.example/cb", decision: "allow" } });
+    const elsewhere = await b.request("/oauth/authorize", {
+      method: "POST",
+      form: { ...fields, redirect_uri: "https://attacker.example/cb", decision: "allow" },
+    });
     expect(elsewhere.status).toBe(400);
     expect(elsewhere.headers.get("location")).toBeNull();
     const undecided = await b.request("/oauth/authorize", { method: "POST", form: { ...fields, decision: "maybe" } });

@@ -81,8 +81,16 @@ describe("runs people can read (SPEC §28) on the web", () => {
       run_id: run.id,
       spans: [
         span("00f067aa0ba902b7", { name: "invoke_agent" }),
-        span("c1", { parent_span_id: "00f067aa0ba902b7", name: "chat", attributes: { "gen_ai.request.model": "gpt-4o", "gen_ai.usage.input_tokens": 100, "gen_ai.usage.output_tokens": 10 } }),
-        span("c2", { parent_span_id: "c1", name: "deeper", attributes: { "gen_ai.response.model": "gpt-4o-mini", "gen_ai.usage.input_tokens": 200, "gen_ai.usage.output_tokens": 20 } }),
+        span("c1", {
+          parent_span_id: "00f067aa0ba902b7",
+          name: "chat",
+          attributes: { "gen_ai.request.model": "gpt-4o", "gen_ai.usage.input_tokens": 100, "gen_ai.usage.output_tokens": 10 },
+        }),
+        span("c2", {
+          parent_span_id: "c1",
+          name: "deeper",
+          attributes: { "gen_ai.response.model": "gpt-4o-mini", "gen_ai.usage.input_tokens": 200, "gen_ai.usage.output_tokens": 20 },
+        }),
         span("c3", { parent_span_id: "c2", name: "deepest", produced_artifact_id: receipt.id }),
         span("c4", { parent_span_id: "c3", name: "leaf" }),
       ],

@@ -22,7 +22,17 @@ describe("share page", () => {
     expect(status).toBe(200);
     expect(html).toContain(`Receipt asserted by claude · opus-5 for ${sam.name}, via MCP`);
     expect(html).not.toMatch(/verified/i);
-    const order = ['data-field="changed"', 'data-field="human_action"', 'data-field="before"', 'data-field="after"', 'data-field="evidence"', 'data-field="outcome.status"', 'data-field="remaining"', 'data-field="learned"', 'data-field="details"'];
+    const order = [
+      'data-field="changed"',
+      'data-field="human_action"',
+      'data-field="before"',
+      'data-field="after"',
+      'data-field="evidence"',
+      'data-field="outcome.status"',
+      'data-field="remaining"',
+      'data-field="learned"',
+      'data-field="details"',
+    ];
     const positions = order.map((needle) => html.indexOf(needle));
     expect(positions.every((p) => p > 0)).toBe(true);
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
@@ -60,7 +70,12 @@ describe("share page", () => {
     const created = await fx.world.cairn.invoke(
       "receipt_create",
       sam.ctx(),
-      minimalReceipt({ title: `T ${evil}`, before: evil, details: `${evil}\n\n[click](javascript:alert(3))`, evidence: [{ label: evil, url: "https://ok.example/\"><script>" }] }),
+      minimalReceipt({
+        title: `T ${evil}`,
+        before: evil,
+        details: `${evil}\n\n[click](javascript:alert(3))`,
+        evidence: [{ label: evil, url: 'https://ok.example/"><script>' }],
+      }),
     );
     const { html } = await page(`/s/${tokenOf(created.url)}`);
     expect(html).not.toContain("<script>");

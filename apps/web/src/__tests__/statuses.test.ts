@@ -8,6 +8,8 @@ describe("the web answers each error code with core's one status (REST's too)", 
   });
 
   it("the table says what SPEC §13 pins", () => {
-    expect([HTTP_STATUS.validation_failed, HTTP_STATUS.duplicate, HTTP_STATUS.not_found, HTTP_STATUS.gone, HTTP_STATUS.unavailable]).toEqual([422, 409, 404, 410, 503]);
+    expect([HTTP_STATUS.validation_failed, HTTP_STATUS.duplicate, HTTP_STATUS.not_found, HTTP_STATUS.gone, HTTP_STATUS.unavailable]).toEqual([
+      422, 409, 404, 410, 503,
+    ]);
   });
 });

@@ -27,7 +27,8 @@ function filters(q: BinQuery) {
 <div><label for="f-q">Search</label><input id="f-q" name="q" type="search" value="${q.q ?? ""}" placeholder="words in title or body"></div>
 <div><label for="f-tag">Tag</label><input id="f-tag" name="tag" value="${q.tag ?? ""}" placeholder="e.g. export"></div>
 ${RECEIPT_FILTER_CHOICES.map(
-  (f) => html`<div><label for="f-${f.key}">${f.label}</label><select id="f-${f.key}" name="${f.key}">${option("", "Any", q[f.key])}${f.options.map((o) => option(o.value, o.label, q[f.key]))}</select></div>`,
+  (f) =>
+    html`<div><label for="f-${f.key}">${f.label}</label><select id="f-${f.key}" name="${f.key}">${option("", "Any", q[f.key])}${f.options.map((o) => option(o.value, o.label, q[f.key]))}</select></div>`,
 )}
 <div><button type="submit">Filter</button></div>
 </form>`;
@@ -44,12 +45,7 @@ ${a.action ? html`<span><span class="pill${a.action.waiting ? "" : " calm"}">${a
 }
 
 /** The bin: everything the viewer may read, newest first, filtered, one page at a time. */
-export function binPage(
-  items: ArtifactSummaryView[],
-  nextCursor: string | null,
-  query: BinQuery & { cursor?: string },
-  chrome: Chrome,
-): Markup {
+export function binPage(items: ArtifactSummaryView[], nextCursor: string | null, query: BinQuery & { cursor?: string }, chrome: Chrome): Markup {
   const { cursor, ...q } = query;
   const filtered = Object.values(q).some(Boolean);
   return layout(

@@ -4,8 +4,7 @@ import { renderInline, renderMarkdown } from "../markdown.js";
 import type { Markup } from "./layout.js";
 
 /** A field's text: inline markdown (escaped by markdown-it, then sanitised), line breaks kept. */
-const text = (p: TextPart, tag: "p" | "div" = "div") =>
-  html`<${raw(tag)} class="text" data-field="${p.field}">${raw(renderInline(p.text))}</${raw(tag)}>`;
+const text = (p: TextPart, tag: "p" | "div" = "div") => html`<${raw(tag)} class="text" data-field="${p.field}">${raw(renderInline(p.text))}</${raw(tag)}>`;
 
 const labelled = (p: TextPart) => html`<div><span class="label">${p.label}</span>${text(p)}</div>`;
 
@@ -63,7 +62,8 @@ ${labelled(card.affected)}
     evidence.empty !== null
       ? html`<p class="warning" data-field="${evidence.field}" data-empty="true">${evidence.empty}</p>`
       : html`<ul data-field="${evidence.field}">${evidence.links.map(
-          (e) => html`<li><a href="${e.url}" rel="noopener noreferrer" data-field="${e.field}">${e.label}</a>${e.open ? html` <span class="meta">· <a href="${e.open.href}">${e.open.label}</a></span>` : ""}</li>`,
+          (e) =>
+            html`<li><a href="${e.url}" rel="noopener noreferrer" data-field="${e.field}">${e.label}</a>${e.open ? html` <span class="meta">· <a href="${e.open.href}">${e.open.label}</a></span>` : ""}</li>`,
         )}</ul>`
   }${evidence.note ? html`<p class="text meta" data-field="${evidence.note.field}">${raw(renderInline(evidence.note.text))}</p>` : ""}</div>
 <div><span class="label">${outcome.label}</span><p>${

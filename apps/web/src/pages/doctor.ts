@@ -11,9 +11,10 @@ export function doctorPage(checks: DoctorCheck[], drops: DropReceipt[], chrome: 
     "Doctor",
     html`${notice ? html`<p class="notice" role="status" data-part="notice">${notice}</p>` : ""}<h1>Doctor</h1>
 <ul class="checks" aria-label="Checks">${checks.map(
-      (c) => html`<li><p><span class="status ${c.status}">${c.status}</span> <strong>${c.name}</strong></p><p>${raw(renderInline(c.summary))}</p>${
-        c.next_action ? html`<p class="meta">Next: ${raw(renderInline(c.next_action))}</p>` : ""
-      }</li>`,
+      (c) =>
+        html`<li><p><span class="status ${c.status}">${c.status}</span> <strong>${c.name}</strong></p><p>${raw(renderInline(c.summary))}</p>${
+          c.next_action ? html`<p class="meta">Next: ${raw(renderInline(c.next_action))}</p>` : ""
+        }</li>`,
     )}</ul>
 <h2>Latest drops</h2>
 ${

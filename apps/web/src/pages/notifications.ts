@@ -9,11 +9,13 @@ export function confirmPage(code: string, target: string, already: boolean) {
   return layout(
     "Confirm your address",
     html`<h1>Confirm your address</h1>
-${already
-  ? html`<p><strong>${target}</strong> is already confirmed: Cairn sends notifications to it.</p>`
-  : html`<p>Cairn was asked to send notifications to <strong>${target}</strong>. Press the button to confirm it is yours.</p>
+${
+  already
+    ? html`<p><strong>${target}</strong> is already confirmed: Cairn sends notifications to it.</p>`
+    : html`<p>Cairn was asked to send notifications to <strong>${target}</strong>. Press the button to confirm it is yours.</p>
 <form method="post" action="${action}"><button type="submit">Confirm ${target}</button></form>
-<p class="muted">If you did not ask for this, close this page: nothing is sent until the address is confirmed.</p>`}`,
+<p class="muted">If you did not ask for this, close this page: nothing is sent until the address is confirmed.</p>`
+}`,
   );
 }
 
@@ -30,8 +32,6 @@ export function confirmUnknownPage() {
     html`<h1>This link is not valid</h1><p>It is wrong, more than 7 days old, or its channel was removed. Add the address again to get a new link.</p>`,
   );
 }
-
-
 
 /** What the settings page shows: the channels, the switches, and what just happened. */
 export interface NotificationSettingsData {

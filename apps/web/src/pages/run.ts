@@ -24,7 +24,8 @@ function receiptLink(id: string, produced: ProducedTitles) {
 function attributeList(attributes: readonly AttributeView[], label: string) {
   if (attributes.length === 0) return "";
   return html`<dl class="facts attrs" aria-label="${label}">${attributes.map(
-    (a) => html`<dt><code>${a.key}</code></dt><dd>${a.folded ? html`<details><summary>${a.preview}</summary><pre>${a.text}</pre></details>` : html`<span class="text">${a.text}</span>`}</dd>`,
+    (a) =>
+      html`<dt><code>${a.key}</code></dt><dd>${a.folded ? html`<details><summary>${a.preview}</summary><pre>${a.text}</pre></details>` : html`<span class="text">${a.text}</span>`}</dd>`,
   )}</dl>`;
 }
 
@@ -39,15 +40,17 @@ function spanNode(n: SpanTreeNode, view: RunPageView, produced: ProducedTitles):
   const made = view.produced_by_span.get(s.span_id) ?? [];
   return html`<li>
 <div class="span">${n.continued ? html`<span class="meta">under a span on an earlier page</span>` : ""}<span><strong>${s.name}</strong> <span class="meta">· ${s.duration} · <time datetime="${s.start_time}">${s.start_time.slice(11, 23)}</time></span>${
-    s.status ? html` <span class="pill${s.status.code === "ok" ? " calm" : " bad"}">${s.status.label}${s.status.message ? html`: ${s.status.message}` : ""}</span>` : ""
+    s.status
+      ? html` <span class="pill${s.status.code === "ok" ? " calm" : " bad"}">${s.status.label}${s.status.message ? html`: ${s.status.message}` : ""}</span>`
+      : ""
   }</span>
 ${bar(s.offset, s.width)}
 ${made.length > 0 ? html`<span class="meta">Produced <a href="#${`r-${made[0]}`}">${made.length === 1 ? "a receipt" : plural(made.length, "receipt")}</a> (listed above)</span>` : ""}
 ${s.attributes.length > 0 ? html`<details class="attrs-fold"><summary>${plural(s.attributes.length, "attribute")}</summary>${attributeList(s.attributes, `Attributes of ${s.name}`)}</details>` : ""}</div>
 ${
   n.children.length > 0
-    ? html`<details class="children"${n.open ? html` open` : ""}><summary>${plural(n.descendants, "span")} under ${s.name}</summary><ol class="tree">${n.children.map((c) =>
-        spanNode(c, view, produced),
+    ? html`<details class="children"${n.open ? html` open` : ""}><summary>${plural(n.descendants, "span")} under ${s.name}</summary><ol class="tree">${n.children.map(
+        (c) => spanNode(c, view, produced),
       )}</ol></details>`
     : ""
 }
@@ -80,13 +83,15 @@ ${
   view.produced.length === 0
     ? html`<p class="muted">None yet. A span naming a receipt (cairn.artifact.id) or a receipt sent with this trace's traceparent shows here.</p>`
     : html`<ul class="plain produced">${view.produced.map(
-        (p) => html`<li id="${`r-${p.artifact_id}`}">${receiptLink(p.artifact_id, produced)} <span class="meta">· by ${p.linked_by}${p.span_id ? html` · span <code>${p.span_id}</code>` : ""}</span></li>`,
+        (p) =>
+          html`<li id="${`r-${p.artifact_id}`}">${receiptLink(p.artifact_id, produced)} <span class="meta">· by ${p.linked_by}${p.span_id ? html` · span <code>${p.span_id}</code>` : ""}</span></li>`,
       )}</ul>`
 }
 ${
   view.siblings.length > 0
     ? html`<h2>In the same conversation</h2><ul class="plain">${view.siblings.map(
-        (r) => html`<li><a href="/runs/${encodeURIComponent(r.id)}">${r.name}</a> <span class="meta">· ${r.state}${r.error ? " · error" : ""} · <time datetime="${r.created_at}">${r.age}</time></span></li>`,
+        (r) =>
+          html`<li><a href="/runs/${encodeURIComponent(r.id)}">${r.name}</a> <span class="meta">· ${r.state}${r.error ? " · error" : ""} · <time datetime="${r.created_at}">${r.age}</time></span></li>`,
       )}</ul>`
     : ""
 }

@@ -31,7 +31,8 @@ ${field("q", "Name or trace id", query.q, { type: "search", placeholder: "e.g. t
 ${field("agent", "Agent", query.agent, { placeholder: "agent or token name" })}
 ${field("model", "Model", query.model, { placeholder: "e.g. gpt-4o" })}
 ${RUN_FILTER_CHOICES.map(
-  (f) => html`<div><label for="r-${f.key}">${f.label}</label><select id="r-${f.key}" name="${f.key}">${option("", "Any", query[f.key])}${f.options.map((o) => option(o.value, o.label, query[f.key]))}</select></div>`,
+  (f) =>
+    html`<div><label for="r-${f.key}">${f.label}</label><select id="r-${f.key}" name="${f.key}">${option("", "Any", query[f.key])}${f.options.map((o) => option(o.value, o.label, query[f.key]))}</select></div>`,
 )}
 ${field("since", "Since", query.since, { type: "date" })}
 ${field("before", "Before", query.before, { type: "date" })}

@@ -2,7 +2,8 @@ import type { ConnectedApp, TokenSummary } from "@cairn/core";
 import { html } from "hono/html";
 import { type Chrome, layout, type Markup } from "./layout.js";
 
-const when = (iso: string | null) => (iso === null ? html`<span class="muted">never</span>` : html`<time datetime="${iso}">${iso.slice(0, 16).replace("T", " ")} UTC</time>`);
+const when = (iso: string | null) =>
+  iso === null ? html`<span class="muted">never</span>` : html`<time datetime="${iso}">${iso.slice(0, 16).replace("T", " ")} UTC</time>`;
 
 const revokeForm = (id: string, formToken: string, label: string, what: string) =>
   html`<form class="revoke" method="post" action="/settings/tokens/${encodeURIComponent(id)}/revoke"><input type="hidden" name="csrf" value="${formToken}"><button class="quiet" type="submit" aria-label="${label} ${what}">${label}</button></form>`;

@@ -138,8 +138,9 @@ details.children>summary,details.attrs-fold>summary{cursor:pointer;color:var(--m
 `;
 
 /** Timeline bars are placed by class (the CSP allows no inline style): offsets and widths in whole percents. */
-const TIMELINE = Array.from({ length: 101 }, (_, i) => `.o${i}{margin-left:${i}%}.w${i}{width:${i}%}`).join("")
-  + Array.from({ length: 9 }, (_, i) => `.d${i}{padding-left:${i * 1.2}rem}`).join("");
+const TIMELINE =
+  Array.from({ length: 101 }, (_, i) => `.o${i}{margin-left:${i}%}.w${i}{width:${i}%}`).join("") +
+  Array.from({ length: 9 }, (_, i) => `.d${i}{padding-left:${i * 1.2}rem}`).join("");
 
 export const STYLESHEET = `${TOKENS}${BASE}${COMPONENTS}${TIMELINE}\n`;
 

@@ -1,4 +1,12 @@
-import { attemptOutcomeOf, type DeliveryAttempt, type EventDelivery, eventDeliveryTextOf, readableInstant, type Subscription, subscriptionStateOf } from "@cairn/core";
+import {
+  attemptOutcomeOf,
+  type DeliveryAttempt,
+  type EventDelivery,
+  eventDeliveryTextOf,
+  readableInstant,
+  type Subscription,
+  subscriptionStateOf,
+} from "@cairn/core";
 import { html } from "hono/html";
 import { type Chrome, layout, type Markup } from "./layout.js";
 

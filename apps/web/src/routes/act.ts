@@ -15,13 +15,7 @@ const assigneeChoices = (cairn: Cairn, ctx: ServiceContext, owner: string) =>
   assignableUsers(owner, async (name) => (await cairn.invoke("team_read", ctx, { name })).members);
 
 /** Everything /a/:id shows a signed-in person beyond the artifact: titles, forms, the last confirmation. */
-export async function artifactPageParts(
-  cairn: Cairn,
-  ctx: ServiceContext,
-  c: Context,
-  artifact: Artifact,
-  session: WebSession,
-): Promise<ArtifactPageParts> {
+export async function artifactPageParts(cairn: Cairn, ctx: ServiceContext, c: Context, artifact: Artifact, session: WebSession): Promise<ArtifactPageParts> {
   const id = encodeURIComponent(artifact.id);
   const titles = new Map<string, string>();
   const linked = [...(artifact.follows ? [artifact.follows.id] : []), ...artifact.followed_by].slice(0, TITLE_LOOKUPS);

@@ -7,7 +7,10 @@ import { signinLinkElsewherePage, signinLinkPage, signinLinkSpentPage, signinPag
 import { endSession, formIsGenuine, isCrossSite, sessionOf, signinFormIsGenuine, signinFormToken, startSession } from "../session.js";
 
 /** Forms are a few hundred bytes; anything larger is not ours. */
-export const formLimit = bodyLimit({ maxSize: 16 * 1024, onError: (c) => c.html(messagePage("Too large", "The form sent more than the server accepts."), 413) });
+export const formLimit = bodyLimit({
+  maxSize: 16 * 1024,
+  onError: (c) => c.html(messagePage("Too large", "The form sent more than the server accepts."), 413),
+});
 
 const SELF = "http://cairn.invalid";
 
@@ -33,8 +36,7 @@ export function safeNext(raw: string | undefined): string {
   }
 }
 
-export const refusedForm = () =>
-  messagePage("Form refused", "This form was not sent from Cairn's own page (or it is too old). Reload the page and try again.");
+export const refusedForm = () => messagePage("Form refused", "This form was not sent from Cairn's own page (or it is too old). Reload the page and try again.");
 
 /** GET /signin, POST /signin, POST /signout (SPEC §13). */
 export function mountAuth(app: Hono<WebEnv>, cairn: Cairn): void {

@@ -55,7 +55,10 @@ export function mountNotificationSettings(app: Hono<WebEnv>, cairn: Cairn): void
       extra.error ? 422 : 200,
     );
   };
-  app.get(base, signedIn(cairn, (c, ctx, chrome) => show(c, ctx, chrome)));
+  app.get(
+    base,
+    signedIn(cairn, (c, ctx, chrome) => show(c, ctx, chrome)),
+  );
 
   /** A form post: checks the form token, runs `act`; a refusal of the input is shown on the page, anything else goes to the error page. */
   const post = (path: string, act: (form: Record<string, string>, ctx: ServiceContext, c: Context<WebEnv>) => Promise<string | { feedUrl: string }>) =>

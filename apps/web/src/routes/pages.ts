@@ -93,7 +93,14 @@ export function mountPages(app: Hono<WebEnv>, cairn: Cairn): void {
       if (cursor) query.cursor = cursor;
       const page = await cairn.invoke("run_list", ctx, { ...query, limit: BIN_PAGE_SIZE } as Parameters<typeof cairn.invoke<"run_list">>[2]);
       const now = ctx.now();
-      return c.html(runsPage(page.items.map((r) => runRowOf(r, now)), page.next_cursor, query, chrome));
+      return c.html(
+        runsPage(
+          page.items.map((r) => runRowOf(r, now)),
+          page.next_cursor,
+          query,
+          chrome,
+        ),
+      );
     }),
   );
 
@@ -107,9 +114,7 @@ export function mountPages(app: Hono<WebEnv>, cairn: Cairn): void {
         spans_limit: RUN_PAGE_SPANS,
         ...(spansCursor ? { spans_cursor: spansCursor } : {}),
       });
-      const siblings = run.conversation_id
-        ? (await cairn.invoke("run_list", ctx, { conversation: run.conversation_id, limit: SIBLING_RUNS + 1 })).items
-        : [];
+      const siblings = run.conversation_id ? (await cairn.invoke("run_list", ctx, { conversation: run.conversation_id, limit: SIBLING_RUNS + 1 })).items : [];
       const titles = new Map<string, string | null>();
       for (const p of run.produced.slice(0, PRODUCED_LOOKUPS)) titles.set(p.artifact_id, await linkedTitle(cairn, ctx, p.artifact_id));
       const at = spansCursor ? Number.parseInt(c.req.query("at") ?? "0", 10) : 0;

@@ -32,9 +32,7 @@ export function mountSubscriptions(app: Hono<WebEnv>, cairn: Cairn): void {
       const subscription = await cairn.invoke("subscription_read", ctx, { id });
       const events = await cairn.invoke("subscription_deliveries", ctx, { id, view: "events", limit: EVENT_LOG });
       const attempts = await cairn.invoke("subscription_deliveries", ctx, { id, limit: LATEST_ATTEMPTS });
-      return c.html(
-        subscriptionPage(subscription, events.items as EventDelivery[], events.next_cursor !== null, attempts.items as DeliveryAttempt[], chrome),
-      );
+      return c.html(subscriptionPage(subscription, events.items as EventDelivery[], events.next_cursor !== null, attempts.items as DeliveryAttempt[], chrome));
     }),
   );
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { useTestWorld } from "./helpers.js";
 import { readArtifactByShareToken } from "../artifact/read.js";
 import { CairnError } from "../errors.js";
-import { DRIVERS, minimalReceipt, } from "../testing/index.js";
+import { DRIVERS, minimalReceipt } from "../testing/index.js";
 
 describe.each(DRIVERS)("artifacts on %s", (driver) => {
   const fx = useTestWorld(driver);
@@ -27,9 +27,7 @@ describe.each(DRIVERS)("artifacts on %s", (driver) => {
 
   it("rejects a json artifact whose body does not parse", async () => {
     const sam = await fx.world.user("sam");
-    const err = await fx.world.cairn
-      .invoke("artifact_create", sam.ctx(), { title: "x", body: "{nope", share_type: "json" })
-      .catch((e: CairnError) => e);
+    const err = await fx.world.cairn.invoke("artifact_create", sam.ctx(), { title: "x", body: "{nope", share_type: "json" }).catch((e: CairnError) => e);
     expect((err as CairnError).issues?.[0]?.field).toBe("body");
   });
 

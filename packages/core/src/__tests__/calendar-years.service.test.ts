@@ -20,8 +20,19 @@ describe.each(DRIVERS)("dates outside years 0001-9999 in UTC on %s", (driver) =>
 
   it("the first and last instants of the range are stored", async () => {
     const sam = await fx.world.user("sam");
-    for (const measure_at of ["0001-01-01", "0001-01-01T01:00:00+01:00", "9999-12-31T23:59:59Z", "9999-12-31T10:00:00-12:00", "9999-12-31T23:59:59.999Z", "9999-12-31T23:59:59.9999994Z"]) {
-      const created = await fx.world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ learned: measure_at, outcome: { status: "pending", measure_at } }));
+    for (const measure_at of [
+      "0001-01-01",
+      "0001-01-01T01:00:00+01:00",
+      "9999-12-31T23:59:59Z",
+      "9999-12-31T10:00:00-12:00",
+      "9999-12-31T23:59:59.999Z",
+      "9999-12-31T23:59:59.9999994Z",
+    ]) {
+      const created = await fx.world.cairn.invoke(
+        "receipt_create",
+        sam.ctx(),
+        minimalReceipt({ learned: measure_at, outcome: { status: "pending", measure_at } }),
+      );
       expect(created.metadata?.outcome).toMatchObject({ measure_at });
     }
   });
@@ -29,7 +40,11 @@ describe.each(DRIVERS)("dates outside years 0001-9999 in UTC on %s", (driver) =>
   it("a fraction the database rounds into year 10000 answers 422, not 500", async () => {
     const sam = await fx.world.user("sam");
     const err = await rejectionOf(
-      fx.world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ learned: "rounds up", outcome: { status: "pending", measure_at: "9999-12-31T23:59:59.9999995Z" } })),
+      fx.world.cairn.invoke(
+        "receipt_create",
+        sam.ctx(),
+        minimalReceipt({ learned: "rounds up", outcome: { status: "pending", measure_at: "9999-12-31T23:59:59.9999995Z" } }),
+      ),
     );
     expect(err.issues).toEqual([{ field: "outcome.measure_at", reason: REASON }]);
   });

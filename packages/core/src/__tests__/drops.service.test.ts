@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createCairn } from "../cairn.js";
 import { newId } from "../ids.js";
 import type { Store } from "../store/port.js";
-import { DRIVERS, fullReceipt, minimalReceipt, TEST_PUBLIC_URL, } from "../testing/index.js";
+import { DRIVERS, fullReceipt, minimalReceipt, TEST_PUBLIC_URL } from "../testing/index.js";
 import { captureConsole, rejectionOf, useTestWorld } from "./helpers.js";
 
 /** Seeds drops straight into the table (older ids than any real one): setting up a full owner, not exercising the write path. */
@@ -76,7 +76,13 @@ describe.each(DRIVERS)("drop receipts: bounds, failures and surfacing on %s", (d
   it("doctor: Drops ok when nothing or only duplicates fired, warn with the next action when a recoverable class did", async () => {
     const sam = await fx.world.user("sam");
     const fresh = await fx.world.cairn.invoke("doctor", sam.ctx(), {});
-    expect(fresh.checks.map((c) => [c.name, c.status])).toEqual([["Database", "ok"], ["Drops", "ok"], ["Webhooks", "ok"], ["Inbox", "ok"], ["Notifications", "ok"]]);
+    expect(fresh.checks.map((c) => [c.name, c.status])).toEqual([
+      ["Database", "ok"],
+      ["Drops", "ok"],
+      ["Webhooks", "ok"],
+      ["Inbox", "ok"],
+      ["Notifications", "ok"],
+    ]);
     await fx.world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt());
     await rejectionOf(fx.world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt()));
     const quiet = (await fx.world.cairn.invoke("doctor", sam.ctx(), {})).checks.find((c) => c.name === "Drops");

@@ -59,9 +59,7 @@ describe.each(DRIVERS)("export and retain on %s", (driver) => {
     const eve = await world.user("eve");
     const created = await world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ learned: "not eve's" }));
     const err = await world.cairn.invoke("artifact_retain", eve.ctx(), { id: created.id }).catch((e: CairnError) => e);
-    const missing = await world.cairn
-      .invoke("artifact_retain", eve.ctx(), { id: "art_00000000000000000000000000" })
-      .catch((e: CairnError) => e);
+    const missing = await world.cairn.invoke("artifact_retain", eve.ctx(), { id: "art_00000000000000000000000000" }).catch((e: CairnError) => e);
     expect(err).toBeInstanceOf(CairnError);
     expect((err as CairnError).toBody()).toEqual((missing as CairnError).toBody());
     expect((err as CairnError).code).toBe("not_found");

@@ -19,19 +19,44 @@ const GATES: ReceiptGate[] = [
     },
   },
   { name: "no-friday-deploys", check: (r) => (r.tags.includes("gate-veto") ? { reason: "deploy freeze", category: "freeze" } : null) },
-  { name: "needs-affected-team", check: (r) => (r.tags.includes("gate-known") ? { reason: "name the team", category: "invalid", fields: ["affected"] } : null) },
+  {
+    name: "needs-affected-team",
+    check: (r) => (r.tags.includes("gate-known") ? { reason: "name the team", category: "invalid", fields: ["affected"] } : null),
+  },
 ];
 
 type Case = { category: DropCategory; code: string; fields: string[]; submit(u: TestUser, w: TestWorld): Promise<unknown> };
 
 /** One real submission per category, each with the marker in the rejected field values. */
 const CASES: Case[] = [
-  { category: "invalid", code: "validation_failed", fields: ["before"], submit: async (u, w) => w.cairn.invoke("receipt_create", u.ctx("mcp"), minimalReceipt({ before: `${MARKER}${"x".repeat(4001)}` })) },
-  { category: "unknown-schema", code: "unknown_schema", fields: ["schema"], submit: async (u, w) => w.cairn.invoke("receipt_create", u.ctx("mcp"), minimalReceipt({ schema: `${MARKER}/v1` })) },
-  { category: "unsafe-link", code: "validation_failed", fields: ["evidence.0.url"], submit: async (u, w) => w.cairn.invoke("receipt_create", u.ctx("mcp"), minimalReceipt({ evidence: [{ label: MARKER, url: `ftp://${MARKER}.example` }] })) },
-  { category: "too-thin", code: "validation_failed", fields: ["changed"], submit: async (u, w) => w.cairn.invoke("receipt_create", u.ctx("mcp"), minimalReceipt({ changed: `${MARKER} done` })) },
   {
-    category: "foreign-link", code: "validation_failed", fields: ["follows"],
+    category: "invalid",
+    code: "validation_failed",
+    fields: ["before"],
+    submit: async (u, w) => w.cairn.invoke("receipt_create", u.ctx("mcp"), minimalReceipt({ before: `${MARKER}${"x".repeat(4001)}` })),
+  },
+  {
+    category: "unknown-schema",
+    code: "unknown_schema",
+    fields: ["schema"],
+    submit: async (u, w) => w.cairn.invoke("receipt_create", u.ctx("mcp"), minimalReceipt({ schema: `${MARKER}/v1` })),
+  },
+  {
+    category: "unsafe-link",
+    code: "validation_failed",
+    fields: ["evidence.0.url"],
+    submit: async (u, w) => w.cairn.invoke("receipt_create", u.ctx("mcp"), minimalReceipt({ evidence: [{ label: MARKER, url: `ftp://${MARKER}.example` }] })),
+  },
+  {
+    category: "too-thin",
+    code: "validation_failed",
+    fields: ["changed"],
+    submit: async (u, w) => w.cairn.invoke("receipt_create", u.ctx("mcp"), minimalReceipt({ changed: `${MARKER} done` })),
+  },
+  {
+    category: "foreign-link",
+    code: "validation_failed",
+    fields: ["follows"],
     submit: async (u, w) => {
       const other = await w.user("other");
       const theirs = await w.cairn.invoke("receipt_create", other.ctx(), minimalReceipt({ learned: "theirs" }));
@@ -39,27 +64,38 @@ const CASES: Case[] = [
     },
   },
   {
-    category: "secret-detected", code: "validation_failed", fields: ["before"],
+    category: "secret-detected",
+    code: "validation_failed",
+    fields: ["before"],
     submit: async (u, w) => {
       await w.cairn.invoke("policy_set", u.ctx(), { secrets: "block" });
       return w.cairn.invoke("receipt_create", u.ctx("mcp"), minimalReceipt({ before: `${MARKER} ${PLANTED.ghp}` }));
     },
   },
   {
-    category: "policy-vetoed", code: "validation_failed", fields: ["evidence"],
+    category: "policy-vetoed",
+    code: "validation_failed",
+    fields: ["evidence"],
     submit: async (u, w) => {
       await w.cairn.invoke("policy_set", u.ctx(), { require_evidence: true });
       return w.cairn.invoke("receipt_create", u.ctx("mcp"), minimalReceipt({ before: MARKER }));
     },
   },
   {
-    category: "duplicate", code: "duplicate", fields: [],
+    category: "duplicate",
+    code: "duplicate",
+    fields: [],
     submit: async (u, w) => {
       await w.cairn.invoke("receipt_create", u.ctx(), minimalReceipt({ before: MARKER }));
       return w.cairn.invoke("receipt_create", u.ctx("mcp"), minimalReceipt({ before: MARKER }));
     },
   },
-  { category: "unknown", code: "validation_failed", fields: ["(input)"], submit: async (u, w) => w.cairn.invoke("receipt_create", u.ctx("mcp"), minimalReceipt({ before: MARKER, tags: ["gate-veto"] })) },
+  {
+    category: "unknown",
+    code: "validation_failed",
+    fields: ["(input)"],
+    submit: async (u, w) => w.cairn.invoke("receipt_create", u.ctx("mcp"), minimalReceipt({ before: MARKER, tags: ["gate-veto"] })),
+  },
 ];
 
 describe.each(DRIVERS)("receipt gates and drop receipts on %s", (driver) => {
@@ -106,9 +142,7 @@ describe.each(DRIVERS)("receipt gates and drop receipts on %s", (driver) => {
 
   it("a ghp_ token in the title is withheld in the drop, and the title is kept when clean", async () => {
     const sam = await fx.world.user("sam");
-    const leaky = await rejectionOf(
-      fx.world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ title: `Rotated ${PLANTED.ghp}`, learned: "" })),
-    );
+    const leaky = await rejectionOf(fx.world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ title: `Rotated ${PLANTED.ghp}`, learned: "" })));
     expect(leaky.drop).toMatchObject({ title: WITHHELD_TITLE, title_withheld: true, fields: ["learned"] });
     const clean = await rejectionOf(fx.world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ title: "Rotated the key", learned: "" })));
     expect(clean.drop).toMatchObject({ title: "Rotated the key", title_withheld: false });

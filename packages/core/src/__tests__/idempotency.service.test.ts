@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createCairn } from "../cairn.js";
 import type { Store } from "../store/port.js";
-import { CONCURRENCY_DRIVERS, fullReceipt, minimalReceipt, TEST_PUBLIC_URL, } from "../testing/index.js";
+import { CONCURRENCY_DRIVERS, fullReceipt, minimalReceipt, TEST_PUBLIC_URL } from "../testing/index.js";
 import { rejectionOf, useTestWorld } from "./helpers.js";
 
 const countDrops = async (store: Store, owner: string) =>
@@ -52,7 +52,11 @@ describe.each(CONCURRENCY_DRIVERS)("idempotency keys on %s", (driver) => {
     expect(b.id).not.toBe(a.id);
     expect(b.owner).toBe(`user:${kim.name}`);
     clock = new Date(clock.getTime() + 25 * 3_600_000);
-    const later = await timed.invoke("receipt_create", timed.context(sam.principal, "rest", { idempotencyKey: "shared" }), minimalReceipt({ learned: "later" }));
+    const later = await timed.invoke(
+      "receipt_create",
+      timed.context(sam.principal, "rest", { idempotencyKey: "shared" }),
+      minimalReceipt({ learned: "later" }),
+    );
     expect(later.id).not.toBe(a.id);
   });
 

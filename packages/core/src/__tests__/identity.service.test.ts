@@ -3,7 +3,7 @@ import { useTestWorld } from "./helpers.js";
 import type { CairnError } from "../errors.js";
 import { authenticate } from "../identity/tokens.js";
 import { bootstrapAdmin } from "../identity/users.js";
-import { DRIVERS, } from "../testing/index.js";
+import { DRIVERS } from "../testing/index.js";
 
 describe.each(DRIVERS)("identity on %s", (driver) => {
   const fx = useTestWorld(driver);
@@ -33,9 +33,7 @@ describe.each(DRIVERS)("identity on %s", (driver) => {
     const other = await fx.world.user("other");
     const e1 = await fx.world.cairn.invoke("user_create", sam.ctx(), { name: "mallory" }).catch((e: CairnError) => e);
     expect((e1 as CairnError).code).toBe("forbidden");
-    const e2 = await fx.world.cairn
-      .invoke("token_create", sam.ctx(), { name: "x", kind: "agent", user: other.name })
-      .catch((e: CairnError) => e);
+    const e2 = await fx.world.cairn.invoke("token_create", sam.ctx(), { name: "x", kind: "agent", user: other.name }).catch((e: CairnError) => e);
     expect((e2 as CairnError).code).toBe("forbidden");
     const minted = await fx.world.cairn.invoke("token_create", fx.world.cairn.context(fx.world.admin.principal, "rest"), {
       name: "ops",

@@ -15,7 +15,13 @@ describe.each(DRIVERS)("LIMITS.issuesReported: unknown-field paths are capped in
 
   it("20k unknown keys: 20 paths then `…and 19980 more`, in the error and in the drop", async () => {
     const sam = await fx.world.user("keys");
-    const err = await rejectionOf(fx.world.cairn.invoke("receipt_create", sam.ctx(), withKeys(20_000, (i) => `extra_${i}`)));
+    const err = await rejectionOf(
+      fx.world.cairn.invoke(
+        "receipt_create",
+        sam.ctx(),
+        withKeys(20_000, (i) => `extra_${i}`),
+      ),
+    );
     expect(err.issues).toHaveLength(LIMITS.issuesReported + 1);
     expect(err.issues?.[0]).toEqual({ field: "extra_0", reason: "is not a known field" });
     expect(err.issues?.at(-1)?.field).toBe("…and 19980 more");
@@ -30,7 +36,11 @@ describe.each(DRIVERS)("LIMITS.issuesReported: unknown-field paths are capped in
     const sam = await fx.world.user("secretkeys");
     const started = performance.now();
     const err = await rejectionOf(
-      fx.world.cairn.invoke("receipt_create", sam.ctx(), withKeys(20_000, (i) => `ghp_${String(i).padStart(8, "0")}${PLANTED.ghp.slice(4, 32)}`)),
+      fx.world.cairn.invoke(
+        "receipt_create",
+        sam.ctx(),
+        withKeys(20_000, (i) => `ghp_${String(i).padStart(8, "0")}${PLANTED.ghp.slice(4, 32)}`),
+      ),
     );
     expect(performance.now() - started).toBeLessThan(2_000);
     expect(err.drop?.fields).toEqual([WITHHELD_FIELD, "…and 19979 more"]);

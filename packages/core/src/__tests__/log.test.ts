@@ -9,7 +9,7 @@ const capture = () => {
 describe("the logger", () => {
   it("prints an error's class, code and frames, never its message or other properties", () => {
     const { lines, log } = capture();
-    const err = Object.assign(new Error("invalid input syntax for type integer: \"SECRET-1\""), {
+    const err = Object.assign(new Error('invalid input syntax for type integer: "SECRET-1"'), {
       code: "22P02",
       query: "insert into artifacts values ($1)",
       params: ["SECRET-2"],

@@ -94,7 +94,16 @@ describe.each(DRIVERS)("OTLP ingest on %s", (driver) => {
     const root = hex(8);
     await send(sam, request([{ traceId, spanId: root, name: "nightly job" }], []));
     expect((await runsOf(sam, traceId))[0]?.name).toBe("nightly job");
-    const again = await send(sam, request([{ traceId, spanId: root, name: "renamed?" }, { traceId, spanId: hex(8), parentSpanId: root }], []));
+    const again = await send(
+      sam,
+      request(
+        [
+          { traceId, spanId: root, name: "renamed?" },
+          { traceId, spanId: hex(8), parentSpanId: root },
+        ],
+        [],
+      ),
+    );
     expect(again.result).toMatchObject({ stored: 1, unchanged: 1 });
     const [summary] = await runsOf(sam, traceId);
     const run = await readRun(sam, summary?.id as string);
@@ -137,7 +146,13 @@ describe.each(DRIVERS)("OTLP ingest on %s", (driver) => {
     await fx.world.cairn.invoke("policy_set", sam.ctx(), { secrets: "block" });
     const secret = ["ghp_", "A1b2C3d4E5f6G7h8I9j0", "K1l2M3n4O5p6Q7r8"].join("");
     const blockedTrace = hex(16);
-    const blocked = await send(sam, request([{ traceId: blockedTrace, spanId: hex(8), attributes: [str("auth", secret)] }, { traceId: blockedTrace, spanId: hex(8) }]));
+    const blocked = await send(
+      sam,
+      request([
+        { traceId: blockedTrace, spanId: hex(8), attributes: [str("auth", secret)] },
+        { traceId: blockedTrace, spanId: hex(8) },
+      ]),
+    );
     expect(blocked.result).toMatchObject({ stored: 1, rejected: 1 });
     expect(blocked.result?.message).toContain("contains a secret; the owner's policy blocks secrets");
     const run = await readRun(sam, (await runsOf(sam, blockedTrace))[0]?.id as string);
@@ -156,7 +171,13 @@ describe.each(DRIVERS)("OTLP ingest on %s", (driver) => {
       [summary?.id],
     );
     await fx.store.query("update runs set span_count = span_count + 9998 where id = $1", [summary?.id]);
-    const reply = await send(sam, request([{ traceId, spanId: hex(8) }, { traceId, spanId: hex(8) }]));
+    const reply = await send(
+      sam,
+      request([
+        { traceId, spanId: hex(8) },
+        { traceId, spanId: hex(8) },
+      ]),
+    );
     expect(reply.result).toMatchObject({ stored: 1, rejected: 1 });
     expect(reply.result?.message).toBe("1 span refused: their run already holds 10000 spans");
     expect((await runsOf(sam, traceId))[0]?.span_count).toBe(10_000);
@@ -168,10 +189,13 @@ describe.each(DRIVERS)("OTLP ingest on %s", (driver) => {
     const mine = await fx.world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ learned: "mine" }));
     const theirs = await fx.world.cairn.invoke("receipt_create", dana.ctx(), minimalReceipt({ learned: "theirs" }));
     const traceId = hex(16);
-    const reply = await send(sam, request([
-      { traceId, spanId: hex(8), attributes: [str("cairn.artifact.id", mine.id)] },
-      { traceId, spanId: hex(8), attributes: [str("cairn.artifact.id", theirs.id)] },
-    ]));
+    const reply = await send(
+      sam,
+      request([
+        { traceId, spanId: hex(8), attributes: [str("cairn.artifact.id", mine.id)] },
+        { traceId, spanId: hex(8), attributes: [str("cairn.artifact.id", theirs.id)] },
+      ]),
+    );
     expect(reply.result).toMatchObject({ stored: 2, rejected: 0 });
     expect(reply.result?.message).toContain(`cairn.artifact.id named no artifact of user:${sam.name}`);
     const run = (await runsOf(sam, traceId))[0];
@@ -197,12 +221,22 @@ describe.each(DRIVERS)("OTLP ingest on %s", (driver) => {
 
     const gzipped = await receiveTraces(sam.ctx(), { ...body(request([{ traceId: hex(16), spanId: hex(8) }]), "json"), contentEncoding: "gzip" });
     expect(gzipped.code).toBe("validation_failed");
-    const ok = await receiveTraces(sam.ctx(), { body: gzipSync(JSON.stringify(request([{ traceId: hex(16), spanId: hex(8) }]))), contentType: "application/json; charset=utf-8", contentEncoding: "gzip" });
+    const ok = await receiveTraces(sam.ctx(), {
+      body: gzipSync(JSON.stringify(request([{ traceId: hex(16), spanId: hex(8) }]))),
+      contentType: "application/json; charset=utf-8",
+      contentEncoding: "gzip",
+    });
     expect(ok.code).toBe("ok");
 
-    expect((await receiveTraces(sam.ctx(), { body: Buffer.from("{}"), contentType: "text/plain", contentEncoding: undefined })).code).toBe("unsupported_media_type");
-    expect((await receiveTraces(sam.ctx(), { body: Buffer.from("{}"), contentType: "application/json", contentEncoding: "br" })).code).toBe("unsupported_media_type");
-    expect((await receiveTraces(sam.ctx(), { body: Buffer.from("not json"), contentType: "application/json", contentEncoding: undefined })).code).toBe("validation_failed");
+    expect((await receiveTraces(sam.ctx(), { body: Buffer.from("{}"), contentType: "text/plain", contentEncoding: undefined })).code).toBe(
+      "unsupported_media_type",
+    );
+    expect((await receiveTraces(sam.ctx(), { body: Buffer.from("{}"), contentType: "application/json", contentEncoding: "br" })).code).toBe(
+      "unsupported_media_type",
+    );
+    expect((await receiveTraces(sam.ctx(), { body: Buffer.from("not json"), contentType: "application/json", contentEncoding: undefined })).code).toBe(
+      "validation_failed",
+    );
     const empty = await receiveTraces(sam.ctx(), { body: Buffer.alloc(0), contentType: "application/x-protobuf", contentEncoding: undefined });
     expect(empty.code).toBe("ok");
   });
@@ -214,7 +248,10 @@ describe.each(DRIVERS)("OTLP ingest on %s", (driver) => {
     const first = await fx.world.cairn.invoke("run_list", sam.ctx(), { limit: 2 });
     expect(first.items.map((r) => r.id)).toEqual([ids[2], ids[1]]);
     const second = await fx.world.cairn.invoke("run_list", sam.ctx(), { limit: 2, cursor: first.next_cursor as string });
-    expect(second).toEqual({ items: [expect.objectContaining({ id: ids[0], span_count: 0, error_count: 0, trace_id: null, status: "open" })], next_cursor: null });
+    expect(second).toEqual({
+      items: [expect.objectContaining({ id: ids[0], span_count: 0, error_count: 0, trace_id: null, status: "open" })],
+      next_cursor: null,
+    });
     // `%` and `_` match themselves.
     expect((await fx.world.cairn.invoke("run_list", sam.ctx(), { q: "100%_1" })).items.map((r) => r.id)).toEqual([ids[1]]);
     expect((await fx.world.cairn.invoke("run_list", sam.ctx(), { q: "1%_" })).items).toEqual([]);
@@ -263,9 +300,43 @@ describe.each(DRIVERS)("OTLP ingest on %s", (driver) => {
     const int = (key: string, n: number) => ({ key, value: { intValue: String(n) } });
     const at = (ms: number) => String(1764600000000000000n + BigInt(ms) * 1_000_000n);
     const children = [
-      { traceId, spanId: chat1, parentSpanId: root, name: "chat a", startTimeUnixNano: at(100), endTimeUnixNano: at(900), attributes: [str("gen_ai.request.model", "opus-5"), int("gen_ai.usage.input_tokens", 100), int("gen_ai.usage.output_tokens", 10), str("gen_ai.conversation.id", "conv-1")] },
-      { traceId, spanId: chat2, parentSpanId: root, name: "chat b", startTimeUnixNano: at(1_000), endTimeUnixNano: at(1_500), attributes: [str("gen_ai.request.model", "opus-5"), str("gen_ai.response.model", "opus-5-0601"), int("gen_ai.usage.input_tokens", 200), int("gen_ai.usage.output_tokens", 20)] },
-      { traceId, spanId: tool, parentSpanId: root, name: "execute_tool", startTimeUnixNano: at(1_600), endTimeUnixNano: at(1_700), status: { code: 2, message: "no" } },
+      {
+        traceId,
+        spanId: chat1,
+        parentSpanId: root,
+        name: "chat a",
+        startTimeUnixNano: at(100),
+        endTimeUnixNano: at(900),
+        attributes: [
+          str("gen_ai.request.model", "opus-5"),
+          int("gen_ai.usage.input_tokens", 100),
+          int("gen_ai.usage.output_tokens", 10),
+          str("gen_ai.conversation.id", "conv-1"),
+        ],
+      },
+      {
+        traceId,
+        spanId: chat2,
+        parentSpanId: root,
+        name: "chat b",
+        startTimeUnixNano: at(1_000),
+        endTimeUnixNano: at(1_500),
+        attributes: [
+          str("gen_ai.request.model", "opus-5"),
+          str("gen_ai.response.model", "opus-5-0601"),
+          int("gen_ai.usage.input_tokens", 200),
+          int("gen_ai.usage.output_tokens", 20),
+        ],
+      },
+      {
+        traceId,
+        spanId: tool,
+        parentSpanId: root,
+        name: "execute_tool",
+        startTimeUnixNano: at(1_600),
+        endTimeUnixNano: at(1_700),
+        status: { code: 2, message: "no" },
+      },
     ];
     const totals = async () =>
       (
@@ -279,9 +350,17 @@ describe.each(DRIVERS)("OTLP ingest on %s", (driver) => {
     for (let i = 0; i < 2; i++) await send(sam, { resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ spans: children }] }] });
     expect(await totals()).toMatchObject({ span_count: 3, error_count: 1, input_tokens: 300, output_tokens: 30, ended_at: null, conversation_id: "conv-1" });
     const rootSpan = { traceId, spanId: root, name: "invoke_agent", startTimeUnixNano: at(0), endTimeUnixNano: at(2_000) };
-    for (let i = 0; i < 2; i++) await send(sam, { resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ spans: [rootSpan, ...children] }] }] }, "protobuf");
+    for (let i = 0; i < 2; i++)
+      await send(sam, { resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ spans: [rootSpan, ...children] }] }] }, "protobuf");
     const after = await totals();
-    expect(after).toMatchObject({ span_count: 4, error_count: 1, input_tokens: 300, output_tokens: 30, models: ["opus-5", "opus-5-0601"], conversation_id: "conv-1" });
+    expect(after).toMatchObject({
+      span_count: 4,
+      error_count: 1,
+      input_tokens: 300,
+      output_tokens: 30,
+      models: ["opus-5", "opus-5-0601"],
+      conversation_id: "conv-1",
+    });
     expect(new Date(after?.first_start_at as string).toISOString()).toBe("2025-12-01T14:40:00.000Z");
     expect(new Date(after?.last_end_at as string).toISOString()).toBe("2025-12-01T14:40:02.000Z");
     expect(new Date(after?.ended_at as string).toISOString()).toBe("2025-12-01T14:40:02.000Z");
@@ -291,11 +370,20 @@ describe.each(DRIVERS)("OTLP ingest on %s", (driver) => {
     const sam = await fx.world.user("sam");
     const run = await fx.world.cairn.invoke("run_create", sam.ctx(), { name: "appended" });
     const spans = [
-      { span_id: "a", name: "chat", start_time: "2026-01-01T00:00:00Z", end_time: "2026-01-01T00:00:01Z", attributes: { "gen_ai.usage.input_tokens": 7, "gen_ai.usage.output_tokens": 3, "gen_ai.response.model": "m1", "session.id": "s-9" } },
+      {
+        span_id: "a",
+        name: "chat",
+        start_time: "2026-01-01T00:00:00Z",
+        end_time: "2026-01-01T00:00:01Z",
+        attributes: { "gen_ai.usage.input_tokens": 7, "gen_ai.usage.output_tokens": 3, "gen_ai.response.model": "m1", "session.id": "s-9" },
+      },
       { span_id: "b", parent_span_id: "a", name: "tool", start_time: "2026-01-01T00:00:00.500Z" },
     ];
     for (let i = 0; i < 2; i++) await fx.world.cairn.invoke("run_append_spans", sam.ctx(), { run_id: run.id, spans });
-    const [row] = await fx.store.query("select span_count, error_count, input_tokens::int, output_tokens::int, models, ended_at, conversation_id from runs where id = $1", [run.id]);
+    const [row] = await fx.store.query(
+      "select span_count, error_count, input_tokens::int, output_tokens::int, models, ended_at, conversation_id from runs where id = $1",
+      [run.id],
+    );
     expect(row).toMatchObject({ span_count: 2, error_count: 0, input_tokens: 7, output_tokens: 3, models: ["m1"], conversation_id: "s-9" });
     expect(new Date(row?.ended_at as string).toISOString()).toBe("2026-01-01T00:00:01.000Z");
   });
@@ -333,10 +421,19 @@ describe.each(DRIVERS)("OTLP ingest on %s", (driver) => {
     const traceId = hex(16);
     const reply = await send(
       sam,
-      request([{ traceId, spanId: hex(8), attributes: [{ key: "blob", value: { bytesValue: Buffer.from(`token=${secret}`).toString("base64") } }, { key: "ok", value: { bytesValue: "AQI=" } }] }], [
-        str("service.name", "svc"),
-        { key: "rb", value: { bytesValue: Buffer.from(secret).toString("base64") } },
-      ]),
+      request(
+        [
+          {
+            traceId,
+            spanId: hex(8),
+            attributes: [
+              { key: "blob", value: { bytesValue: Buffer.from(`token=${secret}`).toString("base64") } },
+              { key: "ok", value: { bytesValue: "AQI=" } },
+            ],
+          },
+        ],
+        [str("service.name", "svc"), { key: "rb", value: { bytesValue: Buffer.from(secret).toString("base64") } }],
+      ),
     );
     expect(reply.result).toMatchObject({ stored: 1, rejected: 0 });
     expect(reply.result?.message).toContain("held a secret and were redacted");
@@ -354,7 +451,21 @@ describe.each(DRIVERS)("OTLP ingest on %s", (driver) => {
     for (let i = 0; i < 60; i++) deep = i % 2 ? { kvlistValue: { values: [{ key: "k", value: deep }] } } : { arrayValue: { values: [deep] } };
     for (const encoding of ["json", "protobuf"] as const) {
       const traceId = hex(16);
-      const reply = await send(sam, request([{ traceId, spanId: hex(8), attributes: [{ key: "deep", value: deep }, str("__proto__", "kept"), { key: "obj", value: { kvlistValue: { values: [str("__proto__", "inner")] } } }] }]), encoding);
+      const reply = await send(
+        sam,
+        request([
+          {
+            traceId,
+            spanId: hex(8),
+            attributes: [
+              { key: "deep", value: deep },
+              str("__proto__", "kept"),
+              { key: "obj", value: { kvlistValue: { values: [str("__proto__", "inner")] } } },
+            ],
+          },
+        ]),
+        encoding,
+      );
       expect(reply.code).toBe("ok");
       expect(reply.result).toMatchObject({ stored: 1, rejected: 0 });
       expect(reply.result?.message).toContain(`values nested deeper than ${OTLP_LIMITS.depth} levels were dropped`);
@@ -374,7 +485,12 @@ describe.each(DRIVERS)("OTLP ingest on %s", (driver) => {
         sam,
         request([
           // A lone surrogate has no UTF-8 form, so only OTLP/JSON can carry one (protobuf bytes that hold it are refused as invalid, 400).
-          { traceId, spanId: hex(8), name: `nul\u0000name${encoding === "json" ? " \ud800" : ""}`, attributes: [str("k\u0000ey", `v\u0000al${encoding === "json" ? " \udc00" : ""}`), str("long", long)] },
+          {
+            traceId,
+            spanId: hex(8),
+            name: `nul\u0000name${encoding === "json" ? " \ud800" : ""}`,
+            attributes: [str("k\u0000ey", `v\u0000al${encoding === "json" ? " \udc00" : ""}`), str("long", long)],
+          },
         ]),
         encoding,
       );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PLANTED } from "../secrets/__tests__/planted.js";
-import { DRIVERS, fullReceipt, minimalReceipt, } from "../testing/index.js";
+import { DRIVERS, fullReceipt, minimalReceipt } from "../testing/index.js";
 import { rejectionOf, useTestWorld } from "./helpers.js";
 
 const DAY = 86_400_000;
@@ -32,7 +32,11 @@ describe.each(DRIVERS)("policies and redaction on %s", (driver) => {
     const sam = await fx.world.user("sam");
     const owner = `user:${sam.name}`;
     expect(await fx.world.cairn.invoke("policy_get", sam.ctx(), {})).toEqual({
-      owner, secrets: "redact", entropy_detection: false, require_evidence: false, default_ttl_days: 7,
+      owner,
+      secrets: "redact",
+      entropy_detection: false,
+      require_evidence: false,
+      default_ttl_days: 7,
     });
     await fx.world.cairn.invoke("policy_set", sam.ctx(), { require_evidence: true });
     const after = await fx.world.cairn.invoke("policy_set", sam.ctx(), { default_ttl_days: 30 });

@@ -3,7 +3,16 @@ import { createCairn } from "../cairn.js";
 import type { ReceiptGate } from "../receipt/custom-gate.js";
 import { openStore } from "../store/open.js";
 import type { Store } from "../store/port.js";
-import { createTestDatabase, createTestWorld, DRIVERS, type Driver, minimalReceipt, TEST_PUBLIC_URL, type TestDatabase, type TestWorld } from "../testing/index.js";
+import {
+  createTestDatabase,
+  createTestWorld,
+  DRIVERS,
+  type Driver,
+  minimalReceipt,
+  TEST_PUBLIC_URL,
+  type TestDatabase,
+  type TestWorld,
+} from "../testing/index.js";
 import { rejectionOf, useTestWorld } from "./helpers.js";
 
 const count = async (store: Store, table: "artifacts" | "drops", owner: string) =>
@@ -66,7 +75,9 @@ describe.each(DRIVERS)("the receipt write at its edges on %s", (driver) => {
       },
     };
     const racing = createCairn(store, { publicUrl: TEST_PUBLIC_URL }, { gates: [expireTarget] });
-    const err = await rejectionOf(racing.invoke("receipt_create", racing.context(sam.principal, "rest"), minimalReceipt({ learned: "after", follows: target.id })));
+    const err = await rejectionOf(
+      racing.invoke("receipt_create", racing.context(sam.principal, "rest"), minimalReceipt({ learned: "after", follows: target.id })),
+    );
     expect(err.drop).toMatchObject({ category: "foreign-link" });
     expect(await count(store, "artifacts", `user:${sam.name}`)).toBe(1);
   });

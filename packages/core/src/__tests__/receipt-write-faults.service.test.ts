@@ -16,7 +16,13 @@ const count = async (store: Store, table: "artifacts" | "drops", owner: string) 
 /** One span of a new trace, sent as OTLP/JSON: the owner's run of that trace exists afterwards. */
 async function runOfNewTrace(user: TestUser): Promise<string> {
   const traceId = randomBytes(16).toString("hex");
-  const span = { traceId, spanId: randomBytes(8).toString("hex"), name: "invoke_agent planner", startTimeUnixNano: "1764600000000000000", endTimeUnixNano: "1764600000500000000" };
+  const span = {
+    traceId,
+    spanId: randomBytes(8).toString("hex"),
+    name: "invoke_agent planner",
+    startTimeUnixNano: "1764600000000000000",
+    endTimeUnixNano: "1764600000500000000",
+  };
   const body = { resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ spans: [span] }] }] };
   const reply = await receiveTraces(user.ctx(), { body: Buffer.from(JSON.stringify(body)), contentType: "application/json", contentEncoding: undefined });
   expect(reply.code).toBe("ok");
@@ -108,8 +114,13 @@ describe.each(DRIVERS)("the assignee under the write's locks on %s", (driver) =>
       },
     };
     const racing = createCairn(fx.store, { publicUrl: TEST_PUBLIC_URL }, { gates: [leave] });
-    const err = await rejectionOf(racing.invoke("receipt_create", racing.context(sam.principal, "rest"), asks({ owner: team, assignee: kim.name, learned: "left" })));
-    expect([err.code, err.issues]).toEqual(["validation_failed", [{ field: "assignee", reason: `names no user who may read it: only members of ${team} may be assigned` }]]);
+    const err = await rejectionOf(
+      racing.invoke("receipt_create", racing.context(sam.principal, "rest"), asks({ owner: team, assignee: kim.name, learned: "left" })),
+    );
+    expect([err.code, err.issues]).toEqual([
+      "validation_failed",
+      [{ field: "assignee", reason: `names no user who may read it: only members of ${team} may be assigned` }],
+    ]);
     expect(err.drop).toMatchObject({ category: "invalid", fields: ["assignee"] });
     expect(await count(fx.store, "artifacts", team)).toBe(0);
   });

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { rejectionOf, useTestWorld } from "./helpers.js";
 import { CairnError } from "../errors.js";
-import { createTestWorld, CONCURRENCY_DRIVERS, fullReceipt, minimalReceipt, openTestStore, } from "../testing/index.js";
-
+import { createTestWorld, CONCURRENCY_DRIVERS, fullReceipt, minimalReceipt, openTestStore } from "../testing/index.js";
 
 describe.each(CONCURRENCY_DRIVERS)("receipts on %s", (driver) => {
   const fx = useTestWorld(driver);
@@ -34,8 +33,17 @@ describe.each(CONCURRENCY_DRIVERS)("receipts on %s", (driver) => {
     const { redactions: _r, warnings: _w, ...withoutRedactions } = created;
     expect(read).toEqual(withoutRedactions);
     expect(Object.keys(read.metadata ?? {})).toEqual([
-      "schema", "changed", "affected", "before", "after", "evidence", "evidence_note",
-      "outcome", "human_action", "remaining", "learned",
+      "schema",
+      "changed",
+      "affected",
+      "before",
+      "after",
+      "evidence",
+      "evidence_note",
+      "outcome",
+      "human_action",
+      "remaining",
+      "learned",
     ]);
   });
 

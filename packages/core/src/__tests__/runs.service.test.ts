@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { rejectionOf, useTestWorld } from "./helpers.js";
-import { createTestTeam, DRIVERS, minimalReceipt, } from "../testing/index.js";
-
+import { createTestTeam, DRIVERS, minimalReceipt } from "../testing/index.js";
 
 const span = (id: string, extra: Record<string, unknown> = {}) => ({
   span_id: id,
@@ -72,7 +71,11 @@ describe.each(DRIVERS)("runs on %s", (driver) => {
 
   // Each broken rule names the span's field, with the limit where one applies.
   const BROKEN: Array<[string, unknown[], string, number?]> = [
-    ["unknown produced artifact", [span("a"), span("b"), span("c", { produced_artifact_id: "art_00000000000000000000000000" })], "spans.2.produced_artifact_id"],
+    [
+      "unknown produced artifact",
+      [span("a"), span("b"), span("c", { produced_artifact_id: "art_00000000000000000000000000" })],
+      "spans.2.produced_artifact_id",
+    ],
     ["bad start time", [span("a"), span("b", { start_time: "yesterday" })], "spans.1.start_time"],
     ["date without time", [span("a", { start_time: "2026-11-01" })], "spans.0.start_time"],
     ["end before start", [span("a", { end_time: "2026-11-01T09:00:00Z" })], "spans.0.end_time"],
@@ -109,9 +112,7 @@ describe.each(DRIVERS)("runs on %s", (driver) => {
       spans: [span("a", { attributes: { y: "z", x: 1 }, start_time: "2026-11-01T11:00:00+01:00" }), span("b"), span("c")],
     });
     expect(retried).toEqual({ run_id: run.id, appended: 1, unchanged: 2, span_count: 3 });
-    const err = await rejectionOf(
-      fx.world.cairn.invoke("run_append_spans", sam.ctx(), { run_id: run.id, spans: [span("d"), span("b", { name: "renamed" })] }),
-    );
+    const err = await rejectionOf(fx.world.cairn.invoke("run_append_spans", sam.ctx(), { run_id: run.id, spans: [span("d"), span("b", { name: "renamed" })] }));
     expect(err.issues).toEqual([{ field: "spans.1.span_id", reason: "is already in this run with other fields; spans cannot be changed" }]);
     expect((await fx.world.cairn.invoke("run_read", sam.ctx(), { run_id: run.id })).spans).toHaveLength(3);
   });
@@ -132,13 +133,8 @@ describe.each(DRIVERS)("runs on %s", (driver) => {
   it("appends racing a close either land before it or are refused, never after", async () => {
     const sam = await fx.world.user("sam");
     const run = await fx.world.cairn.invoke("run_create", sam.ctx(), { name: "race" });
-    const appends = Array.from({ length: 6 }, (_, i) =>
-      fx.world.cairn.invoke("run_append_spans", sam.ctx(), { run_id: run.id, spans: [span(`r${i}`)] }),
-    );
-    const [closed, ...results] = await Promise.allSettled([
-      fx.world.cairn.invoke("run_close", sam.ctx(), { run_id: run.id }),
-      ...appends,
-    ]);
+    const appends = Array.from({ length: 6 }, (_, i) => fx.world.cairn.invoke("run_append_spans", sam.ctx(), { run_id: run.id, spans: [span(`r${i}`)] }));
+    const [closed, ...results] = await Promise.allSettled([fx.world.cairn.invoke("run_close", sam.ctx(), { run_id: run.id }), ...appends]);
     if (closed.status !== "fulfilled") throw closed.reason;
     const stored = (await fx.world.cairn.invoke("run_read", sam.ctx(), { run_id: run.id })).spans;
     expect(stored).toHaveLength(results.filter((r) => r.status === "fulfilled").length);

@@ -44,7 +44,11 @@ describe.each(DRIVERS)("search filters on %s", (driver) => {
     const follower = await receipt(sam, word, { follows: followed.id, outcome: { status: "measured", summary: "done" } });
 
     const all = [needed, measured, pendingPast, pendingToday, pendingLater, teamOne, plain, followed, follower].map((a) => a.id);
-    const newestFirst = (xs: { id: string }[]) => xs.map((x) => x.id).sort().reverse();
+    const newestFirst = (xs: { id: string }[]) =>
+      xs
+        .map((x) => x.id)
+        .sort()
+        .reverse();
     expect(await ids(sam, { q: word })).toEqual([...all].sort().reverse());
     expect(await ids(eve, { q: word, owner: `user:${sam.name}` })).toEqual([]);
     expect(await ids(eve, { q: word, owner: crew })).toEqual([]);
@@ -82,7 +86,13 @@ describe.each(DRIVERS)("search filters on %s", (driver) => {
     const seen: string[] = [];
     let cursor: string | undefined;
     for (let guard = 0; guard < 10; guard++) {
-      const page = await fx.world.cairn.invoke("artifact_search", sam.ctx(), { q: word, human_action: "needed", limit: 2, fields: "summary", ...(cursor && { cursor }) });
+      const page = await fx.world.cairn.invoke("artifact_search", sam.ctx(), {
+        q: word,
+        human_action: "needed",
+        limit: 2,
+        fields: "summary",
+        ...(cursor && { cursor }),
+      });
       for (const item of page.items) {
         expect(item).not.toHaveProperty("body");
         expect(item.checksum).toMatch(/^sha256:/);

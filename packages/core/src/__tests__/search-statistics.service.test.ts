@@ -25,7 +25,9 @@ describe.each(DRIVERS)("search planner statistics on %s", (driver) => {
 
   /** The planner's row estimate for a filter on the whole table. */
   const estimate = async (where: string) => {
-    const [row] = await fx.store.query<{ "QUERY PLAN": Array<{ Plan: { "Plan Rows": number } }> }>(`explain (format json) select id from artifacts where ${where}`);
+    const [row] = await fx.store.query<{ "QUERY PLAN": Array<{ Plan: { "Plan Rows": number } }> }>(
+      `explain (format json) select id from artifacts where ${where}`,
+    );
     return row?.["QUERY PLAN"][0]?.Plan["Plan Rows"] ?? 0;
   };
   const actual = async (where: string) => Number((await fx.store.query<{ n: string }>(`select count(*) as n from artifacts where ${where}`))[0]?.n);

@@ -48,7 +48,8 @@ describe("SQL function files", () => {
       for (const [, name] of m.sql.matchAll(DEFINES)) {
         const folds = files.get(name as string);
         if (!folds) unfolded.push(`${m.version} defines ${name}, which has no file store/sql/${name}.sql`);
-        else if (!folds.includes(m.version)) unfolded.push(`${m.version} defines ${name}: copy its body into store/sql/${name}.sql and add ${m.version} to its Folds line`);
+        else if (!folds.includes(m.version))
+          unfolded.push(`${m.version} defines ${name}: copy its body into store/sql/${name}.sql and add ${m.version} to its Folds line`);
       }
     }
     expect(unfolded).toEqual([]);
@@ -76,7 +77,9 @@ describe.each(DRIVERS)("SQL functions as installed on %s", (driver) => {
   it("a function whose file changed is created again at the next start, and its checksum recorded", async () => {
     const store = fx.store;
     // As if the file had changed since this database installed it: another body, another checksum.
-    await store.query("create or replace function cairn_measure_due_at(measure_at text) returns timestamptz language sql immutable strict as $$ select null::timestamptz $$");
+    await store.query(
+      "create or replace function cairn_measure_due_at(measure_at text) returns timestamptz language sql immutable strict as $$ select null::timestamptz $$",
+    );
     await store.query("update schema_functions set checksum = 'an older file' where name = 'cairn_measure_due_at'");
     expect(await migrate(store)).toEqual([]);
     const [due] = await store.query<{ due: string | Date | null }>("select cairn_measure_due_at('2026-12-07') as due");

@@ -59,7 +59,10 @@ describe.each(DRIVERS)("every string field of every operation refuses what canno
         if (name === "receipt_create") {
           expect(drop?.id, `${field}: drop`).toBeDefined();
           const listed = await fx.world.cairn.invoke("drops_list", sam.ctx(), { limit: 200 });
-          expect(listed.items.map((d) => d.id), `${field}: drop listed`).toContain(drop?.id);
+          expect(
+            listed.items.map((d) => d.id),
+            `${field}: drop listed`,
+          ).toContain(drop?.id);
         }
         checked++;
       }

@@ -62,7 +62,7 @@ describe("malformed JSON says where (SPEC §22)", () => {
     expect(reasonOf('{"changed": "a"\n  "learned": "b"}')).toBe("is not valid JSON: Expected ',' or '}' after property value at line 2, column 3");
     expect(reasonOf('{"a": }')).toBe("is not valid JSON: Unexpected token '}' at line 1, column 7");
     expect(reasonOf('{"a": 1')).toMatch(/at line 1, column 8$/);
-    expect(reasonOf('[1, 2,]\n')).toMatch(/at line 1, column 7$/);
+    expect(reasonOf("[1, 2,]\n")).toMatch(/at line 1, column 7$/);
     expect(reasonOf('{"token": "ghp_secret" x}')).not.toContain("ghp_secret");
   });
 

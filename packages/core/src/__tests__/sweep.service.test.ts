@@ -25,7 +25,13 @@ describe.each(DRIVERS)("the expiry sweeper on %s", (driver) => {
     await fx.world.cairn.invoke("artifact_retain", sam.ctx(), { id: kept.id });
     const fresh = await make("fresh");
     const run = await fx.world.cairn.invoke("run_create", sam.ctx(), { name: "writer" });
-    const spanOf = (id: string, artifact: string) => ({ span_id: id, name: id, start_time: "2026-12-01T11:00:00Z", end_time: "2026-12-01T11:00:01Z", produced_artifact_id: artifact });
+    const spanOf = (id: string, artifact: string) => ({
+      span_id: id,
+      name: id,
+      start_time: "2026-12-01T11:00:00Z",
+      end_time: "2026-12-01T11:00:01Z",
+      produced_artifact_id: artifact,
+    });
     await fx.world.cairn.invoke("run_append_spans", sam.ctx(), { run_id: run.id, spans: [spanOf("a", doomed[0]?.id ?? ""), spanOf("b", fresh.id)] });
 
     clock += 120_000;
@@ -72,7 +78,10 @@ describe.each(DRIVERS)("the expiry sweeper on %s", (driver) => {
     const a = await fx.world.cairn.invoke("artifact_create", sam.ctx(), { title: "job", body: "swept by the job", expires_in: 60 });
     const at = new Date(clock + 120_000);
     const log: string[] = [];
-    const ran = await runDueJobs({ store: fx.store, config: fx.world.cairn.config, now: () => at, log: (l) => log.push(l), signal: new AbortController().signal }, [expirySweepJob]);
+    const ran = await runDueJobs(
+      { store: fx.store, config: fx.world.cairn.config, now: () => at, log: (l) => log.push(l), signal: new AbortController().signal },
+      [expirySweepJob],
+    );
     expect(ran).toContain("artifacts.expiry_sweep");
     expect((await rejectionOf(fx.world.cairn.invoke("artifact_read", sam.ctx(), { id: a.id }))).code).toBe("not_found");
   });

@@ -1,16 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rejectionOf } from "./helpers.js";
 import type { Store } from "../store/port.js";
-import {
-  createTestTeam,
-  createTestWorld,
-  DRIVERS,
-  minimalReceipt,
-  openTestStore,
-  reauthenticate,
-  type TestWorld,
-} from "../testing/index.js";
-
+import { createTestTeam, createTestWorld, DRIVERS, minimalReceipt, openTestStore, reauthenticate, type TestWorld } from "../testing/index.js";
 
 describe.each(DRIVERS)("teams on %s", (driver) => {
   let store: Store;
@@ -117,10 +108,9 @@ describe.each(DRIVERS)("teams on %s", (driver) => {
       world.cairn.invoke("team_member_remove", t.members[0].ctx(), { name: t.name, user: a.name }),
     ]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
-    const [row] = await store.query<{ n: number }>(
-      "select count(*)::int as n from team_members m join teams t on t.id = m.team_id where t.name = $1",
-      [t.name],
-    );
+    const [row] = await store.query<{ n: number }>("select count(*)::int as n from team_members m join teams t on t.id = m.team_id where t.name = $1", [
+      t.name,
+    ]);
     expect(row?.n).toBe(1);
   });
 

@@ -5,7 +5,18 @@ import { validateReceiptInput } from "../receipt/validate.js";
 import { DRIVERS } from "../testing/index.js";
 import { rejectionOf, useTestWorld } from "./helpers.js";
 
-const PLACEHOLDERS = ["changed", "affected", "before", "after", "evidence.0.label", "evidence.0.url", "human_action", "remaining.0.item", "remaining.0.owner", "learned"];
+const PLACEHOLDERS = [
+  "changed",
+  "affected",
+  "before",
+  "after",
+  "evidence.0.label",
+  "evidence.0.url",
+  "human_action",
+  "remaining.0.item",
+  "remaining.0.owner",
+  "learned",
+];
 
 describe("the unedited template is not a receipt (SPEC §24)", () => {
   it("names each field still holding a placeholder; a field filled in is no longer named; the documented example stays valid", () => {

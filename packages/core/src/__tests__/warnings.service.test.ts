@@ -7,11 +7,7 @@ describe.each(DRIVERS)("warnings on accepted receipts on %s", (driver) => {
 
   it("a pending measure_at already past is stored, with a warning naming the field", async () => {
     const sam = await fx.world.user("sam");
-    const created = await fx.world.cairn.invoke(
-      "receipt_create",
-      sam.ctx(),
-      fullReceipt({ outcome: { status: "pending", measure_at: "2020-01-01" } }),
-    );
+    const created = await fx.world.cairn.invoke("receipt_create", sam.ctx(), fullReceipt({ outcome: { status: "pending", measure_at: "2020-01-01" } }));
     expect(created.warnings).toEqual([{ field: "outcome.measure_at", reason: expect.stringContaining("already past") }]);
     const read = await fx.world.cairn.invoke("artifact_read", sam.ctx(), { id: created.id });
     expect((read.metadata as unknown as { outcome: { measure_at: string } }).outcome.measure_at).toBe("2020-01-01");
@@ -23,7 +19,11 @@ describe.each(DRIVERS)("warnings on accepted receipts on %s", (driver) => {
     const soon = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
     const bare = await fx.world.cairn.invoke("receipt_create", sam.ctx(), fullReceipt({ evidence: [], outcome: { status: "pending", measure_at: soon } }));
     expect(bare.warnings.map((w) => w.field)).toEqual(["evidence"]);
-    const fine = await fx.world.cairn.invoke("receipt_create", sam.ctx(), fullReceipt({ learned: "the second one", outcome: { status: "pending", measure_at: soon } }));
+    const fine = await fx.world.cairn.invoke(
+      "receipt_create",
+      sam.ctx(),
+      fullReceipt({ learned: "the second one", outcome: { status: "pending", measure_at: soon } }),
+    );
     expect(fine.warnings).toEqual([]);
   });
 

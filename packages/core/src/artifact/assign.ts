@@ -89,10 +89,10 @@ export function assignedAtCreate(ctx: ServiceContext, now: Date): (row: Artifact
  * share`, cairn_write_receipt), so an assignment that write made is cleared here too.
  */
 export async function clearAssignmentsOfLeaver(ctx: ServiceContext, tx: Sql, teamOwner: string, userName: string): Promise<void> {
-  const cleared = await tx.query<ArtifactRow>(
-    `update artifacts set assignee = null where owner = $1 and assignee = $2 returning ${ARTIFACT_COLUMNS}`,
-    [teamOwner, userName],
-  );
+  const cleared = await tx.query<ArtifactRow>(`update artifacts set assignee = null where owner = $1 and assignee = $2 returning ${ARTIFACT_COLUMNS}`, [
+    teamOwner,
+    userName,
+  ]);
   const now = ctx.now();
   for (const row of cleared) {
     await recordEvent(tx, { type: "artifact.assigned", owner: row.owner, data: assignedData(ctx.config, row, null, userName, ctx.principal) }, now);
@@ -122,15 +122,8 @@ export async function assignArtifact(ctx: ServiceContext, input: z.output<typeof
     }
     const previous = locked.assignee ?? null;
     if (previous === input.assignee) return null;
-    const [changed] = await tx.query<ArtifactRow>(
-      `update artifacts set assignee = $2 where id = $1 returning ${ARTIFACT_COLUMNS}`,
-      [row.id, input.assignee],
-    );
-    await recordEvent(
-      tx,
-      { type: "artifact.assigned", owner: row.owner, data: assignedData(ctx.config, row, input.assignee, previous, ctx.principal) },
-      now,
-    );
+    const [changed] = await tx.query<ArtifactRow>(`update artifacts set assignee = $2 where id = $1 returning ${ARTIFACT_COLUMNS}`, [row.id, input.assignee]);
+    await recordEvent(tx, { type: "artifact.assigned", owner: row.owner, data: assignedData(ctx.config, row, input.assignee, previous, ctx.principal) }, now);
     return changed ?? null;
   });
   return toArtifact(ctx.store, ctx.config, { kind: "principal", principal: ctx.principal }, updated ?? row);

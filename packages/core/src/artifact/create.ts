@@ -13,10 +13,7 @@ import { expiryOf, insertArtifact, provenanceOf, toArtifact } from "./internal.j
 import type { ArtifactCreateInput, CreatedArtifact } from "./schemas.js";
 
 /** Creates a plain artifact (expiring after the owner's default_ttl_days). It takes no metadata: only a schema's own verb writes metadata. */
-export async function createArtifact(
-  ctx: ServiceContext,
-  input: z.output<typeof ArtifactCreateInput>,
-): Promise<CreatedArtifact> {
+export async function createArtifact(ctx: ServiceContext, input: z.output<typeof ArtifactCreateInput>): Promise<CreatedArtifact> {
   if (input.share_type === "json") {
     try {
       JSON.parse(input.body);
@@ -44,19 +41,25 @@ export async function createArtifact(
   const row = await ctx.store.transaction(async (tx) => {
     const unassignable = input.assignee === undefined ? null : await assigneeIssue(tx, owner, input.assignee);
     if (unassignable) throw validationFailed([unassignable]);
-    const inserted = await insertArtifact(tx, now, expiresAt, {
-      owner,
-      title,
-      share_type: input.share_type,
-      body,
-      checksum: checksumOf(body),
-      tags: normalizeTags(rest.slice(0, tags.length)),
-      metadata: null,
-      provenance: provenanceOf(ctx, input.model === undefined ? undefined : rest[tags.length]),
-      follows: null,
-      details: null,
-      assignee: input.assignee ?? null,
-    }, input.assignee === undefined ? undefined : assignedAtCreate(ctx, now));
+    const inserted = await insertArtifact(
+      tx,
+      now,
+      expiresAt,
+      {
+        owner,
+        title,
+        share_type: input.share_type,
+        body,
+        checksum: checksumOf(body),
+        tags: normalizeTags(rest.slice(0, tags.length)),
+        metadata: null,
+        provenance: provenanceOf(ctx, input.model === undefined ? undefined : rest[tags.length]),
+        follows: null,
+        details: null,
+        assignee: input.assignee ?? null,
+      },
+      input.assignee === undefined ? undefined : assignedAtCreate(ctx, now),
+    );
     if (input.assignee !== undefined) tx.afterCommit(ringOutbox);
     await recordArtifactCreated(tx, ctx.config, inserted, now);
     return inserted;

@@ -29,10 +29,7 @@ export const statementBytes = (statement: ReturnType<typeof statementOf>) => Buf
  * `in-toto` covers receipts (their body is re-rendered from the predicate), each signed
  * with the server's active key.
  */
-export async function exportArtifacts(
-  ctx: ServiceContext,
-  input: z.output<typeof ArtifactExportInput>,
-): Promise<z.output<typeof ArtifactExportPage>> {
+export async function exportArtifacts(ctx: ServiceContext, input: z.output<typeof ArtifactExportInput>): Promise<z.output<typeof ArtifactExportPage>> {
   const { format = "ndjson", ...page } = input;
   if (format === "ndjson") return searchFullArtifacts(ctx, { ...page, limit: EXPORT_PAGE_SIZE });
   const { rows, next_cursor } = await searchRows(ctx, { ...page, schema: RECEIPT_SCHEMA_ID, limit: EXPORT_PAGE_SIZE });

@@ -71,10 +71,11 @@ function visibleMetadata(row: ArtifactRow, visible: Artifact["follows"]): Artifa
 export async function toArtifacts(sql: Sql, config: CairnConfig, viewer: Viewer, rows: readonly ArtifactRow[]): Promise<Artifact[]> {
   // In turn, not together: `sql` may be one transaction's connection.
   const links = await visibleLinks(sql, viewer, rows);
-  const acknowledgements = await acknowledgementsOf(sql, rows.filter((r) => r.metadata !== null).map((r) => r.id));
-  return rows.map((row, i) =>
-    mapRow(config, row, links[i] ?? NO_LINKS, acknowledgements.get(row.id) ?? []),
+  const acknowledgements = await acknowledgementsOf(
+    sql,
+    rows.filter((r) => r.metadata !== null).map((r) => r.id),
   );
+  return rows.map((row, i) => mapRow(config, row, links[i] ?? NO_LINKS, acknowledgements.get(row.id) ?? []));
 }
 
 type Acknowledgements = Artifact["acknowledgements"];

@@ -6,15 +6,7 @@ import { createArtifact } from "./create.js";
 import { ArtifactExportPage, exportArtifacts } from "./export.js";
 import { readArtifact } from "./read.js";
 import { retainArtifact } from "./retain.js";
-import {
-  Artifact,
-  ArtifactCreateInput,
-  ArtifactExportInput,
-  ArtifactSearchList,
-  ArtifactReadInput,
-  ArtifactSearchInput,
-  CreatedArtifact,
-} from "./schemas.js";
+import { Artifact, ArtifactCreateInput, ArtifactExportInput, ArtifactSearchList, ArtifactReadInput, ArtifactSearchInput, CreatedArtifact } from "./schemas.js";
 import { searchArtifacts } from "./search.js";
 
 /** This area's group in the API documentation. */
@@ -81,8 +73,7 @@ export const ARTIFACT_OPERATIONS = {
   artifact_retain: defineOperation({
     notOn: { mcp: "a person's decision" },
     title: "Retain an artifact",
-    description:
-      "Keep an artifact permanently: it no longer expires (retained: true, expires_at: null). Only its owner, or members of its owning team.",
+    description: "Keep an artifact permanently: it no longer expires (retained: true, expires_at: null). Only its owner, or members of its owning team.",
     input: ArtifactReadInput,
     output: Artifact,
     mutates: true,

@@ -18,12 +18,7 @@ export async function readArtifact(ctx: ServiceContext, input: { id: string }): 
 }
 
 /** Reads through a share link: the token is the whole capability. */
-export async function readArtifactByShareToken(
-  store: Store,
-  config: CairnConfig,
-  shareToken: string,
-  now: Date = new Date(),
-): Promise<Artifact> {
+export async function readArtifactByShareToken(store: Store, config: CairnConfig, shareToken: string, now: Date = new Date()): Promise<Artifact> {
   const parsed = parseWith(ShareToken, shareToken);
   if (!parsed.ok) throw validationFailed(parsed.issues.map((i) => ({ ...i, field: "token" })));
   const [full] = await store.query<LinkHolderRow>(LINK_HOLDER_READ, [shareToken]);

@@ -11,9 +11,7 @@ import { CALENDAR_YEARS_REASON, calendarError, isWithinCalendarYears } from "../
 import { optionalText, queryText, requiredText, storableId, storableString, titleText } from "../text.js";
 
 export const SHARE_TYPES = ["markdown", "text", "json"] as const;
-export const ShareType = z
-  .enum(SHARE_TYPES)
-  .describe("How the body is viewed: `markdown`, `text` or `json` (a JSON body must parse).");
+export const ShareType = z.enum(SHARE_TYPES).describe("How the body is viewed: `markdown`, `text` or `json` (a JSON body must parse).");
 export type ShareType = z.infer<typeof ShareType>;
 
 /** The media type a body of each share type is served as (MCP resources, raw downloads). */
@@ -60,13 +58,9 @@ export const Artifact = z
     created_at: z.string().describe("ISO 8601 creation time."),
     expires_at: z.string().nullable().describe("ISO 8601 expiry time; null once retained."),
     retained: z.boolean().describe("Whether the artifact is kept permanently."),
-    acknowledgements: z
-      .array(Acknowledgement)
-      .describe("People who said they saw what this receipt asks of them, oldest first; empty when nobody has."),
+    acknowledgements: z.array(Acknowledgement).describe("People who said they saw what this receipt asks of them, oldest first; empty when nobody has."),
     assignee: z.string().nullable().describe("The one user who must act on it (a bare user name, e.g. sam), or null when nobody is assigned."),
-    followed_by: z
-      .array(z.string())
-      .describe("Ids of the later receipts that follow this one (its outcome measured) and that you can read, oldest first."),
+    followed_by: z.array(z.string()).describe("Ids of the later receipts that follow this one (its outcome measured) and that you can read, oldest first."),
     followed: z
       .boolean()
       .describe(
@@ -127,18 +121,12 @@ export const ArtifactSearchInput = z.strictObject({
   human_action: z
     .enum(HUMAN_ACTION_FILTERS)
     .optional()
-    .describe("`needed`: receipts whose human_action is not \"Nothing\"; `none`: receipts that need nothing from a person."),
-  outcome: z
-    .enum(OUTCOME_FILTERS)
-    .optional()
-    .describe("Receipts by outcome status; `overdue` = pending, its measure_at due, and no receipt follows it yet."),
+    .describe('`needed`: receipts whose human_action is not "Nothing"; `none`: receipts that need nothing from a person.'),
+  outcome: z.enum(OUTCOME_FILTERS).optional().describe("Receipts by outcome status; `overdue` = pending, its measure_at due, and no receipt follows it yet."),
   measure_before: SearchInstant("Only receipts whose outcome measure_at falls due before this."),
   created_after: SearchInstant("Only artifacts created after this."),
   created_before: SearchInstant("Only artifacts created before this."),
-  fields: z
-    .enum(SEARCH_FIELDS)
-    .optional()
-    .describe("`summary` leaves each body out (cheaper for agents; read one with artifact_read); default `full`."),
+  fields: z.enum(SEARCH_FIELDS).optional().describe("`summary` leaves each body out (cheaper for agents; read one with artifact_read); default `full`."),
   ...PAGE_FIELDS,
 });
 export type ArtifactSearchInput = z.output<typeof ArtifactSearchInput>;
@@ -174,9 +162,7 @@ export const ArtifactSearchList = z
   .meta({ id: "ArtifactSearchList", description: "One page of search results, newest first." });
 
 export const CreatedArtifact = Artifact.extend({
-  redactions: z
-    .array(z.object({ field: z.string(), rule: z.string() }))
-    .describe("Secrets replaced by [REDACTED:<rule>] before storing, by field."),
+  redactions: z.array(z.object({ field: z.string(), rule: z.string() })).describe("Secrets replaced by [REDACTED:<rule>] before storing, by field."),
   warnings: z
     .array(z.object({ field: z.string().describe("Dotted path of the field."), reason: z.string().describe("What a reader will trip over.") }))
     .describe("Accepted, but worth a second look: a pending `measure_at` already past, no evidence linked."),

@@ -28,10 +28,7 @@ const FULL_COLUMNS = ARTIFACT_COLUMNS.split(", ")
  * anyway (for its owner), so only the survivors, not every match, are fetched again by
  * primary key in id order for the page (ADR 0026).
  */
-export async function searchRows(
-  ctx: ServiceContext,
-  input: ArtifactSearchInput,
-): Promise<{ rows: ArtifactRow[]; next_cursor: string | null }> {
+export async function searchRows(ctx: ServiceContext, input: ArtifactSearchInput): Promise<{ rows: ArtifactRow[]; next_cursor: string | null }> {
   const limit = input.limit ?? LIMITS.pageDefault;
   const now = ctx.now();
   const visible = visibleOwners(ctx.principal);

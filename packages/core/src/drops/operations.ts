@@ -4,10 +4,7 @@ import { dismissDrops, listDrops } from "./list.js";
 import { DropList, DropsDismissed, DropsDismissInput, DropsListInput } from "./schemas.js";
 
 /** This area's group in the API documentation. */
-export const DROP_TAG = defineApiTag(
-  "Drops",
-  "What the gates refused and why (drop receipts), and the views that sum up your week: `status` and `doctor`.",
-);
+export const DROP_TAG = defineApiTag("Drops", "What the gates refused and why (drop receipts), and the views that sum up your week: `status` and `doctor`.");
 
 /** What the gates refused and why. */
 export const DROP_OPERATIONS = {

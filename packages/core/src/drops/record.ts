@@ -16,7 +16,6 @@ import { capFields, moreCount, moreEntry } from "../validation.js";
 import { classifyDrop, type FieldFault, faultOf } from "./classification.js";
 import { DROPS_HIGH_WATER, DROPS_KEPT, type DropReceipt, WITHHELD_TITLE } from "./schemas.js";
 
-
 /** The owner the submission targeted when the caller may act for it; otherwise the caller's own user. */
 function dropOwner(principal: Principal, raw: unknown): string {
   const requested = isPlainObject(raw) ? raw.owner : undefined;
@@ -102,8 +101,7 @@ async function buildDrop(ctx: ServiceContext, raw: unknown, rejection: Rejection
  * crosses it trims back to the newest DROPS_KEPT.
  */
 /** The fault of an `invalid` refusal's first issue (stored, so listings can say which). */
-const faultOfRejection = (rejection: Rejection): FieldFault | null =>
-  rejection.category === "invalid" ? faultOf(rejection.issues[0]) : null;
+const faultOfRejection = (rejection: Rejection): FieldFault | null => (rejection.category === "invalid" ? faultOf(rejection.issues[0]) : null);
 
 /**
  * What else a drop's transaction does, under a lock taken before the drop's own: the
@@ -154,10 +152,10 @@ async function writeDrop<T>(
       if (drop.recoverable) await recordEvent(tx, { type: "receipt.dropped", owner: drop.owner, data: drop }, new Date(drop.created_at));
       const [count] = await tx.query<{ n: number }>("select count(*)::int as n from drops where owner = $1", [drop.owner]);
       if ((count?.n ?? 0) > DROPS_HIGH_WATER) {
-        await tx.query(
-          "delete from drops where owner = $1 and id in (select id from drops where owner = $1 order by id desc offset $2)",
-          [drop.owner, DROPS_KEPT],
-        );
+        await tx.query("delete from drops where owner = $1 and id in (select id from drops where owner = $1 order by id desc offset $2)", [
+          drop.owner,
+          DROPS_KEPT,
+        ]);
       }
       if (guard) await guard.save(tx, drop);
       return { drop };
@@ -175,12 +173,7 @@ async function writeDrop<T>(
  */
 export async function recordDrop(ctx: ServiceContext, raw: unknown, rejection: Rejection): Promise<DropReceipt>;
 export async function recordDrop<T>(ctx: ServiceContext, raw: unknown, rejection: Rejection, guard: DropGuard<T>): Promise<RecordedDrop<T>>;
-export async function recordDrop<T>(
-  ctx: ServiceContext,
-  raw: unknown,
-  rejection: Rejection,
-  guard?: DropGuard<T>,
-): Promise<DropReceipt | RecordedDrop<T>> {
+export async function recordDrop<T>(ctx: ServiceContext, raw: unknown, rejection: Rejection, guard?: DropGuard<T>): Promise<DropReceipt | RecordedDrop<T>> {
   const drop = await buildDrop(ctx, raw, rejection);
   const done = (recorded: RecordedDrop<T>) => (guard ? recorded : (recorded as { drop: DropReceipt }).drop);
   try {

@@ -37,7 +37,10 @@ export const DropReceipt = z
     cause: z.string().describe("Plain-language cause."),
     next_action: z.string().describe("What to do about it."),
     fields: z.array(z.string()).describe("Dotted paths of the failing fields. Never their values."),
-    title: z.string().nullable().describe("The submission's title; a marker when the secret scanner flagged it; null when it had none or the title was itself a failing field."),
+    title: z
+      .string()
+      .nullable()
+      .describe("The submission's title; a marker when the secret scanner flagged it; null when it had none or the title was itself a failing field."),
     title_withheld: z.boolean().describe("True when the title was replaced by a marker because the secret scanner flagged it."),
     surface: z.enum(SURFACES).describe("Which surface the submission came through."),
     actor: DropActor,

@@ -18,8 +18,7 @@ export interface Claimed {
 /** Deliveries of one subscription in flight at once, across every worker (SPEC §19). */
 export const MAX_IN_FLIGHT_PER_SUBSCRIPTION = 2;
 
-const describeSpan = (ms: number) =>
-  ms >= 86_400_000 ? `${Math.round(ms / 86_400_000)} days` : `${Math.round(ms / 60_000)} minutes`;
+const describeSpan = (ms: number) => (ms >= 86_400_000 ? `${Math.round(ms / 86_400_000)} days` : `${Math.round(ms / 60_000)} minutes`);
 
 const at = (now: Date, ms: number) => new Date(now.getTime() + ms).toISOString();
 
@@ -136,10 +135,11 @@ export async function recordAttempt(store: Store, c: Claimed, result: SendResult
           ? `Every attempt failed for ${describeSpan(schedule.disableAfterMs)}.`
           : null;
     if (reason) {
-      await tx.query(
-        "update subscriptions set enabled = false, disabled_reason = $2, disabled_at = $3 where id = $1 and enabled",
-        [c.subscription_id, reason, now.toISOString()],
-      );
+      await tx.query("update subscriptions set enabled = false, disabled_reason = $2, disabled_at = $3 where id = $1 and enabled", [
+        c.subscription_id,
+        reason,
+        now.toISOString(),
+      ]);
     }
   });
 }

@@ -10,11 +10,4 @@ import { remindersJob } from "../notify/fanout.js";
  * The scheduled jobs every worker runs (`cairn serve` and `cairn worker`). Add one line
  * per job; each job lives in its own area's module.
  */
-export const JOBS: readonly Job[] = [
-  pruneEventsJob,
-  measureDueJob,
-  expirySweepJob,
-  searchStatisticsJob,
-  remindersJob,
-  digestJob,
-];
+export const JOBS: readonly Job[] = [pruneEventsJob, measureDueJob, expirySweepJob, searchStatisticsJob, remindersJob, digestJob];

@@ -51,10 +51,11 @@ const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOS
  */
 async function claim(store: Store, job: Job, now: Date): Promise<boolean> {
   await store.query("insert into job_runs (name, next_at) values ($1, $2) on conflict (name) do nothing", [job.name, now.toISOString()]);
-  const rows = await store.query(
-    "update job_runs set next_at = $3, started_at = $2 where name = $1 and next_at <= $2 returning name",
-    [job.name, now.toISOString(), new Date(now.getTime() + (job.leaseMs ?? DEFAULT_LEASE_MS)).toISOString()],
-  );
+  const rows = await store.query("update job_runs set next_at = $3, started_at = $2 where name = $1 and next_at <= $2 returning name", [
+    job.name,
+    now.toISOString(),
+    new Date(now.getTime() + (job.leaseMs ?? DEFAULT_LEASE_MS)).toISOString(),
+  ]);
   return rows.length > 0;
 }
 
@@ -88,8 +89,6 @@ export async function runDueJobs(ctx: JobContext, jobs: readonly Job[]): Promise
 
 /** Every job's last run, for doctor and status. */
 export async function readJobRuns(store: Pick<Store, "query">): Promise<JobRun[]> {
-  const rows = await store.query<JobRun>(
-    "select name, next_at, started_at, finished_at, last_count, last_error, runs from job_runs order by name",
-  );
+  const rows = await store.query<JobRun>("select name, next_at, started_at, finished_at, last_count, last_error, runs from job_runs order by name");
   return rows.map((r) => ({ ...r, next_at: iso(r.next_at) as string, started_at: iso(r.started_at), finished_at: iso(r.finished_at) }));
 }

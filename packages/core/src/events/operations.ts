@@ -122,7 +122,8 @@ export const EVENT_OPERATIONS = {
   }),
   subscription_test: defineOperation({
     title: "Send a test event",
-    description: "Queue a `webhook.test` event (`data: {subscription_id}`) to this subscription only, whatever its events filter; it is signed, delivered and listed like any other. Human tokens only.",
+    description:
+      "Queue a `webhook.test` event (`data: {subscription_id}`) to this subscription only, whatever its events filter; it is signed, delivered and listed like any other. Human tokens only.",
     input: SubscriptionIdInput,
     output: TestQueued,
     mutates: true,

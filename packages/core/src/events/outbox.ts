@@ -36,9 +36,7 @@ export function eventArgument(event: NewEvent, id: string, payload: string, now:
 export async function recordEvent(tx: Sql, event: NewEvent, now: Date): Promise<string> {
   const id = newId("evt", now);
   const payload = eventPayload(event.type, id, now, event.data);
-  const [row] = await tx.query<{ queued: number }>("select cairn_record_event($1::jsonb) as queued", [
-    JSON.stringify(eventArgument(event, id, payload, now)),
-  ]);
+  const [row] = await tx.query<{ queued: number }>("select cairn_record_event($1::jsonb) as queued", [JSON.stringify(eventArgument(event, id, payload, now))]);
   // Nothing to send (the owner has no subscription that takes the type): no worker to wake.
   if ((row?.queued ?? 0) > 0) tx.afterCommit(ringOutbox);
   return id;

@@ -84,7 +84,6 @@ export const EVENT_DATA = {
 export const TEST_EVENT_TYPE = "webhook.test";
 export const TestEventData = z.object({ subscription_id: z.string().describe("The subscription the test was sent to.") });
 
-
 export type EventData<T extends EventType> = z.input<(typeof EVENT_DATA)[T]>;
 
 /** What a verb hands to recordEvent. */

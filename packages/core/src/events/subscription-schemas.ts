@@ -7,7 +7,9 @@ import { CALENDAR_YEARS_REASON, calendarError, isWithinCalendarYears } from "../
 import { storableString } from "../text.js";
 import { EventTypeSchema } from "./schemas.js";
 
-const SubscriptionId = storableString().regex(/^sub_[0-9a-z]{26}$/, "is not a subscription id").describe("Subscription id (`sub_…`).");
+const SubscriptionId = storableString()
+  .regex(/^sub_[0-9a-z]{26}$/, "is not a subscription id")
+  .describe("Subscription id (`sub_…`).");
 
 export const SubscriptionEvents = z
   .array(EventTypeSchema)
@@ -16,9 +18,7 @@ export const SubscriptionEvents = z
   .describe("Event types this subscription receives. Omit for every type, including types added later.");
 
 export const SubscriptionCreateInput = z.strictObject({
-  url: storableString()
-    .max(LIMITS.url)
-    .describe("Where events are POSTed: an `http:` or `https:` URL, without credentials in it."),
+  url: storableString().max(LIMITS.url).describe("Where events are POSTed: an `http:` or `https:` URL, without credentials in it."),
   events: SubscriptionEvents.optional(),
   owner: OwnerRef.optional().describe("Whose events: `user:NAME` (default: you) or `team:NAME` (members only)."),
 });
@@ -99,13 +99,19 @@ export const EventDelivery = z
   .object({
     event_id: z.string().describe("Event id (the `webhook-id`)."),
     event_type: z.string().describe("The event's type."),
-    state: z.enum(["pending", "delivered", "failed"]).describe("`pending`: waiting for an attempt or in flight; `delivered`: a 2xx answer; `failed`: the retries are used up (recover or redeliver resends it)."),
+    state: z
+      .enum(["pending", "delivered", "failed"])
+      .describe(
+        "`pending`: waiting for an attempt or in flight; `delivered`: a 2xx answer; `failed`: the retries are used up (recover or redeliver resends it).",
+      ),
     attempts: z.number().int().describe("Attempts made so far."),
     in_flight: z.boolean().describe("An attempt is being sent right now."),
     next_attempt_at: z
       .string()
       .nullable()
-      .describe("ISO 8601 time of the next attempt while pending (for one in flight: when it is tried again should this attempt never finish); null once delivered or failed."),
+      .describe(
+        "ISO 8601 time of the next attempt while pending (for one in flight: when it is tried again should this attempt never finish); null once delivered or failed.",
+      ),
   })
   .meta({ id: "EventDelivery", description: "One event's delivery to one subscription." });
 export type EventDelivery = z.infer<typeof EventDelivery>;
@@ -121,7 +127,9 @@ export const DeliveriesOutput = z.union([DeliveryList, EventDeliveryList]).descr
 
 export const RedeliverInput = z.strictObject({
   id: SubscriptionId,
-  event_id: storableString().regex(/^evt_[0-9a-z]{26}$/, "is not an event id").describe("The event to send again (`evt_…`)."),
+  event_id: storableString()
+    .regex(/^evt_[0-9a-z]{26}$/, "is not an event id")
+    .describe("The event to send again (`evt_…`)."),
 });
 
 export const RecoverInput = z.strictObject({
@@ -139,7 +147,10 @@ export const SigningSecret = z
   .object({
     secret: z.enum(["new", "replaced"]).describe("`new`: the secret this rotation returned; `replaced`: one an earlier rotation replaced, still signing."),
     replaced_at: z.string().nullable().describe("ISO 8601 time it was replaced; null for the new secret."),
-    signs_until: z.string().nullable().describe("ISO 8601 time its signatures stop (24 h after it was replaced); null for the new secret, which signs until it is replaced."),
+    signs_until: z
+      .string()
+      .nullable()
+      .describe("ISO 8601 time its signatures stop (24 h after it was replaced); null for the new secret, which signs until it is replaced."),
   })
   .meta({ id: "SigningSecret", description: "One secret that signs a subscription's deliveries now, without its value." });
 
@@ -152,11 +163,14 @@ export const RotatedSecret = z
       .describe("ISO 8601 time until which deliveries also carry a signature with the secret just replaced (24 h), so receivers can switch over."),
     signing: z
       .array(SigningSecret)
-      .describe("Every secret that signs deliveries now, newest first: the new one, then each replaced in the last 24 h and until when (never their values; at most three)."),
+      .describe(
+        "Every secret that signs deliveries now, newest first: the new one, then each replaced in the last 24 h and until when (never their values; at most three).",
+      ),
   })
   .meta({
     id: "RotatedSecret",
-    description: "A subscription's new signing secret (shown only here); every secret replaced in the last 24 h signs beside it until 24 h after it was replaced.",
+    description:
+      "A subscription's new signing secret (shown only here); every secret replaced in the last 24 h signs beside it until 24 h after it was replaced.",
   });
 
 export const TestQueued = z

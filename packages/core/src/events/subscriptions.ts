@@ -95,10 +95,7 @@ async function checkTarget(ctx: ServiceContext, url: string): Promise<void> {
   }
 }
 
-export async function createSubscription(
-  ctx: ServiceContext,
-  input: z.output<typeof SubscriptionCreateInput>,
-): Promise<z.output<typeof CreatedSubscription>> {
+export async function createSubscription(ctx: ServiceContext, input: z.output<typeof SubscriptionCreateInput>): Promise<z.output<typeof CreatedSubscription>> {
   const owner = resolveOwner(ctx.principal, input.owner, "subscribe");
   await checkTarget(ctx, input.url);
   const events = input.events ? [...new Set(input.events)] : null;
@@ -138,10 +135,7 @@ function decodeCursor(cursor: string): string {
   return id;
 }
 
-export async function listSubscriptions(
-  ctx: ServiceContext,
-  input: z.output<typeof SubscriptionListInput>,
-): Promise<z.output<typeof SubscriptionList>> {
+export async function listSubscriptions(ctx: ServiceContext, input: z.output<typeof SubscriptionListInput>): Promise<z.output<typeof SubscriptionList>> {
   const owners = input.owner ? [resolveOwner(ctx.principal, input.owner, "list subscriptions")] : visibleOwners(ctx.principal);
   const limit = input.limit ?? LIMITS.pageDefault;
   const rows = await ctx.store.query<SubscriptionRow>(
@@ -186,10 +180,10 @@ export async function enableSubscription(ctx: ServiceContext, input: z.output<ty
       [found.id, ctx.principal.user.name],
     );
     // Waiting deliveries are due now; one in flight (leased) is left to its worker, never sent twice.
-    await tx.query(
-      "update deliveries set next_at = $2 where subscription_id = $1 and state = 'pending' and (leased_until is null or leased_until <= $2)",
-      [found.id, now],
-    );
+    await tx.query("update deliveries set next_at = $2 where subscription_id = $1 and state = 'pending' and (leased_until is null or leased_until <= $2)", [
+      found.id,
+      now,
+    ]);
     tx.afterCommit(ringOutbox);
     return updated ?? found;
   });
@@ -213,10 +207,7 @@ export const MAX_SIGNING_SECRETS = 3;
  * subscription's row lock (ADR 0041): two rotations at once are serialised, and a
  * subscription deleted meanwhile is a 404.
  */
-export async function rotateSecret(
-  ctx: ServiceContext,
-  input: z.output<typeof SubscriptionIdInput>,
-): Promise<z.output<typeof RotatedSecret>> {
+export async function rotateSecret(ctx: ServiceContext, input: z.output<typeof SubscriptionIdInput>): Promise<z.output<typeof RotatedSecret>> {
   const now = ctx.now();
   const secret = newSecret();
   const until = new Date(now.getTime() + SECRET_OVERLAP_MS).toISOString();

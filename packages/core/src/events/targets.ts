@@ -105,8 +105,7 @@ export function targetIssue(raw: string): Issue | null {
 export async function resolveTarget(hostname: string, denyPrivate: boolean): Promise<{ address: string; family: 4 | 6 }> {
   const host = bareHost(hostname);
   const literal = isIP(host);
-  const addresses =
-    literal !== 0 ? [{ address: host, family: literal }] : await lookup(host, { all: true, verbatim: true });
+  const addresses = literal !== 0 ? [{ address: host, family: literal }] : await lookup(host, { all: true, verbatim: true });
   const first = addresses[0];
   if (!first) throw new TargetRefused(`${host} did not resolve`);
   if (denyPrivate && addresses.some((a) => isPrivateAddress(a.address))) {

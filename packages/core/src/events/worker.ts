@@ -63,7 +63,16 @@ export function startWorker(options: WorkerOptions): Worker {
   };
   const unsubscribe = onOutboxRing(wake);
   // Notifications (SPEC §27) share the schedule, the lease and the clock, with slots of their own.
-  const notifier = startNotifier({ store, config, now, schedule, denyPrivate, logger, pollMs, ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }) });
+  const notifier = startNotifier({
+    store,
+    config,
+    now,
+    schedule,
+    denyPrivate,
+    logger,
+    pollMs,
+    ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
+  });
 
   const deliver = async (c: Claimed) => {
     const result = await sendEvent(c.url, c.secrets, c.event_id, c.payload, {

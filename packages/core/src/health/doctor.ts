@@ -24,8 +24,7 @@ import { isUnavailable } from "../store/faults.js";
 const VETO_RULES: Record<string, { isOn(p: Policy): boolean; fix(owner: string): string }> = {
   require_evidence: {
     isOn: (p) => p.require_evidence,
-    fix: (owner) =>
-      `Link evidence in those receipts, or turn the rule off: \`cairn policy set require_evidence false --owner ${owner}\` (PUT /v1/policy).`,
+    fix: (owner) => `Link evidence in those receipts, or turn the rule off: \`cairn policy set require_evidence false --owner ${owner}\` (PUT /v1/policy).`,
   },
 };
 
@@ -59,7 +58,8 @@ async function databaseCheck(ctx: ServiceContext): Promise<{ check: DoctorCheck;
         : `the expiry sweeper purged ${sweep.total_purged} expired artifact${sweep.total_purged === 1 ? "" : "s"} (${sweep.last_purged} on its last run, ${readableInstant(sweep.last_run_at)})`;
     return { check: { name: "Database", status: "ok", summary: `${kind} answers; schema ${row?.version ?? "unknown"}; ${swept}.` }, unreachable: false };
   } catch (err) {
-    if (!isUnavailable(err)) return { check: failedCheck(ctx, "Database", `${kind} answers, but its schema or sweeper state could not be read.`, err), unreachable: false };
+    if (!isUnavailable(err))
+      return { check: failedCheck(ctx, "Database", `${kind} answers, but its schema or sweeper state could not be read.`, err), unreachable: false };
     logOf(ctx).warn({ code: "database_unavailable", check: "Database", requestId: ctx.requestId }, err);
     const check: DoctorCheck = {
       name: "Database",
@@ -84,7 +84,11 @@ function dropsCheck(counts: readonly DropCount[], surface: Surface, serverUrl: s
   if (recoverable.length === 0) {
     const dealtWith = DROP_CATEGORIES.some((c) => (totals[c] ?? 0) > 0 && classifyDrop(c, surface, null, serverUrl).recoverable);
     const summary =
-      Object.keys(totals).length === 0 ? `${line}.` : dealtWith ? `${line} — each fixable one resolved or dismissed.` : `${line} — the gates working as designed.`;
+      Object.keys(totals).length === 0
+        ? `${line}.`
+        : dealtWith
+          ? `${line} — each fixable one resolved or dismissed.`
+          : `${line} — the gates working as designed.`;
     return { name: "Drops", status: "ok", summary };
   }
   // The most frequent recoverable class leads; ties go to the earlier gate.

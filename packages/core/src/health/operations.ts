@@ -16,7 +16,8 @@ export const HEALTH_OPERATIONS = {
   }),
   status: defineOperation({
     title: "Last receipt and refusals this week",
-    description: "Your last receipt, the drop rollup of the last 7 days (e.g. `Drops (7d): 2 invalid, 1 policy-vetoed, 3 duplicate`) and what waits on people (`Inbox: 3 open (1 yours), oldest 2 days`).",
+    description:
+      "Your last receipt, the drop rollup of the last 7 days (e.g. `Drops (7d): 2 invalid, 1 policy-vetoed, 3 duplicate`) and what waits on people (`Inbox: 3 open (1 yours), oldest 2 days`).",
     input: StatusInput,
     output: Status,
     mutates: false,

@@ -16,9 +16,7 @@ export const AssigneeName = UserName.describe(
 
 export const OwnerRef = storableString()
   .regex(/^(user|team):[a-z0-9][a-z0-9._-]{0,63}$/, "must be user:NAME or team:NAME")
-  .describe(
-    "Who owns the artifact: `user:NAME` or `team:NAME`. Defaults to the calling user. Creating for a team requires membership.",
-  );
+  .describe("Who owns the artifact: `user:NAME` or `team:NAME`. Defaults to the calling user. Creating for a team requires membership.");
 export type OwnerRef = z.infer<typeof OwnerRef>;
 
 export type ParsedOwner = { kind: "user" | "team"; name: string };

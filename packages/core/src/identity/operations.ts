@@ -2,24 +2,11 @@ import { z } from "zod";
 import { defineApiTag } from "../operations/api-tags.js";
 import { defineOperation } from "../operations/define.js";
 import { listTokens, revokeToken } from "./revoke.js";
-import {
-  CreatedToken,
-  Me,
-  TokenCreateInput,
-  TokenList,
-  TokenListInput,
-  TokenRevokeInput,
-  TokenSummary,
-  UserCreateInput,
-  UserCreateOutput,
-} from "./schemas.js";
+import { CreatedToken, Me, TokenCreateInput, TokenList, TokenListInput, TokenRevokeInput, TokenSummary, UserCreateInput, UserCreateOutput } from "./schemas.js";
 import { createToken, createUser, describeMe } from "./users.js";
 
 /** This area's group in the API documentation. */
-export const IDENTITY_TAG = defineApiTag(
-  "Identity",
-  "Who you are, and the users and tokens that let people and agents in.",
-);
+export const IDENTITY_TAG = defineApiTag("Identity", "Who you are, and the users and tokens that let people and agents in.");
 
 /** Who you are, and the users and tokens that let people and agents in (SPEC §18). */
 export const IDENTITY_OPERATIONS = {

@@ -5,9 +5,7 @@ import { actsFor } from "./authorize.js";
 /** Why a principal may not use an owner, or null when it may (the owner user, or a member of the owner team). */
 export function ownerIssue(principal: Principal, owner: string, doing = "create"): Issue | null {
   if (actsFor(principal, owner)) return null;
-  const reason = owner.startsWith("team:")
-    ? `you are not a member of ${owner}`
-    : `you can only ${doing} for yourself or a team you belong to`;
+  const reason = owner.startsWith("team:") ? `you are not a member of ${owner}` : `you can only ${doing} for yourself or a team you belong to`;
   return { field: "owner", reason };
 }
 

@@ -39,10 +39,11 @@ export async function listTokens(ctx: ServiceContext, input: z.output<typeof Tok
     userId = target.id;
   }
   const limit = input.limit ?? LIMITS.pageDefault;
-  const rows = await ctx.store.query<TokenRow>(
-    `${SELECT} where t.user_id = $1 and ($2::text is null or t.id < $2) order by t.id desc limit $3`,
-    [userId, input.cursor ?? null, limit + 1],
-  );
+  const rows = await ctx.store.query<TokenRow>(`${SELECT} where t.user_id = $1 and ($2::text is null or t.id < $2) order by t.id desc limit $3`, [
+    userId,
+    input.cursor ?? null,
+    limit + 1,
+  ]);
   const page = rows.slice(0, limit);
   return {
     items: page.map((r) => toSummary(ctx, r)),

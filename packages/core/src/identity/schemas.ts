@@ -3,9 +3,7 @@ import { PAGE_FIELDS } from "../paging.js";
 import { storableString, titleText } from "../text.js";
 import { UserName } from "./names.js";
 
-export const TokenKindSchema = z
-  .enum(["human", "agent"])
-  .describe("`human` for a person's token, `agent` for a token an agent or script uses.");
+export const TokenKindSchema = z.enum(["human", "agent"]).describe("`human` for a person's token, `agent` for a token an agent or script uses.");
 
 export const User = z
   .object({

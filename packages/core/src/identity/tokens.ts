@@ -59,21 +59,10 @@ export async function authenticate(sql: Sql, bearer: string, now?: Date): Promis
   return principal;
 }
 
-export async function insertToken(
-  sql: Sql,
-  user: { id: string; name: string },
-  name: string,
-  kind: TokenKind,
-): Promise<CreatedToken> {
+export async function insertToken(sql: Sql, user: { id: string; name: string }, name: string, kind: TokenKind): Promise<CreatedToken> {
   const token = newApiToken();
   const id = newId("tok");
-  await sql.query("insert into tokens (id, user_id, name, kind, token_hash) values ($1, $2, $3, $4, $5)", [
-    id,
-    user.id,
-    name,
-    kind,
-    hashToken(token),
-  ]);
+  await sql.query("insert into tokens (id, user_id, name, kind, token_hash) values ($1, $2, $3, $4, $5)", [id, user.id, name, kind, hashToken(token)]);
   return { id, name, kind, user: user.name, token };
 }
 

@@ -5,14 +5,7 @@ import { newId } from "../ids.js";
 import { applySecretRules, DEFAULT_SECRET_RULES } from "../secrets/policy.js";
 import type { Sql, Store } from "../store/port.js";
 import { parseWith } from "../validation.js";
-import {
-  type CreatedToken,
-  type Me,
-  TokenCreateInput,
-  type User,
-  type UserCreateInput,
-  type UserCreateOutput,
-} from "./schemas.js";
+import { type CreatedToken, type Me, TokenCreateInput, type User, type UserCreateInput, type UserCreateOutput } from "./schemas.js";
 import { insertToken } from "./tokens.js";
 
 interface UserRow {
@@ -45,10 +38,7 @@ async function insertUser(sql: Sql, name: string, isAdmin: boolean): Promise<Use
   return row;
 }
 
-export async function createUser(
-  ctx: ServiceContext,
-  input: z.output<typeof UserCreateInput>,
-): Promise<z.output<typeof UserCreateOutput>> {
+export async function createUser(ctx: ServiceContext, input: z.output<typeof UserCreateInput>): Promise<z.output<typeof UserCreateOutput>> {
   if (!ctx.principal.user.is_admin) throw forbidden("Only an administrator can create users.");
   return ctx.store.transaction(async (tx) => {
     const row = await insertUser(tx, input.name, input.is_admin ?? false);

@@ -37,9 +37,7 @@ export async function acknowledgeReceipt(ctx: ServiceContext, input: z.output<ty
   if (!row || !actsFor(principal, row.owner)) throw notFound();
   if (isExpired(row, now)) throw gone();
   if (row.action_state === null) {
-    throw validationFailed([
-      { field: "human_action", reason: "is Nothing: this receipt asks no one for anything, so there is nothing to acknowledge" },
-    ]);
+    throw validationFailed([{ field: "human_action", reason: "is Nothing: this receipt asks no one for anything, so there is nothing to acknowledge" }]);
   }
   const note = await scannedNote(ctx, row.owner, input.note);
   await ctx.store.transaction(async (tx) => {

@@ -20,8 +20,7 @@ export function decodeCursor(cursor: string, shape: readonly RegExp[]): string[]
   } catch {
     parts = null;
   }
-  const ok =
-    Array.isArray(parts) && parts.length === shape.length && parts.every((p, i) => typeof p === "string" && shape[i]?.test(p));
+  const ok = Array.isArray(parts) && parts.length === shape.length && parts.every((p, i) => typeof p === "string" && shape[i]?.test(p));
   if (!ok) throw validationFailed([{ field: "cursor", reason: "is not a cursor this server issued" }]);
   return parts as string[];
 }

@@ -14,10 +14,7 @@ type OutcomeRow = ArtifactRow & { outcome_state: OutcomeState; due_at: Date | st
  * the top (keyset on due time, then id). `overdue` is the default; the state comes from
  * the one rule in rules.ts.
  */
-export async function listOutcomes(
-  ctx: ServiceContext,
-  input: z.output<typeof OutcomesListInput>,
-): Promise<z.output<typeof OutcomeList>> {
+export async function listOutcomes(ctx: ServiceContext, input: z.output<typeof OutcomesListInput>): Promise<z.output<typeof OutcomeList>> {
   const owners = ownersOf(ctx.principal, input.owner, "list outcomes");
   const states: readonly OutcomeState[] = input.state === "all" ? OUTCOME_STATES : [input.state];
   const limit = input.limit ?? LIMITS.pageDefault;

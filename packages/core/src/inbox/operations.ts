@@ -7,10 +7,7 @@ import { listOutcomes } from "./list-outcomes.js";
 import { AcknowledgeInput, InboxList, InboxListInput, OutcomeList, OutcomesListInput } from "./schemas.js";
 
 /** This area's group in the API documentation. */
-export const INBOX_TAG = defineApiTag(
-  "Inbox",
-  "The human loop: actions and outcomes that wait on people, and a person acknowledging a receipt.",
-);
+export const INBOX_TAG = defineApiTag("Inbox", "The human loop: actions and outcomes that wait on people, and a person acknowledging a receipt.");
 
 /** The human loop (SPEC §15): what waits on people, and a person saying they saw it. */
 export const INBOX_OPERATIONS = {

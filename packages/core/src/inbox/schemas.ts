@@ -28,9 +28,7 @@ export const InboxListInput = z.strictObject({
     .default("open")
     .describe("`open` (default): actions nobody has acknowledged yet; `acknowledged`; or `all`."),
   owner: OwnerRef.optional().describe("Only this owner (`user:NAME` or `team:NAME`, one you act for). Default: you and your teams."),
-  assignee: UserName.optional().describe(
-    "Only what is assigned to `me` (you), to `none` (nobody), or to the user NAME (a bare user name). Default: all.",
-  ),
+  assignee: UserName.optional().describe("Only what is assigned to `me` (you), to `none` (nobody), or to the user NAME (a bare user name). Default: all."),
   ...PAGE_FIELDS,
 });
 

@@ -44,8 +44,7 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 /** `Inbox: 3 open (1 yours), oldest 2 days` (and the overdue outcomes, when there are any). */
 export function inboxLine(s: InboxSummary): string {
   const days = s.oldest_open_days ?? 0;
-  const actions =
-    s.open === 0 ? "nothing open" : `${s.open} open (${s.mine} yours), oldest ${days === 0 ? "under 1 day" : plural(days, "day")}`;
+  const actions = s.open === 0 ? "nothing open" : `${s.open} open (${s.mine} yours), oldest ${days === 0 ? "under 1 day" : plural(days, "day")}`;
   return `Inbox: ${actions}${s.overdue > 0 ? `; ${plural(s.overdue, "outcome")} overdue` : ""}`;
 }
 
@@ -63,9 +62,7 @@ export function inboxCheck(s: InboxSummary): DoctorCheck {
     );
   }
   if (s.overdue > 0 && s.oldest_overdue_id) {
-    next.push(
-      `Measure the outcome of ${s.oldest_overdue_id} and leave a receipt with \`follows: ${s.oldest_overdue_id}\`; \`cairn outcomes\` lists the rest.`,
-    );
+    next.push(`Measure the outcome of ${s.oldest_overdue_id} and leave a receipt with \`follows: ${s.oldest_overdue_id}\`; \`cairn outcomes\` lists the rest.`);
   }
   if (next.length === 0) return { name: "Inbox", status: "ok", summary };
   return { name: "Inbox", status: "warn", summary, next_action: next.join(" ") };

@@ -67,7 +67,11 @@ export async function createChannel(ctx: ServiceContext, input: z.output<typeof 
     const [count] = await tx.query<{ n: number }>("select count(*)::int as n from channels where user_id = $1", [user.id]);
     if ((count?.n ?? 0) >= MAX_CHANNELS_PER_USER) {
       throw validationFailed([
-        { field: "kind", reason: `you already have ${MAX_CHANNELS_PER_USER} channels, the most one person may have; remove one first`, limit: MAX_CHANNELS_PER_USER },
+        {
+          field: "kind",
+          reason: `you already have ${MAX_CHANNELS_PER_USER} channels, the most one person may have; remove one first`,
+          limit: MAX_CHANNELS_PER_USER,
+        },
       ]);
     }
     const code = input.kind === "email" ? randomBytes(32).toString("base64url") : null;

@@ -111,7 +111,14 @@ const describeSpan = (ms: number) => (ms >= 86_400_000 ? `${Math.round(ms / 86_4
  * `disableAfterMs` too; its pending notifications then wait. Guarded by the claimed
  * `attempts`, so a stale holder never overwrites a newer attempt.
  */
-export async function recordMessage(store: Store, channelId: string, items: readonly ClaimedNotification[], result: SendOutcome, now: Date, schedule: RetrySchedule): Promise<void> {
+export async function recordMessage(
+  store: Store,
+  channelId: string,
+  items: readonly ClaimedNotification[],
+  result: SendOutcome,
+  now: Date,
+  schedule: RetrySchedule,
+): Promise<void> {
   const claimed = JSON.stringify(items.map((i) => ({ id: i.id, attempts: i.attempts, retry: i.retry })));
   await store.transaction(async (tx) => {
     const kept = await tx.query<{ id: string }>(

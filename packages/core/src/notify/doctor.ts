@@ -18,10 +18,9 @@ interface Row {
  * or while one is failing; ok otherwise.
  */
 export async function notificationsCheck(ctx: ServiceContext): Promise<DoctorCheck> {
-  const rows = await ctx.store.query<Row>(
-    "select id, kind, target, state, disabled_reason, failing_since from channels where user_id = $1 order by id",
-    [ctx.principal.user.id],
-  );
+  const rows = await ctx.store.query<Row>("select id, kind, target, state, disabled_reason, failing_since from channels where user_id = $1 order by id", [
+    ctx.principal.user.id,
+  ]);
   const name = "Notifications";
   if (rows.length === 0) return { name, status: "ok", summary: "No channels. Add one with `cairn notify add email|slack|ntfy …`." };
   const count = `${rows.length} channel${rows.length === 1 ? "" : "s"}`;

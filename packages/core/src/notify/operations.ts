@@ -78,7 +78,8 @@ export const NOTIFY_OPERATIONS = {
   channel_deliveries: defineOperation({
     notOn: NOT_ON_MCP,
     title: "List a channel's attempts",
-    description: "The last 100 messages sent (or tried) on one of your channels, newest first: what they were about, how many notifications each carried, and the answer. Human tokens only.",
+    description:
+      "The last 100 messages sent (or tried) on one of your channels, newest first: what they were about, how many notifications each carried, and the answer. Human tokens only.",
     input: ChannelIdInput,
     output: ChannelDeliveries,
     mutates: false,

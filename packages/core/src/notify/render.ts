@@ -55,7 +55,10 @@ export function messageOf(contents: readonly NotificationContent[], publicUrl: s
   if (contents.length > 1) {
     return {
       title: `Cairn: ${contents.length} notifications`,
-      lines: contents.map((c) => `• ${TRIGGER_WORDS[c.kind] ?? c.kind}: ${c.title ?? ""} — ${CARD_LABELS.action}: ${c.human_action ?? ""} (${c.artifact_id ? artifactLink(publicUrl, c.artifact_id) : ""})`),
+      lines: contents.map(
+        (c) =>
+          `• ${TRIGGER_WORDS[c.kind] ?? c.kind}: ${c.title ?? ""} — ${CARD_LABELS.action}: ${c.human_action ?? ""} (${c.artifact_id ? artifactLink(publicUrl, c.artifact_id) : ""})`,
+      ),
       link: { label: "Open the inbox", url: `${publicUrl}/inbox` },
       context: [`${contents.length} notifications within a minute, grouped into one message.`],
       tags: ["bell"],
@@ -103,7 +106,8 @@ export function messageOf(contents: readonly NotificationContent[], publicUrl: s
   }
   const heading = TRIGGER_WORDS[first.kind] ?? "Notification";
   const lines = [`${CARD_LABELS.action}: ${first.human_action ?? ""}`];
-  if (first.kind === "overdue" && first.measure_at) lines.push(`${CARD_LABELS.measureAt}: ${readableMeasureAt(first.measure_at)} (${CARD_LABELS.overdue.toLowerCase()})`);
+  if (first.kind === "overdue" && first.measure_at)
+    lines.push(`${CARD_LABELS.measureAt}: ${readableMeasureAt(first.measure_at)} (${CARD_LABELS.overdue.toLowerCase()})`);
   if (first.kind === "reminder" && first.reminder) lines.push(`Reminder ${first.reminder} of 3: nobody has acknowledged it yet.`);
   const context = [`Owner: ${first.owner ?? ""}`];
   if (first.provenance) context.push(provenanceHeader(first.provenance).text);
@@ -139,7 +143,9 @@ export function htmlOf(m: Message): string {
     `<h1 style="font-size:18px">${escapeHtml(m.title)}</h1>`,
     ...m.lines.map(p),
     ...(m.link
-      ? [`<p><a href="${escapeHtml(m.link.url)}" style="display:inline-block;padding:8px 14px;background:#0b5cad;color:#fff;text-decoration:none;border-radius:6px">${escapeHtml(m.link.label)}</a></p>`]
+      ? [
+          `<p><a href="${escapeHtml(m.link.url)}" style="display:inline-block;padding:8px 14px;background:#0b5cad;color:#fff;text-decoration:none;border-radius:6px">${escapeHtml(m.link.label)}</a></p>`,
+        ]
       : []),
     ...m.context.map((c) => `<p style="margin:0;color:#59636e;font-size:13px">${escapeHtml(c)}</p>`),
     "</body></html>",

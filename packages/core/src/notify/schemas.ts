@@ -17,7 +17,9 @@ export const MAX_TARGET = 2_000;
 /** Channels one person may have. */
 export const MAX_CHANNELS_PER_USER = 10;
 
-const ChannelId = storableString().regex(/^chn_[0-9a-z]{26}$/, "is not a channel id").describe("Channel id (`chn_…`).");
+const ChannelId = storableString()
+  .regex(/^chn_[0-9a-z]{26}$/, "is not a channel id")
+  .describe("Channel id (`chn_…`).");
 
 export const ChannelKindSchema = z
   .enum(CHANNEL_KINDS)

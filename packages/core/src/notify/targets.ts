@@ -22,9 +22,14 @@ export function channelTargetIssue(kind: ChannelKind, target: string): Issue | n
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") return { field: "target", reason: "must be an https: or http: URL" };
   if (url.hostname === "") return { field: "target", reason: "has no host" };
-  if (kind === "slack" && (url.username !== "" || url.password !== "")) return { field: "target", reason: "must not carry credentials (a Slack webhook URL has none)" };
+  if (kind === "slack" && (url.username !== "" || url.password !== ""))
+    return { field: "target", reason: "must not carry credentials (a Slack webhook URL has none)" };
   if (url.pathname === "/" || url.pathname === "") {
-    return { field: "target", reason: kind === "ntfy" ? "names no topic (https://ntfy.sh/your-topic)" : "has no path: a Slack webhook URL looks like https://hooks.slack.com/services/…" };
+    return {
+      field: "target",
+      reason:
+        kind === "ntfy" ? "names no topic (https://ntfy.sh/your-topic)" : "has no path: a Slack webhook URL looks like https://hooks.slack.com/services/…",
+    };
   }
   if (url.hash !== "") return { field: "target", reason: "must not have a #fragment" };
   return null;

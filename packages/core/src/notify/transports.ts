@@ -43,7 +43,8 @@ export async function postTo(target: string, headers: Record<string, string>, bo
     const reason = err instanceof TargetRefused ? err.message : `could not resolve ${url.hostname}`;
     return { ok: false, status: null, error: `target refused: ${reason}`, latencyMs: elapsed() };
   }
-  const auth = url.username || url.password ? `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString("base64")}` : null;
+  const auth =
+    url.username || url.password ? `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString("base64")}` : null;
   url.username = "";
   url.password = "";
   const lookup: LookupFunction = (_host, opts, cb) => {

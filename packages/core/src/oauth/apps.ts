@@ -15,7 +15,14 @@ export interface ConnectedApp {
 
 /** The person's connected apps whose grant is still live, newest first. */
 export async function listConnectedApps(sql: Sql, userId: string): Promise<ConnectedApp[]> {
-  const rows = await sql.query<{ id: string; oauth_client_id: string; name: string; redirect_uris: string[] | null; created_at: Date; last_used_at: Date | null }>(
+  const rows = await sql.query<{
+    id: string;
+    oauth_client_id: string;
+    name: string;
+    redirect_uris: string[] | null;
+    created_at: Date;
+    last_used_at: Date | null;
+  }>(
     `select t.id, t.oauth_client_id, t.name, c.redirect_uris, t.created_at, t.last_used_at
        from tokens t left join oauth_clients c on c.id = t.oauth_client_id
       where t.user_id = $1 and t.oauth_client_id is not null and t.revoked_at is null

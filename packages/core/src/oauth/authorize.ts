@@ -127,7 +127,16 @@ export async function approveAuthorization(sql: Sql, config: CairnConfig, reques
   await sql.query(
     `insert into oauth_codes (code_hash, client_id, user_id, redirect_uri, code_challenge, resource, created_at, expires_at)
      values ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [hashToken(code), request.client.id, principal.user.id, request.redirect_uri, request.code_challenge, request.resource, now.toISOString(), expires.toISOString()],
+    [
+      hashToken(code),
+      request.client.id,
+      principal.user.id,
+      request.redirect_uri,
+      request.code_challenge,
+      request.resource,
+      now.toISOString(),
+      expires.toISOString(),
+    ],
   );
   return redirectWith(config, request.redirect_uri, { code, state: request.state });
 }

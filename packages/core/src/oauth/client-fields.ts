@@ -16,7 +16,8 @@ export function cleanClientName(raw: unknown, fallback: string): string {
 
 /** The redirect URIs a client declared, each checked; the first bad one is refused by name. */
 export function checkRedirectUris(raw: unknown, error: "invalid_redirect_uri" | "invalid_client"): string[] {
-  if (!Array.isArray(raw) || raw.length === 0) throw new OAuthError(error === "invalid_client" ? "invalid_client" : "invalid_redirect_uri", "redirect_uris must be a non-empty array of URLs.");
+  if (!Array.isArray(raw) || raw.length === 0)
+    throw new OAuthError(error === "invalid_client" ? "invalid_client" : "invalid_redirect_uri", "redirect_uris must be a non-empty array of URLs.");
   if (raw.length > OAUTH_LIMITS.redirectUris) throw new OAuthError(error, `redirect_uris lists more than ${OAUTH_LIMITS.redirectUris} URIs.`);
   raw.forEach((uri, i) => {
     const issue = redirectUriIssue(uri);
@@ -24,4 +25,3 @@ export function checkRedirectUris(raw: unknown, error: "invalid_redirect_uri" | 
   });
   return raw as string[];
 }
-

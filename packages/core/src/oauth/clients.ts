@@ -32,7 +32,8 @@ export async function resolveClient(sql: Sql, config: CairnConfig, rawId: unknow
   if (typeof rawId !== "string" || rawId.length === 0) throw new OAuthError("invalid_request", "client_id is required.");
   if (rawId.length > OAUTH_LIMITS.uri || !isStorable(rawId)) throw new OAuthError("invalid_client", "client_id is not a client of this server.");
   const allowed = config.oauth?.allowedClients;
-  if (allowed && !allowed.includes(rawId)) throw new OAuthError("invalid_client", "This server accepts only the clients its operator listed (CAIRN_OAUTH_CLIENTS).");
+  if (allowed && !allowed.includes(rawId))
+    throw new OAuthError("invalid_client", "This server accepts only the clients its operator listed (CAIRN_OAUTH_CLIENTS).");
   const [row] = await sql.query<ClientRow>("select id, kind, name, redirect_uris, fetched_at from oauth_clients where id = $1", [rawId]);
   if (!isMetadataClientId(rawId)) {
     if (row?.kind !== "registered") throw new OAuthError("invalid_client", "client_id is not a client of this server.");
@@ -66,9 +67,14 @@ const GRANT_TYPES = new Set(["authorization_code", "refresh_token"]);
  */
 export async function registerClient(sql: Sql, config: CairnConfig, body: unknown, now: Date) {
   if (config.oauth?.registration === false) {
-    throw new OAuthError("invalid_client_metadata", "Dynamic registration is closed on this server; use a client ID metadata document the operator allowed.", 403);
+    throw new OAuthError(
+      "invalid_client_metadata",
+      "Dynamic registration is closed on this server; use a client ID metadata document the operator allowed.",
+      403,
+    );
   }
-  if (typeof body !== "object" || body === null || Array.isArray(body)) throw new OAuthError("invalid_client_metadata", "The registration must be a JSON object.");
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    throw new OAuthError("invalid_client_metadata", "The registration must be a JSON object.");
   const meta = body as Record<string, unknown>;
   const redirectUris = checkRedirectUris(meta.redirect_uris, "invalid_redirect_uri");
   const grantTypes = meta.grant_types ?? ["authorization_code", "refresh_token"];

@@ -28,8 +28,7 @@ export function createOAuthService(store: Store, config: CairnConfig, now: () =>
     challenge: (options) => bearerChallenge(config, options),
     register: (body) => registerClient(store, config, body, now()),
     checkAuthorize: (params) => checkAuthorizeRequest(store, config, params, now()),
-    decide: async (request, principal, allow) =>
-      allow ? approveAuthorization(store, config, request, principal, now()) : denyAuthorization(config, request),
+    decide: async (request, principal, allow) => (allow ? approveAuthorization(store, config, request, principal, now()) : denyAuthorization(config, request)),
     token: (form) => tokenRequest(store, config, form, now()),
     revoke: (form) => revokeRequest(store, form, now()),
     connectedApps: (principal) => listConnectedApps(store, principal.user.id),

@@ -18,7 +18,18 @@ export interface TokenResponse {
   scope?: string;
 }
 
-const TOKEN_FIELDS = ["grant_type", "code", "redirect_uri", "client_id", "code_verifier", "refresh_token", "resource", "scope", "token", "token_type_hint"] as const;
+const TOKEN_FIELDS = [
+  "grant_type",
+  "code",
+  "redirect_uri",
+  "client_id",
+  "code_verifier",
+  "refresh_token",
+  "resource",
+  "scope",
+  "token",
+  "token_type_hint",
+] as const;
 
 function field(form: Params, name: (typeof TOKEN_FIELDS)[number]): string | undefined {
   const values = form.getAll(name);
@@ -84,7 +95,9 @@ async function exchangeCode(store: Store, config: CairnConfig, form: Params, now
       [hashToken(code), now.toISOString()],
     );
     if (!row) {
-      const [spent] = await tx.query<{ token_id: string | null }>("select token_id from oauth_codes where code_hash = $1 and used_at is not null", [hashToken(code)]);
+      const [spent] = await tx.query<{ token_id: string | null }>("select token_id from oauth_codes where code_hash = $1 and used_at is not null", [
+        hashToken(code),
+      ]);
       if (spent?.token_id) await revokeGrant(tx, spent.token_id, now);
       return { error: refused(spent ? "The code was already used; what it gave has been revoked." : "The code is not valid or has expired.") };
     }
@@ -180,7 +193,10 @@ async function refreshGrant(store: Store, config: CairnConfig, form: Params, now
     }
     await tx.query("update oauth_refresh_tokens set used_at = $2 where token_hash = $1", [hash, now.toISOString()]);
     // Bounded housekeeping: this grant's refresh tokens spent or stale for longer than a refresh token lives.
-    await tx.query("delete from oauth_refresh_tokens where token_id = $1 and expires_at < $2", [row.token_id, new Date(now.getTime() - REFRESH_TOKEN_TTL_SECONDS * 1000).toISOString()]);
+    await tx.query("delete from oauth_refresh_tokens where token_id = $1 and expires_at < $2", [
+      row.token_id,
+      new Date(now.getTime() - REFRESH_TOKEN_TTL_SECONDS * 1000).toISOString(),
+    ]);
     const access = secret(ACCESS_TOKEN_PREFIX);
     const refresh = secret(REFRESH_TOKEN_PREFIX);
     await tx.query("update tokens set token_hash = $2, expires_at = $3, last_used_at = $4 where id = $1", [

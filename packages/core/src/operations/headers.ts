@@ -15,12 +15,9 @@ export const OPERATION_HEADERS = {
   },
   traceparent: {
     option: "traceparent",
-    schema: z
-      .string()
-      .max(512)
-      .describe("W3C Trace Context traceparent, e.g. 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01."),
+    schema: z.string().max(512).describe("W3C Trace Context traceparent, e.g. 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01."),
     description:
-      "W3C Trace Context: links the receipt to your run of this trace id (runs made from OpenTelemetry traces, POST /v1/traces), as if the parent span had produced it; the card then shows \"Produced by run\". An invalid traceparent is ignored, as the W3C specification asks. On MCP: `_meta.traceparent` of the tool call.",
+      'W3C Trace Context: links the receipt to your run of this trace id (runs made from OpenTelemetry traces, POST /v1/traces), as if the parent span had produced it; the card then shows "Produced by run". An invalid traceparent is ignored, as the W3C specification asks. On MCP: `_meta.traceparent` of the tool call.',
   },
 } as const satisfies Record<string, { option: keyof RequestOptions; schema: unknown; description: string }>;
 

@@ -39,8 +39,7 @@ const unsupportedEncoding = (got: string) =>
     issues: [{ field: ROOT_FIELD, reason: "must be gzip-encoded or not encoded" }],
   });
 
-const undecodable = (what: string) =>
-  validationFailed([{ field: ROOT_FIELD, reason: what }], `The request body is not an ExportTraceServiceRequest: ${what}.`);
+const undecodable = (what: string) => validationFailed([{ field: ROOT_FIELD, reason: what }], `The request body is not an ExportTraceServiceRequest: ${what}.`);
 
 /**
  * The body as sent, decompressed when it says gzip. Inflation streams and stops at the

@@ -112,7 +112,13 @@ export async function ingestTraces(ctx: ServiceContext, request: ExportRequest):
   scanned.spans.forEach((span, i) => {
     const item = items[i];
     if (span === undefined || item === undefined) return;
-    kept.push({ owner: item.owner, traceId: item.traceId, span, resource: scanned.resources[item.resource] ?? {}, stored: storedResources[item.resource] ?? null });
+    kept.push({
+      owner: item.owner,
+      traceId: item.traceId,
+      span,
+      resource: scanned.resources[item.resource] ?? {},
+      stored: storedResources[item.resource] ?? null,
+    });
   });
 
   let stored = 0;
@@ -128,10 +134,7 @@ export async function ingestTraces(ctx: ServiceContext, request: ExportRequest):
     for (const id of outcome.runIds) runIds.add(id);
   }
   const refusedCount = [...rejected.values()].reduce((a, b) => a + b, 0);
-  const lines = [
-    ...[...rejected].map(([reason, n]) => `${n} span${n === 1 ? "" : "s"} refused: ${reason}`),
-    ...[...notes].map(([note, n]) => `${n}× ${note}`),
-  ];
+  const lines = [...[...rejected].map(([reason, n]) => `${n} span${n === 1 ? "" : "s"} refused: ${reason}`), ...[...notes].map(([note, n]) => `${n}× ${note}`)];
   return { stored, unchanged, rejected: refusedCount, message: lines.join("; "), run_ids: [...runIds] };
 }
 
@@ -173,7 +176,13 @@ async function storeSpans(tx: Sql, ctx: ServiceContext, spans: readonly Kept[]):
   for (const key of keys) {
     const list = traces.get(key) as Kept[];
     const resourceOf = new Map(list.map((k) => [k.span, k.resource]));
-    names.set(key, runNameOf(list.map((k) => k.span), (s) => resourceOf.get(s) ?? {}));
+    names.set(
+      key,
+      runNameOf(
+        list.map((k) => k.span),
+        (s) => resourceOf.get(s) ?? {},
+      ),
+    );
   }
   const owners = keys.map((k) => (traces.get(k) as Kept[])[0]?.owner as string);
   const traceIds = keys.map((k) => (traces.get(k) as Kept[])[0]?.traceId as string);
@@ -275,7 +284,15 @@ async function storeSpans(tx: Sql, ctx: ServiceContext, spans: readonly Kept[]):
        returning r.id
      )
      select coalesce((select sum(n) from totals), 0)::int as n`,
-    [JSON.stringify(rows), now, res.map((r) => r.owner), res.map((r) => r.id), res.map((r) => r.attributes), renames.map((r) => r.id), renames.map((r) => r.name)],
+    [
+      JSON.stringify(rows),
+      now,
+      res.map((r) => r.owner),
+      res.map((r) => r.id),
+      res.map((r) => r.attributes),
+      renames.map((r) => r.id),
+      renames.map((r) => r.name),
+    ],
   );
   const n = written[0]?.n ?? 0;
   // A span stored meanwhile by a concurrent export of the same trace is not stored twice.

@@ -184,7 +184,10 @@ export async function mapExportRequest(request: ExportRequest): Promise<MappedRe
     const attributes = attributesOf(asObj(resourceSpans.resource).attributes, 0, trimmed);
     const named = attributes[OWNER_ATTRIBUTE];
     const owner = named === undefined ? undefined : named instanceof BytesValue ? named.text : String(named);
-    const ownerInvalid = owner === undefined || OwnerRef.safeParse(owner).success ? null : `${OWNER_ATTRIBUTE} must be user:NAME or team:NAME (lowercase letters, digits, '.', '_', '-')`;
+    const ownerInvalid =
+      owner === undefined || OwnerRef.safeParse(owner).success
+        ? null
+        : `${OWNER_ATTRIBUTE} must be user:NAME or team:NAME (lowercase letters, digits, '.', '_', '-')`;
     const resource = resources.push({ attributes, owner, ownerInvalid }) - 1;
     for (const ss of asList(resourceSpans.scopeSpans)) {
       for (const raw of asList(asObj(ss).spans)) {

@@ -7,13 +7,11 @@ export const MAX_TTL_DAYS = 3650;
 const PolicyFields = {
   secrets: z
     .enum(SECRETS_MODES)
-    .describe("What happens to a secret found in a receipt: `redact` replaces it by [REDACTED:<rule>] (default), `block` refuses the receipt (drop: secret-detected)."),
-  entropy_detection: z
-    .boolean()
-    .describe("Also treat generic high-entropy strings (random-looking tokens) as secrets. Default false."),
-  require_evidence: z
-    .boolean()
-    .describe("Refuse receipts with an empty evidence list (drop: policy-vetoed). Default false."),
+    .describe(
+      "What happens to a secret found in a receipt: `redact` replaces it by [REDACTED:<rule>] (default), `block` refuses the receipt (drop: secret-detected).",
+    ),
+  entropy_detection: z.boolean().describe("Also treat generic high-entropy strings (random-looking tokens) as secrets. Default false."),
+  require_evidence: z.boolean().describe("Refuse receipts with an empty evidence list (drop: policy-vetoed). Default false."),
   default_ttl_days: z
     .number()
     .int()

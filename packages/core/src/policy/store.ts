@@ -20,21 +20,15 @@ export async function loadRevisedPolicy(sql: Sql, owner: string): Promise<Revise
 
 /** Policies of several owners at once (doctor cross-references live policies). */
 export async function loadPolicies(sql: Sql, owners: readonly string[]): Promise<Map<string, Policy>> {
-  const rows = await sql.query<Policy>(
-    `select ${COLUMNS} from policies where owner in (select jsonb_array_elements_text($1::jsonb))`,
-    [JSON.stringify(owners)],
-  );
+  const rows = await sql.query<Policy>(`select ${COLUMNS} from policies where owner in (select jsonb_array_elements_text($1::jsonb))`, [
+    JSON.stringify(owners),
+  ]);
   const byOwner = new Map(rows.map((r) => [r.owner, r]));
   return new Map(owners.map((o) => [o, byOwner.get(o) ?? { owner: o, ...DEFAULT_POLICY }]));
 }
 
 /** Writes the given fields in one statement; omitted ones keep their stored (or default) values. */
-export async function savePolicy(
-  sql: Sql,
-  owner: string,
-  patch: Partial<PolicySettings>,
-  by: { user: string; now: Date },
-): Promise<Policy> {
+export async function savePolicy(sql: Sql, owner: string, patch: Partial<PolicySettings>, by: { user: string; now: Date }): Promise<Policy> {
   const [row] = await sql.query<Policy>(
     `insert into policies (${COLUMNS}, updated_at, updated_by)
      values ($1, coalesce($2::text, $7::text), coalesce($3::boolean, $8::boolean), coalesce($4::boolean, $9::boolean),

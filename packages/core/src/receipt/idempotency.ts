@@ -42,11 +42,7 @@ export const keyMismatch = (): Rejection => ({
   code: "idempotency_mismatch",
 });
 
-export async function findOutcome(
-  sql: Sql,
-  claim: IdempotencyClaim,
-  now: Date,
-): Promise<{ fingerprint: string; outcome: StoredOutcome } | undefined> {
+export async function findOutcome(sql: Sql, claim: IdempotencyClaim, now: Date): Promise<{ fingerprint: string; outcome: StoredOutcome } | undefined> {
   const [row] = await sql.query<{ fingerprint: string; outcome: StoredOutcome }>(
     "select fingerprint, outcome from idempotency_keys where user_id = $1 and key = $2 and created_at > $3",
     [claim.userId, claim.key, new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS).toISOString()],

@@ -72,5 +72,5 @@ export const RECEIPT_PROMPT = {
   name: "receipt",
   title: "Leave a receipt",
   description: "Asks the nine receipt questions about a task and leaves the answers as a Cairn receipt (receipt_create).",
-  taskDescription: "The task the receipt is for, in a few words, e.g. \"migrate the billing cron\". Without it: the task just finished.",
+  taskDescription: 'The task the receipt is for, in a few words, e.g. "migrate the billing cron". Without it: the task just finished.',
 } as const;

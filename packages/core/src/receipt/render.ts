@@ -49,10 +49,7 @@ export function renderReceiptV1({ title, metadata: m, details }: RenderableRecei
   if (m.outcome.measure_at !== undefined) outcome.push(`**Measure at:** ${m.outcome.measure_at}`);
   if (m.outcome.summary !== undefined) outcome.push(m.outcome.summary);
 
-  const remaining =
-    m.remaining.length === 0
-      ? "_Nothing remains._"
-      : m.remaining.map((r) => listItem(`${r.item} — owner: ${r.owner}`)).join("\n");
+  const remaining = m.remaining.length === 0 ? "_Nothing remains._" : m.remaining.map((r) => listItem(`${r.item} — owner: ${r.owner}`)).join("\n");
 
   const parts = [
     `# ${title}`,

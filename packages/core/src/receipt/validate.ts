@@ -9,12 +9,7 @@ import { isStorable, UNSTORABLE_REASON } from "../text.js";
 import { parseWith, ROOT_FIELD } from "../validation.js";
 import { placeholderIssues } from "./template.js";
 import { isRegisteredSchema, registeredSchemaIds } from "./registry.js";
-import {
-  DEFAULT_HUMAN_ACTION,
-  RECEIPT_SCHEMA_ID,
-  ReceiptCreateInput,
-  type ReceiptMetadata,
-} from "./schemas.js";
+import { DEFAULT_HUMAN_ACTION, RECEIPT_SCHEMA_ID, ReceiptCreateInput, type ReceiptMetadata } from "./schemas.js";
 
 /** A gate's typed refusal: the category decides the drop classification, the issues say what to fix. */
 export interface Rejection {
@@ -82,7 +77,13 @@ function thinnessIssues(changed: unknown): Issue[] {
   if (typeof changed !== "string" || changed.trim() === "") return [];
   const words = changed.trim().split(/\s+/).length;
   return words < LIMITS.minChangedWords
-    ? [{ field: "changed", reason: `has ${words} word${words === 1 ? "" : "s"}; say what changed in at least ${LIMITS.minChangedWords}`, limit: LIMITS.minChangedWords }]
+    ? [
+        {
+          field: "changed",
+          reason: `has ${words} word${words === 1 ? "" : "s"}; say what changed in at least ${LIMITS.minChangedWords}`,
+          limit: LIMITS.minChangedWords,
+        },
+      ]
     : [];
 }
 

@@ -19,7 +19,7 @@ export function receiptWarnings(metadata: ReceiptMetadata, now: Date): ReceiptWa
     warnings.push({ field: "outcome.measure_at", reason: "is already past: the outcome is due as soon as the receipt is stored" });
   }
   if (metadata.evidence.length === 0) {
-    warnings.push({ field: "evidence", reason: "is empty: the card will say \"No evidence linked\"" });
+    warnings.push({ field: "evidence", reason: 'is empty: the card will say "No evidence linked"' });
   }
   return warnings;
 }

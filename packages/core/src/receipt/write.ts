@@ -48,8 +48,7 @@ const NOT_READ_COMMITTED = "CA001";
  * the same call then runs in a transaction the store begins as read committed (ADR 0028).
  */
 async function callWrite(store: Store, argument: string): Promise<WriteResult> {
-  const call = async (sql: Sql) =>
-    (await sql.query<{ result: WriteResult }>("select cairn_write_receipt($1::jsonb) as result", [argument]))[0]?.result;
+  const call = async (sql: Sql) => (await sql.query<{ result: WriteResult }>("select cairn_write_receipt($1::jsonb) as result", [argument]))[0]?.result;
   let result: WriteResult | undefined;
   try {
     result = await call(store);

@@ -6,17 +6,7 @@ import { createRun } from "./create.js";
 import { deleteRun } from "./delete.js";
 import { listRuns } from "./list.js";
 import { readRun } from "./read.js";
-import {
-  Run,
-  RunAppendSpansInput,
-  RunAppendSpansOutput,
-  RunCreateInput,
-  RunDeleted,
-  RunList,
-  RunListInput,
-  RunReadInput,
-  RunRef,
-} from "./schemas.js";
+import { Run, RunAppendSpansInput, RunAppendSpansOutput, RunCreateInput, RunDeleted, RunList, RunListInput, RunReadInput, RunRef } from "./schemas.js";
 
 /** This area's group in the API documentation. */
 export const RUN_TAG = defineApiTag(
@@ -29,7 +19,7 @@ export const RUN_OPERATIONS = {
   run_create: defineOperation({
     title: "Start a run",
     description:
-      "Start a run (a trace of work) for yourself or a team you belong to. Append spans as work finishes; a span naming `produced_artifact_id` shows the run as \"Produced by\" on that artifact.",
+      'Start a run (a trace of work) for yourself or a team you belong to. Append spans as work finishes; a span naming `produced_artifact_id` shows the run as "Produced by" on that artifact.',
     input: RunCreateInput,
     output: Run,
     mutates: true,

@@ -17,17 +17,19 @@ export async function redactSpans(spans: readonly NormalizedSpan[], rules: Secre
     name: take(`spans.${i}.name`, span.name),
     attributes: Object.entries(span.attributes).map(([key, value], j) => {
       const at = `spans.${i}.attributes[${j}]`;
-      const slot = typeof value === "string" ? take(`${at}.value`, value) : Array.isArray(value)
-        ? value.map((v, n) => (typeof v === "string" ? take(`${at}.value.${n}`, v) : { v }))
-        : { v: value };
+      const slot =
+        typeof value === "string"
+          ? take(`${at}.value`, value)
+          : Array.isArray(value)
+            ? value.map((v, n) => (typeof v === "string" ? take(`${at}.value.${n}`, v) : { v }))
+            : { v: value };
       return { key: take(at, key, "key"), value: slot };
     }),
   }));
   const { values, redactions } = await applySecretRules(strings, rules);
   if (redactions.length === 0) return [...spans];
   const text = (n: number) => values[n] as string;
-  const restore = (slot: unknown): unknown =>
-    typeof slot === "number" ? text(slot) : Array.isArray(slot) ? slot.map(restore) : (slot as { v: unknown }).v;
+  const restore = (slot: unknown): unknown => (typeof slot === "number" ? text(slot) : Array.isArray(slot) ? slot.map(restore) : (slot as { v: unknown }).v);
   return spans.map((span, i) => {
     const slot = slots[i] as Slot;
     const attributes: Record<string, unknown> = {};

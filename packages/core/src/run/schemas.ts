@@ -43,16 +43,12 @@ const AttributeValue = z.union([Scalar, z.array(Scalar).max(RUN_LIMITS.attribute
 
 export const SpanAttributes = z
   .record(storableString().min(1).max(RUN_LIMITS.attributeKey), AttributeValue)
-  .describe(
-    `Key/value attributes as in OpenTelemetry: each value a string, number, boolean or a list of those. At most ${RUN_LIMITS.attributes} keys.`,
-  );
+  .describe(`Key/value attributes as in OpenTelemetry: each value a string, number, boolean or a list of those. At most ${RUN_LIMITS.attributes} keys.`);
 
 export const SpanInput = z
   .strictObject({
     span_id: SpanId,
-    parent_span_id: SpanId.nullable()
-      .optional()
-      .describe("The parent span's id, or null/omitted for a root span. The parent may arrive in a later append."),
+    parent_span_id: SpanId.nullable().optional().describe("The parent span's id, or null/omitted for a root span. The parent may arrive in a later append."),
     name: titleText(LIMITS.title, "What the span did, e.g. write-receipt."),
     start_time: IsoDateTime("When the span started."),
     end_time: IsoDateTime("When the span ended; omit for a span still in progress.").optional(),
@@ -99,9 +95,7 @@ export const RunId = storableId(64, "Run id (run_…).");
 
 export const RUN_STATES = ["open", "ended"] as const;
 
-const RunStatus = z
-  .enum(RUN_STATES)
-  .describe("`ended` once its root span ended or it was closed (a run made from traces ends by itself); `open` before.");
+const RunStatus = z.enum(RUN_STATES).describe("`ended` once its root span ended or it was closed (a run made from traces ends by itself); `open` before.");
 
 export const RunUsage = z
   .object({
@@ -118,11 +112,7 @@ const RUN_TOTALS = {
   error_count: z.number().int().describe("Spans whose OpenTelemetry status is `error`."),
   usage: RunUsage,
   models: z.array(z.string()).describe("Distinct `gen_ai.request.model` / `gen_ai.response.model` values of its spans, sorted."),
-  duration_ms: z
-    .number()
-    .int()
-    .nullable()
-    .describe("From the earliest span start to the latest span end, in milliseconds; null before a span has ended."),
+  duration_ms: z.number().int().nullable().describe("From the earliest span start to the latest span end, in milliseconds; null before a span has ended."),
   conversation_id: z
     .string()
     .nullable()
@@ -147,21 +137,13 @@ export const Run = z
     id: RunId,
     name: z.string().describe("What the run is, e.g. nightly-export."),
     owner: z.string().describe("`user:NAME` or `team:NAME`. Only the owner user or members of the owner team can see the run."),
-    trace_id: z
-      .string()
-      .nullable()
-      .describe("The OpenTelemetry trace id (32 lowercase hex digits) of a run made by OTLP ingest (POST /v1/traces), or null."),
+    trace_id: z.string().nullable().describe("The OpenTelemetry trace id (32 lowercase hex digits) of a run made by OTLP ingest (POST /v1/traces), or null."),
     provenance: Provenance,
     created_at: z.string().describe("ISO 8601 creation time."),
     closed_at: z.string().nullable().describe("ISO 8601 time the run was closed (it accepts no more spans), or null."),
     ...RUN_TOTALS,
-    spans: z
-      .array(Span)
-      .describe("Spans ordered by start time: the first `spans_limit` (default 1,000); `spans_next_cursor` reads on."),
-    spans_next_cursor: z
-      .string()
-      .nullable()
-      .describe("Pass as `spans_cursor` to run_read for the next spans; null when `spans` holds the last of them."),
+    spans: z.array(Span).describe("Spans ordered by start time: the first `spans_limit` (default 1,000); `spans_next_cursor` reads on."),
+    spans_next_cursor: z.string().nullable().describe("Pass as `spans_cursor` to run_read for the next spans; null when `spans` holds the last of them."),
     produced: z.array(RunProduced).describe("Receipts the run produced, each once, oldest link first."),
     traced_artifacts: z
       .array(
@@ -178,9 +160,7 @@ export type Run = z.infer<typeof Run>;
 export const RunCreateInput = z
   .strictObject({
     name: titleText(LIMITS.title, "What the run is, e.g. nightly-export. One line."),
-    owner: OwnerRef.optional().describe(
-      "Who owns the run: `user:NAME` or `team:NAME`. Defaults to the caller. A run records only artifacts of its own owner.",
-    ),
+    owner: OwnerRef.optional().describe("Who owns the run: `user:NAME` or `team:NAME`. Defaults to the caller. A run records only artifacts of its own owner."),
   })
   .meta({ id: "RunCreateInput", description: "A new run." });
 
@@ -191,10 +171,7 @@ export const RUN_SPAN_PAGE = { default: 1_000, max: RUN_LIMITS.spansPerRun } as 
 export const RunReadInput = z
   .strictObject({
     run_id: RunId,
-    spans_cursor: storableString()
-      .max(LIMITS.cursor)
-      .optional()
-      .describe("`spans_next_cursor` from a previous read: the spans after those."),
+    spans_cursor: storableString().max(LIMITS.cursor).optional().describe("`spans_next_cursor` from a previous read: the spans after those."),
     spans_limit: z.coerce
       .number()
       .int()
@@ -267,10 +244,7 @@ export const RunListInput = z
       .describe("Only runs that called this model (`gen_ai.request.model` / `gen_ai.response.model`). Exact."),
     status: z.enum(RUN_STATES).optional().describe("Only `open` or only `ended` runs."),
     error: BooleanFlag.optional().describe("`true`: only runs with a span in error; `false`: only runs without one."),
-    conversation: storableString()
-      .max(LIMITS.title)
-      .optional()
-      .describe("Only the runs of this conversation (`gen_ai.conversation.id`, else `session.id`)."),
+    conversation: storableString().max(LIMITS.title).optional().describe("Only the runs of this conversation (`gen_ai.conversation.id`, else `session.id`)."),
     since: SearchInstant("Only runs started at or after this."),
     before: SearchInstant("Only runs started before this."),
     ...PAGE_FIELDS,

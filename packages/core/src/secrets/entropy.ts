@@ -51,12 +51,7 @@ export function looksRandom(token: string): boolean {
   const core = token.replace(/=+$/, "");
   if (core.length < 20 || PURE_HEX.test(core)) return false;
   const { ratio, classes } = classSwitchRatio(core);
-  return (
-    classes >= 2 &&
-    ratio >= MIN_CLASS_SWITCH_RATIO &&
-    wordyFraction(core) < MAX_WORDY_FRACTION &&
-    shannonBits(core) >= MIN_BITS_PER_CHAR
-  );
+  return classes >= 2 && ratio >= MIN_CLASS_SWITCH_RATIO && wordyFraction(core) < MAX_WORDY_FRACTION && shannonBits(core) >= MIN_BITS_PER_CHAR;
 }
 
 /** The high-entropy tokens in a text, each once. */

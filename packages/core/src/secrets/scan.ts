@@ -91,8 +91,7 @@ export async function findSecrets(fields: readonly TextField[], settings: ScanSe
   if (total > LIMITS.scanChars) {
     throw scanLimitError(`has more text than the secret scanner reads per request (${LIMITS.scanChars} characters)`, LIMITS.scanChars);
   }
-  const tooMany = () =>
-    scanLimitError(`contains more than ${LIMITS.secretHits} secrets; the scanner stops there`, LIMITS.secretHits);
+  const tooMany = () => scanLimitError(`contains more than ${LIMITS.secretHits} secrets; the scanner stops there`, LIMITS.secretHits);
   const occurrences = new Set<string>();
   const found = new Map<string, { rule: string; value: string }>();
   /** `at` is the window position, or -1 for a detector that reports tokens, not places. */

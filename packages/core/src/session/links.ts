@@ -33,14 +33,15 @@ export async function createSigninLink(ctx: ServiceContext, input: z.output<type
   const expires = new Date(now.getTime() + SIGNIN_LINK_TTL_MINUTES * MINUTE_MS);
   await ctx.store.transaction(async (tx) => {
     // Bounded housekeeping: this token's spent and stale links go when it asks for a new one.
-    await tx.query("delete from signin_links where token_id = $1 and (used_at is not null or expires_at <= $2)", [
+    await tx.query("delete from signin_links where token_id = $1 and (used_at is not null or expires_at <= $2)", [ctx.principal.token.id, now.toISOString()]);
+    await tx.query("insert into signin_links (id, code_hash, token_id, next, created_at, expires_at) values ($1, $2, $3, $4, $5, $6)", [
+      newId("sil", now),
+      hashToken(code),
       ctx.principal.token.id,
+      next,
       now.toISOString(),
+      expires.toISOString(),
     ]);
-    await tx.query(
-      "insert into signin_links (id, code_hash, token_id, next, created_at, expires_at) values ($1, $2, $3, $4, $5, $6)",
-      [newId("sil", now), hashToken(code), ctx.principal.token.id, next, now.toISOString(), expires.toISOString()],
-    );
   });
   return { url: `${ctx.config.publicUrl}${SIGNIN_LINK_PATH}${code}`, expires_at: expires.toISOString(), next };
 }

@@ -75,9 +75,7 @@ export async function rotateSigningKey(store: Store, now: Date): Promise<Jwk> {
 
 /** Every public key, the active one first, then retired ones newest first: a JWKS (RFC 7517). */
 export async function listPublicKeys(store: Pick<Store, "query">): Promise<Jwks> {
-  const rows = await store.query<Pick<KeyRow, "public_jwk">>(
-    "select public_jwk from signing_keys order by retired_at is not null, created_at desc, kid",
-  );
+  const rows = await store.query<Pick<KeyRow, "public_jwk">>("select public_jwk from signing_keys order by retired_at is not null, created_at desc, kid");
   return { keys: rows.map((r) => r.public_jwk) };
 }
 

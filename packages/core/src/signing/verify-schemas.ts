@@ -22,7 +22,11 @@ export const VerifyInput = z
   .meta({ id: "VerifyInput", description: "What to verify: a stored artifact by id, or one exported line." });
 
 export const VerifyCheck = z.object({
-  name: z.enum(VERIFY_CHECKS).describe("payload (the envelope and Statement are well formed), key (the keyid is a published key), signature (DSSE, Ed25519), checksum (the re-rendered body matches)."),
+  name: z
+    .enum(VERIFY_CHECKS)
+    .describe(
+      "payload (the envelope and Statement are well formed), key (the keyid is a published key), signature (DSSE, Ed25519), checksum (the re-rendered body matches).",
+    ),
   status: z.enum(["pass", "fail", "skipped"]).describe("`skipped` when an earlier check failed or it does not apply."),
   detail: z.string().describe("What was found."),
 });

@@ -29,9 +29,7 @@ export class ChangedMigrationError extends Error {
 export async function migrate(store: Store): Promise<string[]> {
   return store.transaction(async (tx) => {
     await tx.query("select pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
-    await tx.query(
-      "create table if not exists schema_migrations (version text primary key, applied_at timestamptz not null default now())",
-    );
+    await tx.query("create table if not exists schema_migrations (version text primary key, applied_at timestamptz not null default now())");
     await tx.query("alter table schema_migrations add column if not exists checksum text");
     const rows = await tx.query<{ version: string; checksum: string | null }>("select version, checksum from schema_migrations");
     const recorded = new Map(rows.map((r) => [r.version, r.checksum]));

@@ -16,8 +16,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     throw new Error("CAIRN_MIGRATE_URL needs DATABASE_URL: the embedded store migrates itself.");
   }
   const timeouts = options.timeouts ?? databaseTimeoutsFrom();
-  const openPg = async (url: string) =>
-    (await import("./pg.js")).openPgStore(url, { timeouts, ...(options.logger && { logger: options.logger }) });
+  const openPg = async (url: string) => (await import("./pg.js")).openPgStore(url, { timeouts, ...(options.logger && { logger: options.logger }) });
   if (migrateUrl) {
     const migrator = await openPg(migrateUrl);
     try {

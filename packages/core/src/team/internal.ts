@@ -13,9 +13,7 @@ export interface TeamRow {
 export const teamOwner = (name: string) => `team:${name}`;
 
 async function findTeam(sql: Sql, name: string, lock = false): Promise<TeamRow | undefined> {
-  const [row] = await sql.query<TeamRow>(`select id, name, created_at from teams where name = $1${lock ? " for update" : ""}`, [
-    name,
-  ]);
+  const [row] = await sql.query<TeamRow>(`select id, name, created_at from teams where name = $1${lock ? " for update" : ""}`, [name]);
   return row;
 }
 
@@ -36,10 +34,9 @@ export async function requireTeam(sql: Sql, principal: Principal, name: string, 
 }
 
 export async function loadTeam(sql: Sql, row: TeamRow): Promise<Team> {
-  const members = await sql.query<{ name: string }>(
-    `select u.name from team_members m join users u on u.id = m.user_id where m.team_id = $1 order by u.name`,
-    [row.id],
-  );
+  const members = await sql.query<{ name: string }>(`select u.name from team_members m join users u on u.id = m.user_id where m.team_id = $1 order by u.name`, [
+    row.id,
+  ]);
   return {
     id: row.id,
     name: row.name,

@@ -9,8 +9,7 @@ import type { Team, TeamMemberInput } from "./schemas.js";
 
 type MemberInput = z.output<typeof TeamMemberInput>;
 
-const noUser = (name: string) =>
-  new CairnError("not_found", `No user named ${name}.`, { issues: [{ field: "user", reason: "names no user" }] });
+const noUser = (name: string) => new CairnError("not_found", `No user named ${name}.`, { issues: [{ field: "user", reason: "names no user" }] });
 
 /** Adds a member. Adding someone who is already a member changes nothing and is not an error. */
 export async function addTeamMember(ctx: ServiceContext, input: MemberInput): Promise<Team> {

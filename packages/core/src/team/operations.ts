@@ -6,18 +6,14 @@ import { readTeam } from "./read.js";
 import { Team, TeamCreateInput, TeamMemberInput, TeamReadInput } from "./schemas.js";
 
 /** This area's group in the API documentation. */
-export const TEAM_TAG = defineApiTag(
-  "Teams",
-  "Teams own artifacts and runs together: create one, read it, and manage its members.",
-);
+export const TEAM_TAG = defineApiTag("Teams", "Teams own artifacts and runs together: create one, read it, and manage its members.");
 
 /** Teams: any user creates one and becomes its first member; members (and administrators) manage membership. */
 export const TEAM_OPERATIONS = {
   team_create: defineOperation({
     notOn: { mcp: "team membership is for people" },
     title: "Create a team",
-    description:
-      "Create a team. You become its first member. Artifacts and runs created with owner `team:NAME` are readable by every member.",
+    description: "Create a team. You become its first member. Artifacts and runs created with owner `team:NAME` are readable by every member.",
     input: TeamCreateInput,
     output: Team,
     mutates: true,

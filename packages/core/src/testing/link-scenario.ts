@@ -41,7 +41,6 @@ export function coreLinkDriver(world: TestWorld): LinkDriver {
   };
 }
 
-
 export interface LinkScenario {
   users: { owner: TestUser; member: TestUser; other: TestUser };
   team: string;
@@ -128,8 +127,5 @@ async function plantEdge(world: TestWorld, runId: string, spanId: string, artifa
      values ($1, $2, 'planted', now(), '{}', $3, now())`,
     [runId, spanId, artifactId],
   );
-  await world.store.query(
-    "insert into produced_edges (run_id, span_id, artifact_id, created_at) values ($1, $2, $3, now())",
-    [runId, spanId, artifactId],
-  );
+  await world.store.query("insert into produced_edges (run_id, span_id, artifact_id, created_at) values ($1, $2, $3, now())", [runId, spanId, artifactId]);
 }

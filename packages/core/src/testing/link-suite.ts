@@ -28,21 +28,19 @@ export function runLinkRuleSuite(label: string, open: () => Promise<LinkSuiteTar
     });
     afterAll(async () => target?.close());
 
-    const user = (v: Exclude<ViewerKey, "link holder">) =>
-      ({ "owner user": s.users.owner, "team member": s.users.member, "other user": s.users.other })[v];
+    const user = (v: Exclude<ViewerKey, "link holder">) => ({ "owner user": s.users.owner, "team member": s.users.member, "other user": s.users.other })[v];
     const read = (viewer: ViewerKey, artifact: { id: string; url: string }): Promise<Outcome<Artifact>> =>
       viewer === "link holder"
         ? s.driver.readByLink(artifact.url)
         : (s.driver.invoke(user(viewer), "artifact_read", { id: artifact.id }) as Promise<Outcome<Artifact>>);
-    const missingArtifact = (viewer: Exclude<ViewerKey, "link holder">) =>
-      s.driver.invoke(user(viewer), "artifact_read", { id: MISSING_ARTIFACT });
+    const missingArtifact = (viewer: Exclude<ViewerKey, "link holder">) => s.driver.invoke(user(viewer), "artifact_read", { id: MISSING_ARTIFACT });
 
     it.each(PRODUCED_BY_TABLE)("%s reading the %s: %s is %s", async (viewer, receipt, run, expected) => {
       const got = await read(viewer, s.receipts[receipt]);
       if (expected === "not_found") {
         expect(got.ok).toBe(false);
         // No existence leak: the same answer as for an id that exists nowhere.
-        if (!got.ok && viewer !== "link holder") expect(got.error).toEqual((await missingArtifact(viewer) as { error: unknown }).error);
+        if (!got.ok && viewer !== "link holder") expect(got.error).toEqual(((await missingArtifact(viewer)) as { error: unknown }).error);
         return;
       }
       if (!got.ok) throw new Error(JSON.stringify(got.error));

@@ -162,9 +162,7 @@ export async function openTestStore(driver: Driver): Promise<Store> {
  * template into `pgdata`, or a throwaway PostgreSQL database in DATABASE_URL (through
  * PgBouncer for pgbouncer; `directUrl` is then the way around it, for CAIRN_MIGRATE_URL).
  */
-export async function createTestHome(
-  driver: Driver,
-): Promise<{ env: Record<string, string>; home: string; directUrl?: string; dispose(): Promise<void> }> {
+export async function createTestHome(driver: Driver): Promise<{ env: Record<string, string>; home: string; directUrl?: string; dispose(): Promise<void> }> {
   const home = await mkdtemp(join(tmpdir(), "cairn-home-"));
   if (driver === "pglite") {
     await rename(await freshPgliteDir(), join(home, "pgdata"));

@@ -119,7 +119,8 @@ export function outcomeNowOf(m: ReceiptMetadata, artifact: Followed, now: Date, 
  * the header `cairn read` prints above the stored body — the same facts as the card.
  */
 export function receiptNowLines(
-  artifact: Pick<Artifact, "metadata" | "assignee" | "acknowledgements" | "followed_by" | "follows" | "expires_at" | "retained"> & Partial<Pick<Artifact, "followed">>,
+  artifact: Pick<Artifact, "metadata" | "assignee" | "acknowledgements" | "followed_by" | "follows" | "expires_at" | "retained"> &
+    Partial<Pick<Artifact, "followed">>,
   now: Date,
 ): Array<readonly [label: string, value: string]> | null {
   const m = receiptMetadataOf(artifact);
@@ -159,7 +160,6 @@ export function inboxEmptyText(request: { assignee?: unknown; state?: unknown },
 
 /** One pending outcome in a list: its state, when it is due, and — once closed — the receipt that measured it (SPEC §24). */
 export function outcomeItemLine(o: { id: string; state: OutcomeState; due_at: string; receipt: Pick<Artifact, "owner" | "title" | "followed_by"> }): string {
-  const closed =
-    o.state === "closed" ? `  ${STATE_WORDS.measuredIn.toLowerCase()} ${o.receipt.followed_by.join(", ") || STATE_WORDS.laterReceipt}` : "";
+  const closed = o.state === "closed" ? `  ${STATE_WORDS.measuredIn.toLowerCase()} ${o.receipt.followed_by.join(", ") || STATE_WORDS.laterReceipt}` : "";
   return `${o.id}  ${o.state}  due ${readableInstant(o.due_at)}${closed}  ${o.receipt.owner}  ${o.receipt.title}`;
 }

@@ -338,7 +338,14 @@ export function runPageOf(run: Run, now: Date, options: { at?: number; siblings?
     produced_by_span: producedBySpan,
     siblings: (options.siblings ?? [])
       .filter((r) => r.id !== run.id)
-      .map((r) => ({ id: r.id, name: r.name, state: r.status === "ended" ? "Ended" : "Open", error: r.error, created_at: r.created_at, age: ageOf(r.created_at, now) })),
+      .map((r) => ({
+        id: r.id,
+        name: r.name,
+        state: r.status === "ended" ? "Ended" : "Open",
+        error: r.error,
+        created_at: r.created_at,
+        age: ageOf(r.created_at, now),
+      })),
     tree,
     at,
     shown: run.spans.length,

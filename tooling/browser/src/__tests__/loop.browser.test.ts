@@ -41,7 +41,10 @@ async function shoot(page: Page, name: string): Promise<void> {
       const where = `${name} ${width} ${scheme}`;
       const axe = await new AxeBuilder({ page }).analyze();
       const serious = axe.violations.filter((x) => x.impact === "serious" || x.impact === "critical");
-      expect(serious.map((x) => `${x.id}: ${x.nodes.map((n) => n.target.join(" ")).join(", ")}`), where).toEqual([]);
+      expect(
+        serious.map((x) => `${x.id}: ${x.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+        where,
+      ).toEqual([]);
       const { scroll, viewport } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, viewport: window.innerWidth }));
       expect(scroll, `${where}: scroll width`).toBeLessThanOrEqual(viewport);
       await page.screenshot({ path: join(SCREENSHOTS, `${name}-${width}-${scheme}.png`), fullPage: true });
@@ -63,19 +66,33 @@ describe("closing the loop from the web (SPEC §20) in Chromium", () => {
   beforeAll(async () => {
     env = await startWebServer();
     base = env.server.url;
-    const person = async (name: string) =>
-      ({ name, token: (await api<{ token: { token: string } }>(base, env.adminToken, "POST", "/v1/users", { name })).token.token });
+    const person = async (name: string) => ({
+      name,
+      token: (await api<{ token: { token: string } }>(base, env.adminToken, "POST", "/v1/users", { name })).token.token,
+    });
     sam = await person("sam");
     kim = await person("kim");
     team = (await api<{ owner: string }>(base, sam.token, "POST", "/v1/teams", { name: "finance" })).owner;
     await api(base, sam.token, "POST", "/v1/teams/finance/members", { user: kim.name });
     asks = await api(base, sam.token, "POST", "/v1/receipts", receipt({ owner: team, human_action: "Approve the retry budget in `#finance-ops`." }));
-    original = await api(base, sam.token, "POST", "/v1/receipts", receipt({
-      changed: "Turned on upload retries for the invoice export",
-      outcome: { status: "pending", measure_at: "2026-01-15T09:00:00Z" },
-      details: "| run | result |\n|---|---|\n| 4811 | failed |\n| 4812 | green |\n\nDashboard: https://grafana.example.com/d/export",
-    }));
-    await api(base, sam.token, "POST", "/v1/receipts", receipt({ changed: "Rotated the export key", outcome: { status: "pending", measure_at: "2026-02-01" } }));
+    original = await api(
+      base,
+      sam.token,
+      "POST",
+      "/v1/receipts",
+      receipt({
+        changed: "Turned on upload retries for the invoice export",
+        outcome: { status: "pending", measure_at: "2026-01-15T09:00:00Z" },
+        details: "| run | result |\n|---|---|\n| 4811 | failed |\n| 4812 | green |\n\nDashboard: https://grafana.example.com/d/export",
+      }),
+    );
+    await api(
+      base,
+      sam.token,
+      "POST",
+      "/v1/receipts",
+      receipt({ changed: "Rotated the export key", outcome: { status: "pending", measure_at: "2026-02-01" } }),
+    );
     browser = await launchBrowser();
     mkdirSync(SCREENSHOTS, { recursive: true });
     const page = await browser.context.newPage();
@@ -143,18 +160,29 @@ describe("closing the loop from the web (SPEC §20) in Chromium", () => {
     await page.goto(`${base}/a/${original.id}`);
     expect(await page.locator('[data-part="overdue"]').textContent()).toBe("Overdue");
     expect(await page.locator('[data-field="outcome.measure_at"]').textContent()).toBe("2026-01-15 09:00 UTC");
-    expect(await page.locator(".body td").first().evaluate((el) => getComputedStyle(el).paddingLeft)).not.toBe("0px");
+    expect(
+      await page
+        .locator(".body td")
+        .first()
+        .evaluate((el) => getComputedStyle(el).paddingLeft),
+    ).not.toBe("0px");
     expect(await page.locator('a[href="https://grafana.example.com/d/export"]').count()).toBe(1);
     await shoot(page, "artifact-overdue");
     await page.goto(`${base}/?outcome=overdue`);
     expect(await page.locator(".rows .title").allTextContents()).toContain(original.title);
     await shoot(page, "bin-overdue");
 
-    followUp = await api(base, sam.token, "POST", "/v1/receipts", receipt({
-      changed: "Measured the export's retry rate",
-      outcome: { status: "measured", summary: "2 retries in 30 nights, no empty export" },
-      follows: original.id,
-    }));
+    followUp = await api(
+      base,
+      sam.token,
+      "POST",
+      "/v1/receipts",
+      receipt({
+        changed: "Measured the export's retry rate",
+        outcome: { status: "measured", summary: "2 retries in 30 nights, no empty export" },
+        follows: original.id,
+      }),
+    );
     await page.goto(`${base}/a/${original.id}`);
     expect(await page.locator('[data-part="overdue"]').count()).toBe(0);
     // SPEC §24: the card reads as closed — "Measured in <follow-up>", no "Pending · measure at".
@@ -185,9 +213,18 @@ describe("closing the loop from the web (SPEC §20) in Chromium", () => {
       // Assigned to kim but acknowledged by sam: nothing of kim's is open.
       expect(await kp.locator(".rows").count()).toBe(0);
       await shoot(kp, "inbox-mine-empty");
-      const kims = await api<{ title: string }>(base, sam.token, "POST", "/v1/receipts", receipt({
-        owner: team, changed: "Paused the invoice export for the migration", human_action: "Resume the export after the migration.", assignee: kim.name,
-      }));
+      const kims = await api<{ title: string }>(
+        base,
+        sam.token,
+        "POST",
+        "/v1/receipts",
+        receipt({
+          owner: team,
+          changed: "Paused the invoice export for the migration",
+          human_action: "Resume the export after the migration.",
+          assignee: kim.name,
+        }),
+      );
       await kp.reload();
       expect(await kp.locator(".rows .title").allTextContents()).toEqual([kims.title]);
       expect(await kp.locator(".rows li").textContent()).toContain(`Assigned to ${kim.name}`);
@@ -213,7 +250,12 @@ describe("closing the loop from the web (SPEC §20) in Chromium", () => {
     await page.waitForURL(/\/doctor\?dismissed=\d+$/);
     expect(await page.getByRole("status").textContent()).toMatch(/^Dismissed \d+ drops?: they stay listed and no longer warn\.$/);
     expect(await page.locator('[data-part="drop-state"]').first().textContent()).toBe("dismissed");
-    expect(await page.locator(".checks li", { has: page.locator("strong", { hasText: /^Drops$/ }) }).locator(".status").textContent()).toBe("ok");
+    expect(
+      await page
+        .locator(".checks li", { has: page.locator("strong", { hasText: /^Drops$/ }) })
+        .locator(".status")
+        .textContent(),
+    ).toBe("ok");
     await shoot(page, "doctor-dismissed");
     await page.close();
   });

@@ -14,7 +14,12 @@ const SCREENSHOTS = fileURLToPath(new URL("../../../../apps/web/screenshots/", i
 async function mcp(base: string, token: string, method: string, params: Json): Promise<Json> {
   const res = await fetch(`${base}/mcp`, {
     method: "POST",
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-11-25",
+    },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
   });
   const answer = (await res.json()) as Json;
@@ -75,7 +80,9 @@ async function startHost(appHtml: string): Promise<{ url: string; set(page: stri
 
 /** The data-field / data-part marks of the rendered card, in document order. */
 const marks = (frame: Frame) =>
-  frame.evaluate(() => [...document.querySelectorAll("[data-field],[data-part]")].map((e) => e.getAttribute("data-field") ?? `part:${e.getAttribute("data-part")}`));
+  frame.evaluate(() =>
+    [...document.querySelectorAll("[data-field],[data-part]")].map((e) => e.getAttribute("data-field") ?? `part:${e.getAttribute("data-part")}`),
+  );
 
 describe("the receipt card as an MCP App, in a host page in Chromium (SPEC §25)", () => {
   let env: Awaited<ReturnType<typeof startWebServer>>;

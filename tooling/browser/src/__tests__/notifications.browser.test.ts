@@ -116,7 +116,10 @@ describe("the notification settings page in Chromium", () => {
         const scroll = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, viewport: window.innerWidth }));
         expect(scroll.scroll, `${where}: scroll width`).toBeLessThanOrEqual(scroll.viewport);
         const axe = await new AxeBuilder({ page }).analyze();
-        expect(axe.violations.map((x) => `${x.id} (${x.impact}): ${x.nodes.map((n) => n.target.join(" ")).join(", ")}`), where).toEqual([]);
+        expect(
+          axe.violations.map((x) => `${x.id} (${x.impact}): ${x.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+          where,
+        ).toEqual([]);
         expect(problems, where).toEqual([]);
         await page.screenshot({ path: join(SCREENSHOTS, `notifications-${width}-${scheme}.png`), fullPage: true });
         await page.close();

@@ -21,7 +21,25 @@ const CAIRN = fileURLToPath(new URL("../../../../apps/cli/dist/bin.js", import.m
 async function startDocumentSite(scratch: string, documents: (base: string) => Record<string, string>) {
   const key = join(scratch, "key.pem");
   const cert = join(scratch, "cert.pem");
-  await run("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", cert]);
+  await run("openssl", [
+    "req",
+    "-x509",
+    "-newkey",
+    "ec",
+    "-pkeyopt",
+    "ec_paramgen_curve:P-256",
+    "-nodes",
+    "-days",
+    "1",
+    "-subj",
+    "/CN=127.0.0.1",
+    "-addext",
+    "subjectAltName=IP:127.0.0.1",
+    "-keyout",
+    key,
+    "-out",
+    cert,
+  ]);
   let served: Record<string, string> = {};
   let fetches = 0;
   const server: Server = createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (req, res) => {
@@ -33,7 +51,11 @@ async function startDocumentSite(scratch: string, documents: (base: string) => R
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const base = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
   served = documents(base);
-  return { base, cert, fetches: () => fetches, close: () =>
+  return {
+    base,
+    cert,
+    fetches: () => fetches,
+    close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
@@ -81,8 +103,17 @@ describe("a client known by its metadata document, on a server that allows only 
     scratch = mkdtempSync(join(tmpdir(), "cairn-cimd-"));
     callback = await startCallback();
     site = await startDocumentSite(scratch, (base) => ({
-      "/client.json": JSON.stringify({ client_id: `${base}/client.json`, client_name: "Doc Host", redirect_uris: [callback.url], token_endpoint_auth_method: "none" }),
-      "/other-redirect.json": JSON.stringify({ client_id: `${base}/other-redirect.json`, client_name: "Elsewhere", redirect_uris: ["https://elsewhere.example/cb"] }),
+      "/client.json": JSON.stringify({
+        client_id: `${base}/client.json`,
+        client_name: "Doc Host",
+        redirect_uris: [callback.url],
+        token_endpoint_auth_method: "none",
+      }),
+      "/other-redirect.json": JSON.stringify({
+        client_id: `${base}/other-redirect.json`,
+        client_name: "Elsewhere",
+        redirect_uris: ["https://elsewhere.example/cb"],
+      }),
       "/impostor.json": JSON.stringify({ client_id: `${base}/client.json`, client_name: "Impostor", redirect_uris: [callback.url] }),
       "/nul.json": `{"client_id":"${base}/nul.json","client_name":"Nul\\u0000Host","redirect_uris":["${callback.url}"],"notes":"\\u0000\\ud800"}`,
       "/big.json": JSON.stringify({ client_id: `${base}/big.json`, client_name: "Big", redirect_uris: [callback.url], padding: "x".repeat(20_000) }),
@@ -153,13 +184,19 @@ describe("a client known by its metadata document, on a server that allows only 
       expect(res.headers.get("location")).toBeNull();
       return { status: res.status, text: await res.text() };
     };
-    expect(await attempt(`${site.base}/other-redirect.json`)).toMatchObject({ status: 400, text: expect.stringContaining("redirect_uri is not one the client registered") });
+    expect(await attempt(`${site.base}/other-redirect.json`)).toMatchObject({
+      status: 400,
+      text: expect.stringContaining("redirect_uri is not one the client registered"),
+    });
     expect(await attempt(`${site.base}/impostor.json`)).toMatchObject({ status: 400, text: expect.stringContaining("does not name its own URL as client_id") });
     expect(await attempt(`${site.base}/big.json`)).toMatchObject({ status: 400, text: expect.stringContaining("larger than 16384 bytes") });
     expect(await attempt(`${site.base}/unlisted.json`)).toMatchObject({ status: 400, text: expect.stringContaining("only the clients its operator listed") });
 
     // A document holding what the database cannot store is still read: only its checked fields are kept.
-    const nul = await fetch(`${serve.url}/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: `${site.base}/nul.json`, redirect_uri: callback.url, code_challenge: "a".repeat(43), code_challenge_method: "S256", resource: `${serve.url}/mcp` })}`, { redirect: "manual" });
+    const nul = await fetch(
+      `${serve.url}/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: `${site.base}/nul.json`, redirect_uri: callback.url, code_challenge: "a".repeat(43), code_challenge_method: "S256", resource: `${serve.url}/mcp` })}`,
+      { redirect: "manual" },
+    );
     expect(nul.status).toBe(303);
 
     const registration = await fetch(`${serve.url}/oauth/register`, {

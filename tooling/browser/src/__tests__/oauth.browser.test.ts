@@ -179,9 +179,13 @@ describe.each(DRIVERS)("OAuth for /mcp with a person's consent (%s)", (driver) =
     await client.close();
 
     // Listed as an agent token named after the client, on REST and in `cairn token list`.
-    const list = (await (await fetch(`${base}/v1/tokens`, { headers: { authorization: `Bearer ${admin}` } })).json()) as { items: Array<{ name: string; kind: string }> };
+    const list = (await (await fetch(`${base}/v1/tokens`, { headers: { authorization: `Bearer ${admin}` } })).json()) as {
+      items: Array<{ name: string; kind: string }>;
+    };
     expect(list.items).toContainEqual(expect.objectContaining({ name: "Test Host", kind: "agent" }));
-    const cli = await run(process.execPath, [CAIRN, "token", "list"], { env: { ...process.env, CAIRN_URL: base, CAIRN_TOKEN: admin, CAIRN_HOME: "/nonexistent/cairn-home" } });
+    const cli = await run(process.execPath, [CAIRN, "token", "list"], {
+      env: { ...process.env, CAIRN_URL: base, CAIRN_TOKEN: admin, CAIRN_HOME: "/nonexistent/cairn-home" },
+    });
     expect(cli.stdout).toMatch(/Test Host.*agent|agent.*Test Host/);
 
     // An agent token: refused what only a person may do.
@@ -219,7 +223,12 @@ describe.each(DRIVERS)("OAuth for /mcp with a person's consent (%s)", (driver) =
     await client.close();
     const clientId = provider.client?.client_id as string;
     const first = provider.saved as { access_token: string; refresh_token: string };
-    const rotated = await postForm(`${base}/oauth/token`, { grant_type: "refresh_token", refresh_token: first.refresh_token, client_id: clientId, resource: `${base}/mcp` });
+    const rotated = await postForm(`${base}/oauth/token`, {
+      grant_type: "refresh_token",
+      refresh_token: first.refresh_token,
+      client_id: clientId,
+      resource: `${base}/mcp`,
+    });
     expect(rotated.status).toBe(200);
     expect(rotated.headers.get("cache-control")).toBe("no-store");
     const second = rotated.body as { access_token: string; refresh_token: string; expires_in: number };
@@ -243,7 +252,13 @@ describe.each(DRIVERS)("OAuth for /mcp with a person's consent (%s)", (driver) =
 
     const one = pkce();
     const code1 = (await answer(authorizeUrl(clientId, one.challenge), "Allow")).get("code") as string;
-    const wrong = await postForm(`${base}/oauth/token`, { grant_type: "authorization_code", code: code1, client_id: clientId, redirect_uri: callback.url, code_verifier: pkce().verifier });
+    const wrong = await postForm(`${base}/oauth/token`, {
+      grant_type: "authorization_code",
+      code: code1,
+      client_id: clientId,
+      redirect_uri: callback.url,
+      code_verifier: pkce().verifier,
+    });
     expect([wrong.status, wrong.body.error]).toEqual([400, "invalid_grant"]);
 
     const two = pkce();
@@ -254,10 +269,22 @@ describe.each(DRIVERS)("OAuth for /mcp with a person's consent (%s)", (driver) =
 
     const three = pkce();
     const code3 = (await answer(authorizeUrl(clientId, three.challenge), "Allow")).get("code") as string;
-    const good = await postForm(`${base}/oauth/token`, { grant_type: "authorization_code", code: code3, client_id: clientId, redirect_uri: callback.url, code_verifier: three.verifier });
+    const good = await postForm(`${base}/oauth/token`, {
+      grant_type: "authorization_code",
+      code: code3,
+      client_id: clientId,
+      redirect_uri: callback.url,
+      code_verifier: three.verifier,
+    });
     expect(good.status).toBe(200);
     expect((await mcp(good.body.access_token as string)).status).toBe(200);
-    const again = await postForm(`${base}/oauth/token`, { grant_type: "authorization_code", code: code3, client_id: clientId, redirect_uri: callback.url, code_verifier: three.verifier });
+    const again = await postForm(`${base}/oauth/token`, {
+      grant_type: "authorization_code",
+      code: code3,
+      client_id: clientId,
+      redirect_uri: callback.url,
+      code_verifier: three.verifier,
+    });
     expect([again.status, again.body.error]).toEqual([400, "invalid_grant"]);
     expect((await mcp(good.body.access_token as string)).status).toBe(401);
 
@@ -305,10 +332,17 @@ describe.each(DRIVERS)("OAuth for /mcp with a person's consent (%s)", (driver) =
   it("revocation (RFC 7009) and Disconnect on the settings page each end access on the next request", async () => {
     const a = await connectHost("Revoked Host");
     await a.client.close();
-    const revoked = await postForm(`${base}/oauth/revoke`, { token: a.provider.saved?.access_token as string, client_id: a.provider.client?.client_id as string });
+    const revoked = await postForm(`${base}/oauth/revoke`, {
+      token: a.provider.saved?.access_token as string,
+      client_id: a.provider.client?.client_id as string,
+    });
     expect(revoked.status).toBe(200);
     expect((await mcp(a.provider.saved?.access_token as string)).status).toBe(401);
-    const refreshed = await postForm(`${base}/oauth/token`, { grant_type: "refresh_token", refresh_token: a.provider.saved?.refresh_token as string, client_id: a.provider.client?.client_id as string });
+    const refreshed = await postForm(`${base}/oauth/token`, {
+      grant_type: "refresh_token",
+      refresh_token: a.provider.saved?.refresh_token as string,
+      client_id: a.provider.client?.client_id as string,
+    });
     expect(refreshed.body.error).toBe("invalid_grant");
 
     const b = await connectHost("Settings Host");
@@ -329,22 +363,38 @@ describe.each(DRIVERS)("OAuth for /mcp with a person's consent (%s)", (driver) =
     const token = (fields: Record<string, string>) => postForm(`${base}/oauth/token`, fields);
     expect((await token({ grant_type: "password", username: "a", password: "b" })).body.error).toBe("unsupported_grant_type");
     expect((await token({})).body.error).toBe("invalid_request");
-    expect((await token({ grant_type: "authorization_code", code: "x", client_id: "cli_nope", redirect_uri: callback.url, code_verifier: "a".repeat(43) })).status).toBe(401);
+    expect(
+      (await token({ grant_type: "authorization_code", code: "x", client_id: "cli_nope", redirect_uri: callback.url, code_verifier: "a".repeat(43) })).status,
+    ).toBe(401);
     expect((await token({ grant_type: "refresh_token", refresh_token: "nope", client_id: "cli_nope" })).body.error).toBe("invalid_grant");
     const json = await fetch(`${base}/oauth/token`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
     expect([json.status, ((await json.json()) as { error: string }).error]).toEqual([400, "invalid_request"]);
-    const huge = await fetch(`${base}/oauth/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: `grant_type=${"a".repeat(40_000)}` });
+    const huge = await fetch(`${base}/oauth/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: `grant_type=${"a".repeat(40_000)}`,
+    });
     expect([huge.status, ((await huge.json()) as { error: string }).error]).toEqual([400, "invalid_request"]);
-    const repeated = await fetch(`${base}/oauth/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=refresh_token&grant_type=authorization_code" });
+    const repeated = await fetch(`${base}/oauth/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "grant_type=refresh_token&grant_type=authorization_code",
+    });
     expect(((await repeated.json()) as { error: string }).error).toBe("invalid_request");
     const badJson = await fetch(`${base}/oauth/register`, { method: "POST", headers: { "content-type": "application/json" }, body: "{" });
     expect([badJson.status, ((await badJson.json()) as { error: string }).error]).toEqual([400, "invalid_client_metadata"]);
-    const nul = await fetch(`${base}/oauth/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ client_name: "a\u0000b\u202e", redirect_uris: [callback.url] }) });
+    const nul = await fetch(`${base}/oauth/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ client_name: "a\u0000b\u202e", redirect_uris: [callback.url] }),
+    });
     expect(nul.status).toBe(201);
     expect(((await nul.json()) as { client_name: string }).client_name).toBe("a b");
     const noClient = await fetch(`${base}/oauth/authorize?client_id=cli_missing&redirect_uri=${encodeURIComponent(callback.url)}`, { redirect: "manual" });
     expect(noClient.status).toBe(400);
-    const plain = await fetch(authorizeUrl((await register()).body.client_id as string, pkce().challenge, { code_challenge_method: "plain" }), { redirect: "manual" });
+    const plain = await fetch(authorizeUrl((await register()).body.client_id as string, pkce().challenge, { code_challenge_method: "plain" }), {
+      redirect: "manual",
+    });
     expect(new URL(plain.headers.get("location") as string).searchParams.get("error")).toBe("invalid_request");
     const revokeNothing = await postForm(`${base}/oauth/revoke`, { token: "cairn_oat_unknown" });
     expect(revokeNothing.status).toBe(200);
@@ -366,4 +416,3 @@ describe.each(DRIVERS)("OAuth for /mcp with a person's consent (%s)", (driver) =
     }
   }
 });
-

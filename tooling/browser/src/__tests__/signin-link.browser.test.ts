@@ -57,7 +57,10 @@ describe("cairn open, followed in Chromium (SPEC §22)", () => {
           const shown = await page.goto(link);
           expect(shown?.status()).toBe(200);
           const axe = await new AxeBuilder({ page }).analyze();
-          expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id), `${width} ${scheme}`).toEqual([]);
+          expect(
+            axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id),
+            `${width} ${scheme}`,
+          ).toEqual([]);
           await page.screenshot({ path: join(SCREENSHOTS, `signin-link-button-${width}-${scheme}.png`), fullPage: true });
         }
       }
@@ -86,7 +89,10 @@ describe("cairn open, followed in Chromium (SPEC §22)", () => {
           const scroll = await other.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
           expect(scroll, `${width} ${scheme}`).toBeLessThanOrEqual(0);
           const axe = await new AxeBuilder({ page: other }).analyze();
-          expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id), `${width} ${scheme}`).toEqual([]);
+          expect(
+            axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id),
+            `${width} ${scheme}`,
+          ).toEqual([]);
           await other.screenshot({ path: join(SCREENSHOTS, `signin-link-used-${width}-${scheme}.png`), fullPage: true });
         }
       }
@@ -101,12 +107,18 @@ describe("cairn open, followed in Chromium (SPEC §22)", () => {
     const profile = await launchBrowser();
     try {
       const page = await profile.context.newPage();
-      for (const [width, scheme] of [[1280, "light"], [390, "dark"]] as const) {
+      for (const [width, scheme] of [
+        [1280, "light"],
+        [390, "dark"],
+      ] as const) {
         await page.setViewportSize({ width, height: 900 });
         await page.emulateMedia({ colorScheme: scheme });
         await page.goto(`${base}/docs`);
         const axe = await new AxeBuilder({ page }).analyze();
-        expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id), `${width} ${scheme}`).toEqual([]);
+        expect(
+          axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id),
+          `${width} ${scheme}`,
+        ).toEqual([]);
         await page.screenshot({ path: join(SCREENSHOTS, `docs-${width}-${scheme}.png`) });
       }
       await page.getByRole("link", { name: "← Back to Cairn" }).click();

@@ -111,7 +111,10 @@ describe("the webhook pages in Chromium", () => {
           const scroll = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, viewport: window.innerWidth }));
           expect(scroll.scroll, `${where}: scroll width`).toBeLessThanOrEqual(scroll.viewport);
           const axe = await new AxeBuilder({ page }).analyze();
-          expect(axe.violations.map((x) => `${x.id} (${x.impact}): ${x.nodes.map((n) => n.target.join(" ")).join(", ")}`), where).toEqual([]);
+          expect(
+            axe.violations.map((x) => `${x.id} (${x.impact}): ${x.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+            where,
+          ).toEqual([]);
           expect(problems, where).toEqual([]);
           await page.screenshot({ path: join(SCREENSHOTS, `${p.name}-${width}-${scheme}.png`), fullPage: true });
           await page.close();

@@ -105,11 +105,29 @@ describe("the web in Chromium", () => {
     const v = await visit(page, `${base}/a/${data.full.id}`);
     expect(v.status).toBe(200);
     const fields = await page.$$eval("[data-field]", (nodes) => nodes.map((n) => n.getAttribute("data-field")));
-    const order = ["assertion", "title", "changed", "human_action", "before", "after", "evidence", "outcome.status", "remaining", "learned", "details", "checksum"];
+    const order = [
+      "assertion",
+      "title",
+      "changed",
+      "human_action",
+      "before",
+      "after",
+      "evidence",
+      "outcome.status",
+      "remaining",
+      "learned",
+      "details",
+      "checksum",
+    ];
     const positions = order.map((f) => fields.indexOf(f));
-    expect(positions.every((p) => p >= 0), JSON.stringify(fields)).toBe(true);
+    expect(
+      positions.every((p) => p >= 0),
+      JSON.stringify(fields),
+    ).toBe(true);
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
-    expect(await page.locator('[data-field="assertion"]').textContent()).toBe(`Receipt asserted by sam for ${data.sam.name}, via REST`.replace("sam for", "initial · opus-5 for"));
+    expect(await page.locator('[data-field="assertion"]').textContent()).toBe(
+      `Receipt asserted by sam for ${data.sam.name}, via REST`.replace("sam for", "initial · opus-5 for"),
+    );
     expect(await page.locator("body").textContent()).not.toMatch(/verified/i);
     expect(await page.locator(".chip").textContent()).not.toContain("`");
     expect(await page.locator(".chip code").textContent()).toBe("#finance-ops");
@@ -131,7 +149,10 @@ describe("the web in Chromium", () => {
     const ratios: Record<string, number> = {};
     for (const scheme of SCHEMES) {
       await page.emulateMedia({ colorScheme: scheme });
-      for (const [name, path] of [["needed", `/a/${data.full.id}`], ["nothing", `/a/${data.minimal.id}`]] as const) {
+      for (const [name, path] of [
+        ["needed", `/a/${data.full.id}`],
+        ["nothing", `/a/${data.minimal.id}`],
+      ] as const) {
         await visit(page, `${base}${path}`);
         const { color, background } = await page.locator(".chip").evaluate((el) => {
           const s = getComputedStyle(el);
@@ -174,13 +195,20 @@ describe("the web in Chromium", () => {
             const v = await visit(page, `${base}${p.path}`);
             const where = `${p.name} ${width} ${scheme}`;
             expect(v.status, where).toBe(p.name === "not-found" ? 404 : 200);
-            const scroll = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, viewport: window.innerWidth, height: document.documentElement.scrollHeight }));
+            const scroll = await page.evaluate(() => ({
+              scroll: document.documentElement.scrollWidth,
+              viewport: window.innerWidth,
+              height: document.documentElement.scrollHeight,
+            }));
             expect(scroll.scroll, `${where}: scroll width`).toBeLessThanOrEqual(scroll.viewport);
             // axe on two of the four: both schemes (colours) and both widths (layout) are covered.
             if ((width === 1280) === (scheme === "light")) {
               const axe = await new AxeBuilder({ page }).analyze();
               const serious = axe.violations.filter((x) => x.impact === "serious" || x.impact === "critical");
-              expect(serious.map((x) => `${x.id}: ${x.nodes.map((n) => n.target.join(" ")).join(", ")}`), where).toEqual([]);
+              expect(
+                serious.map((x) => `${x.id}: ${x.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+                where,
+              ).toEqual([]);
             }
             expect(v.problems, where).toEqual([]);
             await page.screenshot({ path: join(SCREENSHOTS, `${p.name}-${width}-${scheme}.png`), fullPage: true });
@@ -255,7 +283,10 @@ describe("the web in Chromium", () => {
     await visit(page, `${base}/a/${data.full.id}`);
     expect(await page.locator(".acks").textContent()).toContain(`${data.sam.name} acknowledged`);
     expect(await page.getByRole("button", { name: "Acknowledge" }).count()).toBe(0);
-    for (const [width, scheme] of [[1280, "light"], [390, "dark"]] as const) {
+    for (const [width, scheme] of [
+      [1280, "light"],
+      [390, "dark"],
+    ] as const) {
       await page.setViewportSize({ width, height: 900 });
       await page.emulateMedia({ colorScheme: scheme });
       await page.screenshot({ path: join(SCREENSHOTS, `artifact-acknowledged-${width}-${scheme}.png`), fullPage: true });

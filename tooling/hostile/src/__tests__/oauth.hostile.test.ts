@@ -11,8 +11,31 @@ const PER_STORE = Number(process.env.HOSTILE_OAUTH ?? 400);
 const SEED = Number(process.env.HOSTILE_SEED ?? Date.now() % 2 ** 31);
 const REDIRECT = "http://127.0.0.1:9/cb";
 /** OAuth's own error codes, the only ones the JSON endpoints may answer with. */
-const OAUTH_ERRORS = new Set(["invalid_request", "invalid_client", "invalid_grant", "unsupported_grant_type", "invalid_target", "invalid_redirect_uri", "invalid_client_metadata"]);
-const FIELDS = ["grant_type", "code", "redirect_uri", "client_id", "code_verifier", "refresh_token", "resource", "token", "token_type_hint", "scope", "state", "response_type", "code_challenge", "code_challenge_method"];
+const OAUTH_ERRORS = new Set([
+  "invalid_request",
+  "invalid_client",
+  "invalid_grant",
+  "unsupported_grant_type",
+  "invalid_target",
+  "invalid_redirect_uri",
+  "invalid_client_metadata",
+]);
+const FIELDS = [
+  "grant_type",
+  "code",
+  "redirect_uri",
+  "client_id",
+  "code_verifier",
+  "refresh_token",
+  "resource",
+  "token",
+  "token_type_hint",
+  "scope",
+  "state",
+  "response_type",
+  "code_challenge",
+  "code_challenge_method",
+];
 
 type Endpoint = "token" | "revoke" | "register" | "authorize";
 interface Case {
@@ -27,13 +50,28 @@ interface Case {
 function genuineRequest(endpoint: Endpoint, clientId: string): Record<string, string> {
   switch (endpoint) {
     case "token":
-      return { grant_type: "authorization_code", code: "a".repeat(43), client_id: clientId, redirect_uri: REDIRECT, code_verifier: "v".repeat(43), resource: `${TEST_PUBLIC_URL}/mcp` };
+      return {
+        grant_type: "authorization_code",
+        code: "a".repeat(43),
+        client_id: clientId,
+        redirect_uri: REDIRECT,
+        code_verifier: "v".repeat(43),
+        resource: `${TEST_PUBLIC_URL}/mcp`,
+      };
     case "revoke":
       return { token: "cairn_oat_x", client_id: clientId };
     case "register":
       return {};
     case "authorize":
-      return { response_type: "code", client_id: clientId, redirect_uri: REDIRECT, code_challenge: "c".repeat(43), code_challenge_method: "S256", state: "s", resource: `${TEST_PUBLIC_URL}/mcp` };
+      return {
+        response_type: "code",
+        client_id: clientId,
+        redirect_uri: REDIRECT,
+        code_challenge: "c".repeat(43),
+        code_challenge_method: "S256",
+        state: "s",
+        resource: `${TEST_PUBLIC_URL}/mcp`,
+      };
   }
 }
 
@@ -43,7 +81,10 @@ const cases: fc.Arbitrary<Case> = fc.record({
     fc.record({
       mode: fc.constantFrom<"set" | "append" | "delete">("set", "set", "append", "delete"),
       name: fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...FIELDS) }, { weight: 1, arbitrary: hostileString }),
-      value: fc.oneof({ weight: 4, arbitrary: hostileString }, { weight: 1, arbitrary: fc.constantFrom("refresh_token", "authorization_code", "plain", "https://other.example/mcp", "https://127.0.0.1:9/c.json") }),
+      value: fc.oneof(
+        { weight: 4, arbitrary: hostileString },
+        { weight: 1, arbitrary: fc.constantFrom("refresh_token", "authorization_code", "plain", "https://other.example/mcp", "https://127.0.0.1:9/c.json") },
+      ),
     }),
     { maxLength: 3 },
   ),
@@ -52,7 +93,28 @@ const cases: fc.Arbitrary<Case> = fc.record({
     { weight: 1, arbitrary: fc.constantFrom("application/x-www-form-urlencoded; charset=UTF-8", "text/plain", "multipart/form-data; boundary=x", null) },
   ),
   json: fc.oneof(
-    { weight: 4, arbitrary: fc.record({ client_name: fc.oneof(hostileString, wrongType), redirect_uris: fc.oneof(fc.constant([REDIRECT]), fc.array(fc.oneof(hostileString, hostileString.map((h) => `https://a.example/${h}`), fc.constant("https://a.example/cb")), { maxLength: 12 }), wrongType), grant_types: fc.oneof(fc.array(fc.constantFrom("authorization_code", "refresh_token", "password"), { maxLength: 3 }), wrongType) }, { requiredKeys: [] }) },
+    {
+      weight: 4,
+      arbitrary: fc.record(
+        {
+          client_name: fc.oneof(hostileString, wrongType),
+          redirect_uris: fc.oneof(
+            fc.constant([REDIRECT]),
+            fc.array(
+              fc.oneof(
+                hostileString,
+                hostileString.map((h) => `https://a.example/${h}`),
+                fc.constant("https://a.example/cb"),
+              ),
+              { maxLength: 12 },
+            ),
+            wrongType,
+          ),
+          grant_types: fc.oneof(fc.array(fc.constantFrom("authorization_code", "refresh_token", "password"), { maxLength: 3 }), wrongType),
+        },
+        { requiredKeys: [] },
+      ),
+    },
     { weight: 1, arbitrary: fc.oneof(wrongType, hostileString) },
   ),
 });
@@ -87,7 +149,8 @@ describe.each(DRIVERS)(`hostile OAuth requests (seed ${SEED}) on %s`, (driver) =
       if (c.endpoint === "authorize") {
         res = await app.request(`/oauth/authorize?${form}`);
       } else {
-        const registration = typeof c.json === "object" && c.json !== null && !Array.isArray(c.json) ? { client_name: "Genuine", redirect_uris: [REDIRECT], ...c.json } : c.json;
+        const registration =
+          typeof c.json === "object" && c.json !== null && !Array.isArray(c.json) ? { client_name: "Genuine", redirect_uris: [REDIRECT], ...c.json } : c.json;
         const body = c.endpoint === "register" && c.contentType === "application/json" ? JSON.stringify(registration) : form;
         res = await app.request(`/oauth/${c.endpoint}`, { method: "POST", headers: c.contentType ? { "content-type": c.contentType } : {}, body });
       }
@@ -100,7 +163,8 @@ describe.each(DRIVERS)(`hostile OAuth requests (seed ${SEED}) on %s`, (driver) =
       }
       if (res.status >= 400) {
         const answer = (await res.json().catch(() => null)) as { error?: string; error_description?: string } | null;
-        if (!answer || !OAUTH_ERRORS.has(answer.error ?? "") || typeof answer.error_description !== "string") failures.push(`shape ${JSON.stringify(answer)}: ${where}`);
+        if (!answer || !OAUTH_ERRORS.has(answer.error ?? "") || typeof answer.error_description !== "string")
+          failures.push(`shape ${JSON.stringify(answer)}: ${where}`);
       }
     }
     // Every endpoint is reached past its first check: a genuine registration, a sign-in redirect, an error sent back to the client.

@@ -52,15 +52,21 @@ describe("the OpenAPI document of a running server", () => {
     const undescribed = [...used].filter((tag) => !declared.get(tag)?.trim());
     expect(undescribed, "tags without a description: declare each in core next to its area (API_TAGS)").toEqual([]);
     expect([...declared.keys()].sort()).toEqual([...used].sort());
-    const untagged = operationsOf(doc).filter(({ op }) => !op.tags?.length).map(({ where }) => where);
+    const untagged = operationsOf(doc)
+      .filter(({ op }) => !op.tags?.length)
+      .map(({ where }) => where);
     expect(untagged, "operations without a tag").toEqual([]);
   });
 
   it("states security on every operation: the empty list on public ones, the bearer token elsewhere", () => {
-    const publicOps = operationsOf(doc).filter(({ op }) => Array.isArray(op.security) && op.security.length === 0).map(({ op }) => op.operationId);
+    const publicOps = operationsOf(doc)
+      .filter(({ op }) => Array.isArray(op.security) && op.security.length === 0)
+      .map(({ op }) => op.operationId);
     const publicRegistryOps = operationNames().filter((name) => OPERATIONS[name].runPublic);
     expect(publicOps.sort()).toEqual([...publicRegistryOps, "schema_read"].sort());
-    const unstated = operationsOf(doc).filter(({ op }) => !Array.isArray(op.security)).map(({ where }) => where);
+    const unstated = operationsOf(doc)
+      .filter(({ op }) => !Array.isArray(op.security))
+      .map(({ where }) => where);
     expect(unstated).toEqual([]);
     for (const { where, op } of operationsOf(doc)) {
       if (op.security.length > 0) expect(op.security, where).toEqual([{ bearer: [] }]);

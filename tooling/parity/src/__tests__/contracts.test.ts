@@ -27,7 +27,9 @@ describe("the MCP driver holds results to the MCP surface's contract", () => {
   it("refuses a text block that is not the JSON of structuredContent, or an error that is not the envelope", () => {
     expect(() => outcomeOfToolResult({ content: text('{"id":"art_2"}'), structuredContent: { id: "art_1" } })).toThrow(/not the JSON of structuredContent/);
     expect(() => outcomeOfToolResult({ content: text(JSON.stringify(error)), isError: true })).toThrow(/not the REST error envelope/);
-    expect(() => outcomeOfToolResult({ content: text(JSON.stringify({ error })), isError: true, structuredContent: { error } })).toThrow(/carries structuredContent/);
+    expect(() => outcomeOfToolResult({ content: text(JSON.stringify({ error })), isError: true, structuredContent: { error } })).toThrow(
+      /carries structuredContent/,
+    );
     expect(() => outcomeOfToolResult({ content: text("{}") })).toThrow(/no structuredContent/);
   });
 });

@@ -84,7 +84,12 @@ describe("the parity engine", () => {
   });
 
   it("fails a row whose reference answer is not what the row says it tests", async () => {
-    const vacuous: Scenario = { name: "vacuous", expect: "ok", policy: { require_evidence: true }, step: { operation: "receipt_create", input: minimalReceipt() } };
+    const vacuous: Scenario = {
+      name: "vacuous",
+      expect: "ok",
+      policy: { require_evidence: true },
+      step: { operation: "receipt_create", input: minimalReceipt() },
+    };
     await expect(runScenario(env, [restDriver(parity.server.url)], vacuous)).rejects.toThrow(
       'scenario "vacuous": the reference core answered validation_failed, expected ok',
     );

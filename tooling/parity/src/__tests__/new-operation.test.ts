@@ -64,7 +64,12 @@ describe("a new operation reaches every surface from the registry alone", () => 
     for (const d of drivers) await d.close?.();
     expect(results.map((r) => r.problems)).toEqual([[], [], []]);
     expect(results.map((r) => r.result)).toEqual(Array(3).fill({ ok: true, value: { text: "hello" } }));
-    const refused = await runScenario(env, drivers, { ...scenario, name: "echo nothing", expect: "validation_failed", step: { ...scenario.step, input: { text: "" } } });
+    const refused = await runScenario(env, drivers, {
+      ...scenario,
+      name: "echo nothing",
+      expect: "validation_failed",
+      step: { ...scenario.step, input: { text: "" } },
+    });
     expect(refused.map((r) => r.problems)).toEqual([[], [], []]);
   });
 

@@ -49,7 +49,14 @@ export function cliDriver(baseUrl: string): Driver {
       const line = await (await cliCommandOf(operation))?.commandLine(input);
       if (!line) return null;
       const ran = await run(bin, line.args, cliEnv(baseUrl, actor.token), line.stdin ?? "");
-      return outcomeOfCliRun(line.args.filter((a) => !a.startsWith("-")).slice(0, 2).join(" "), ran, line);
+      return outcomeOfCliRun(
+        line.args
+          .filter((a) => !a.startsWith("-"))
+          .slice(0, 2)
+          .join(" "),
+        ran,
+        line,
+      );
     },
   };
 }

@@ -142,8 +142,7 @@ function mcpDriver(name: string, era: Era, transportFor: (actor: Actor) => { tra
 export function mcpHttpDriver(baseUrl: string, era: Era = "2025"): Driver {
   const init = (actor: Actor) => ({ requestInit: { headers: { Authorization: `Bearer ${actor.token}` } } });
   return mcpDriver(era === "2025" ? "mcp-http" : "mcp-http-2026", era, (actor) => ({
-    transport:
-      era === "2025" ? new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), init(actor)) : new Http2(new URL(`${baseUrl}/mcp`), init(actor)),
+    transport: era === "2025" ? new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), init(actor)) : new Http2(new URL(`${baseUrl}/mcp`), init(actor)),
   }));
 }
 

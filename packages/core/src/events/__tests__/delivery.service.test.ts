@@ -175,7 +175,20 @@ describe.each(DRIVERS)("webhook delivery on %s", (driver) => {
     expect(payload.type).toBe("receipt.dropped");
     expect(payload.data).toMatchObject({ category: "invalid", recoverable: true, fields: ["before"] });
     expect(Object.keys(payload.data)).toEqual([
-      "id", "owner", "category", "recoverable", "cause", "next_action", "fields", "title", "title_withheld", "surface", "actor", "model", "created_at", "state",
+      "id",
+      "owner",
+      "category",
+      "recoverable",
+      "cause",
+      "next_action",
+      "fields",
+      "title",
+      "title_withheld",
+      "surface",
+      "actor",
+      "model",
+      "created_at",
+      "state",
     ]);
     expect(got?.body).not.toContain(value);
   });

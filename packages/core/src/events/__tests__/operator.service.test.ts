@@ -158,7 +158,12 @@ describe.each(DRIVERS)("webhooks an operator can run on %s", (driver) => {
     expect(queued).toMatchObject({ queued: 1, event_id: expect.stringMatching(/^evt_/) });
     const [got] = await r.waitFor(1);
     expect(() => new Webhook(sub.secret).verify(got?.body as string, got?.headers as Record<string, string>)).not.toThrow();
-    expect(JSON.parse(got?.body as string)).toEqual({ type: "webhook.test", id: queued.event_id, created_at: expect.any(String), data: { subscription_id: sub.id } });
+    expect(JSON.parse(got?.body as string)).toEqual({
+      type: "webhook.test",
+      id: queued.event_id,
+      created_at: expect.any(String),
+      data: { subscription_id: sub.id },
+    });
     expect(idOf(got)).toBe(queued.event_id);
     const attempts = await eventually(async () => {
       const l = await fx.world.cairn.invoke("subscription_deliveries", sam.ctx(), { id: sub.id });
@@ -169,7 +174,9 @@ describe.each(DRIVERS)("webhooks an operator can run on %s", (driver) => {
     const queuedFor = await fx.store.query<{ subscription_id: string }>("select subscription_id from deliveries where event_id = $1", [queued.event_id]);
     expect(queuedFor.map((d) => d.subscription_id)).toEqual([sub.id]);
     expect(r.received).toHaveLength(1);
-    expect(await fx.world.cairn.invoke("subscription_recover", sam.ctx(), { id: other.id, since: new Date(Date.now() - 60_000).toISOString() })).toEqual({ queued: 0 });
+    expect(await fx.world.cairn.invoke("subscription_recover", sam.ctx(), { id: other.id, since: new Date(Date.now() - 60_000).toISOString() })).toEqual({
+      queued: 0,
+    });
   });
 
   it("after a rotation a receiver with only the old secret and one with only the new both verify, for 24 h", async () => {
@@ -246,7 +253,13 @@ describe.each(DRIVERS)("webhooks an operator can run on %s", (driver) => {
   it("with deny-private on, IPv6 forms that carry a loopback IPv4 address are refused at create and at delivery", async () => {
     const sam = await fx.world.user("sam");
     const strict = { ...sam.ctx(), config: { ...fx.world.cairn.config, webhookDenyPrivate: true } };
-    const targets = ["http://[64:ff9b::7f00:1]:9/hook", "http://[::ffff:0:7f00:1]:9/hook", "http://[::ffff:7f00:1]:9/hook", "http://[2002:7f00:1::1]:9/hook", "http://[::127.0.0.1]:9/hook"];
+    const targets = [
+      "http://[64:ff9b::7f00:1]:9/hook",
+      "http://[::ffff:0:7f00:1]:9/hook",
+      "http://[::ffff:7f00:1]:9/hook",
+      "http://[2002:7f00:1::1]:9/hook",
+      "http://[::127.0.0.1]:9/hook",
+    ];
     for (const url of targets) {
       const err = await rejectionOf(fx.world.cairn.invoke("subscription_create", strict, { url }));
       expect(err.issues?.[0], url).toMatchObject({ field: "url", reason: expect.stringContaining("loopback, private or link-local") });

@@ -14,8 +14,7 @@ interface EventRow {
 
 describe.each(DRIVERS)("outbox on %s", (driver) => {
   const fx = useTestWorld(driver);
-  const eventsOf = (owner: string) =>
-    fx.store.query<EventRow>("select id, type, owner, payload from events where owner = $1 order by id", [owner]);
+  const eventsOf = (owner: string) => fx.store.query<EventRow>("select id, type, owner, payload from events where owner = $1 order by id", [owner]);
 
   it("writes artifact.created for a plain artifact and for a receipt, with metadata only on the receipt", async () => {
     const sam = await fx.world.user("sam");

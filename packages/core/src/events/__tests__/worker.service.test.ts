@@ -96,8 +96,6 @@ describe.each(DRIVERS)("webhook workers on %s", (driver) => {
     worker();
     const [hung, delivered] = await r.waitFor(2, 5_000);
     expect(delivered?.headers["webhook-id"]).toBe(hung?.headers["webhook-id"]);
-    expect(await eventually(async () => (await attempts(sub.id)).length === 1 && attempts(sub.id))).toEqual([
-      { attempt: 1, status_code: 200, error: null },
-    ]);
+    expect(await eventually(async () => (await attempts(sub.id)).length === 1 && attempts(sub.id))).toEqual([{ attempt: 1, status_code: 200, error: null }]);
   });
 });

@@ -10,15 +10,11 @@ const ASKS = "Approve the retry budget in the finance channel.";
 describe.each(DRIVERS)("inbox and acknowledgements on %s", (driver) => {
   const fx = useTestWorld(driver, () => new Date(clock));
   let n = 0;
-  const asking = (overrides: Record<string, unknown> = {}) =>
-    minimalReceipt({ human_action: ASKS, learned: `asks ${++n} ${Math.random()}`, ...overrides });
+  const asking = (overrides: Record<string, unknown> = {}) => minimalReceipt({ human_action: ASKS, learned: `asks ${++n} ${Math.random()}`, ...overrides });
   const eventsOf = async (type: string, id: string) =>
-    (
-      await fx.store.query<{ payload: string }>("select payload from events where type = $1 and (payload::jsonb->'data'->>'id') = $2", [
-        type,
-        id,
-      ])
-    ).map((r) => JSON.parse(r.payload));
+    (await fx.store.query<{ payload: string }>("select payload from events where type = $1 and (payload::jsonb->'data'->>'id') = $2", [type, id])).map((r) =>
+      JSON.parse(r.payload),
+    );
   const agentOf = async (user: TestUser) => {
     const minted = await fx.world.cairn.invoke("token_create", user.ctx(), { name: "claude", kind: "agent" });
     const principal = await authenticate(fx.store, minted.token);
@@ -82,9 +78,7 @@ describe.each(DRIVERS)("inbox and acknowledgements on %s", (driver) => {
     expect(rows).toHaveLength(1);
     // Announced once, in the acknowledgement's transaction, with the record as the response shows it.
     const events = await eventsOf("receipt.acknowledged", asks.id);
-    expect(events.map((e) => e.data)).toEqual([
-      { id: asks.id, title: asks.title, url: asks.url, owner: asks.owner, acknowledgement: first },
-    ]);
+    expect(events.map((e) => e.data)).toEqual([{ id: asks.id, title: asks.title, url: asks.url, owner: asks.owner, acknowledgement: first }]);
 
     const after = await fx.world.cairn.invoke("artifact_read", sam.ctx(), { id: asks.id });
     expect(after.body).toBe(before.body);
@@ -123,9 +117,7 @@ describe.each(DRIVERS)("inbox and acknowledgements on %s", (driver) => {
     expect(refused.issues?.map((i) => i.field)).toEqual(["human_action"]);
     const plain = await fx.world.cairn.invoke("artifact_create", sam.ctx(), { title: "notes", body: "just notes" });
     expect(plain.acknowledgements).toEqual([]);
-    expect((await rejectionOf(fx.world.cairn.invoke("artifact_acknowledge", sam.ctx(), { id: plain.id }))).issues?.[0]?.field).toBe(
-      "human_action",
-    );
+    expect((await rejectionOf(fx.world.cairn.invoke("artifact_acknowledge", sam.ctx(), { id: plain.id }))).issues?.[0]?.field).toBe("human_action");
   });
 
   it("the note is limited and secret-scanned by the owner's policy", async () => {

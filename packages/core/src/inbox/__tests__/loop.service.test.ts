@@ -28,8 +28,7 @@ describe.each(DRIVERS)("closing the loop (SPEC §20) on %s", (driver) => {
     await worker?.stop(1_000);
     await receiver?.close();
   });
-  const asks = (overrides: Record<string, unknown> = {}) =>
-    minimalReceipt({ human_action: "Rotate the key", learned: `asks ${Math.random()}`, ...overrides });
+  const asks = (overrides: Record<string, unknown> = {}) => minimalReceipt({ human_action: "Rotate the key", learned: `asks ${Math.random()}`, ...overrides });
   const agentOf = async (user: { ctx(): Parameters<typeof fx.world.cairn.invoke>[1] }) => {
     const minted = await fx.world.cairn.invoke("token_create", user.ctx(), { name: "claude", kind: "agent" });
     const principal = await authenticate(fx.store, minted.token);
@@ -177,12 +176,8 @@ describe.each(DRIVERS)("closing the loop (SPEC §20) on %s", (driver) => {
     expect(short.warnings.map((w) => w.field)).toContain("outcome.measure_at");
 
     const events = async () =>
-      (
-        await fx.store.query<{ id: string }>(
-          "select id from events where type = 'receipt.measure_due' and (payload::jsonb->'data'->>'id') = $1",
-          [created.id],
-        )
-      ).length;
+      (await fx.store.query<{ id: string }>("select id from events where type = 'receipt.measure_due' and (payload::jsonb->'data'->>'id') = $1", [created.id]))
+        .length;
     const oldExpiry = Date.parse("2026-12-01T09:00:00.000Z") + 7 * DAY_MS;
     at(new Date(oldExpiry + DAY_MS).toISOString());
     await sweepExpired(fx.store, new Date(clock));
@@ -205,7 +200,11 @@ describe.each(DRIVERS)("closing the loop (SPEC §20) on %s", (driver) => {
   it("migration 0014 gives receipts stored before it the same rule: a pending outcome due after the expiry is kept until 7 days after", async () => {
     at("2026-12-01T09:00:00.000Z");
     const joe = await fx.world.user("joe");
-    const later = await fx.world.cairn.invoke("receipt_create", joe.ctx(), minimalReceipt({ outcome: { status: "pending", measure_at: "2027-02-01" }, learned: "old row" }));
+    const later = await fx.world.cairn.invoke(
+      "receipt_create",
+      joe.ctx(),
+      minimalReceipt({ outcome: { status: "pending", measure_at: "2027-02-01" }, learned: "old row" }),
+    );
     const plain = await fx.world.cairn.invoke("receipt_create", joe.ctx(), minimalReceipt({ learned: "nothing pending" }));
     // As a row written before 0014 was: the owner's default expiry, a week away.
     const oldExpiry = "2026-12-08T09:00:00.000Z";

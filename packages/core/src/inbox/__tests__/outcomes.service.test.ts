@@ -20,10 +20,7 @@ describe.each(DRIVERS)("outcomes due and measure_due on %s", (driver) => {
     (await fx.store.query<{ artifact_id: string }>("select artifact_id from measure_due_notices where artifact_id = $1", [id])).length;
   const dueEvents = async (id: string) =>
     (
-      await fx.store.query<{ payload: string }>(
-        "select payload from events where type = 'receipt.measure_due' and (payload::jsonb->'data'->>'id') = $1",
-        [id],
-      )
+      await fx.store.query<{ payload: string }>("select payload from events where type = 'receipt.measure_due' and (payload::jsonb->'data'->>'id') = $1", [id])
     ).map((r) => JSON.parse(r.payload));
 
   it("a date-only measure_at is due from the start of that day (UTC); a date-time from its instant", async () => {
@@ -58,10 +55,7 @@ describe.each(DRIVERS)("outcomes due and measure_due on %s", (driver) => {
     const overdue = await fx.world.cairn.invoke("outcomes_list", sam.ctx(), {});
     expect(overdue.items.map((o) => [o.id, o.state])).toEqual([[past.id, "overdue"]]);
 
-    const runs = await Promise.all([
-      emitMeasureDue(fx.store, config, new Date(clock)),
-      emitMeasureDue(fx.store, config, new Date(clock)),
-    ]);
+    const runs = await Promise.all([emitMeasureDue(fx.store, config, new Date(clock)), emitMeasureDue(fx.store, config, new Date(clock))]);
     expect(runs.reduce((a, b) => a + b, 0)).toBe(1);
     expect(await notices(past.id)).toBe(1);
     expect(await notices(later.id)).toBe(0);
@@ -119,8 +113,7 @@ describe.each(DRIVERS)("outcomes due and measure_due on %s", (driver) => {
     at("2027-01-10T00:00:00.000Z");
     const lee = await fx.world.user("lee");
     const past = await fx.world.cairn.invoke("receipt_create", lee.ctx(), pending("2027-01-09"));
-    const worker = () =>
-      runDueJobs({ store: fx.store, config, now: () => new Date(clock), log: () => {}, signal: new AbortController().signal }, JOBS);
+    const worker = () => runDueJobs({ store: fx.store, config, now: () => new Date(clock), log: () => {}, signal: new AbortController().signal }, JOBS);
     const ran = await Promise.all([worker(), worker()]);
     expect(ran.flat().filter((name) => name === "measure_due")).toEqual(["measure_due"]);
     expect(await dueEvents(past.id)).toHaveLength(1);

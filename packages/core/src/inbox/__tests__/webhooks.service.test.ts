@@ -36,7 +36,9 @@ describe.each(DRIVERS)("the human loop's events reach a webhook receiver on %s",
 
     const got = await receiver.waitFor(2);
     // Two workers, one event of each kind (the notice's primary key decides), and nothing left that a claim could send again.
-    const stored = await fx.store.query<{ type: string }>("select type from events where owner = $1 and type <> 'artifact.created' order by type", [`user:${sam.name}`]);
+    const stored = await fx.store.query<{ type: string }>("select type from events where owner = $1 and type <> 'artifact.created' order by type", [
+      `user:${sam.name}`,
+    ]);
     expect(stored.map((e) => e.type)).toEqual(["receipt.acknowledged", "receipt.measure_due"]);
     await eventually(async () => (await fx.store.query("select 1 from deliveries where subscription_id = $1 and state = 'pending'", [sub.id])).length === 0);
     expect(await claimableAt(fx.store, sub.id, aWeekLater())).toEqual([]);

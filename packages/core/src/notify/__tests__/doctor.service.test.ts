@@ -24,7 +24,9 @@ describe.each(DRIVERS)("doctor's Notifications check on %s", (driver) => {
     };
     expect(await check(true)).toMatchObject({ status: "ok" });
     const withMail = createCairn(store, { publicUrl: "http://cairn.test", mail: MAIL });
-    const refused = await withMail.invoke("channel_create", world.cairn.context(sam.principal, "rest"), { kind: "email", target: "sam@example.com" }).catch((e) => e);
+    const refused = await withMail
+      .invoke("channel_create", world.cairn.context(sam.principal, "rest"), { kind: "email", target: "sam@example.com" })
+      .catch((e) => e);
     expect(refused.code).toBe("validation_failed"); // world.cairn has no mail: a 422 saying so
     expect(refused.message).toContain("no mail configured");
     await withMail.invoke("channel_create", withMail.context(sam.principal, "rest"), { kind: "email", target: "sam@example.com" });

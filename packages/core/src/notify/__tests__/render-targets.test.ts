@@ -47,7 +47,11 @@ describe("notification words and targets", () => {
       expect(denied).toMatchObject({ ok: false, status: null });
       expect(denied.error).toContain("CAIRN_WEBHOOK_DENY_PRIVATE");
       expect(receiver.received).toHaveLength(0);
-      const sent = await postTo(receiver.url.replace("http://", "http://al%20ice:pw@"), { title: "t" }, "body", { denyPrivate: false, mail: undefined, timeoutMs: 5_000 });
+      const sent = await postTo(receiver.url.replace("http://", "http://al%20ice:pw@"), { title: "t" }, "body", {
+        denyPrivate: false,
+        mail: undefined,
+        timeoutMs: 5_000,
+      });
       expect(sent).toMatchObject({ ok: true, status: 200 });
       expect(receiver.received[0]?.headers.authorization).toBe(`Basic ${Buffer.from("al ice:pw").toString("base64")}`);
     } finally {

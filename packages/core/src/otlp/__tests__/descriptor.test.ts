@@ -15,7 +15,9 @@ describe("the OTLP descriptor the server decodes with", () => {
     const bytes = request
       .encode(request.fromObject({ resourceSpans: [{ scopeSpans: [{ spans: [{ traceId, spanId: Buffer.alloc(8, 1), name: "invoke_agent" }] }] }] }))
       .finish();
-    const back = request.toObject(request.decode(bytes)) as { resourceSpans: Array<{ scopeSpans: Array<{ spans: Array<{ traceId: Uint8Array; name: string }> }> }> };
+    const back = request.toObject(request.decode(bytes)) as {
+      resourceSpans: Array<{ scopeSpans: Array<{ spans: Array<{ traceId: Uint8Array; name: string }> }> }>;
+    };
     const span = back.resourceSpans[0]?.scopeSpans[0]?.spans[0];
     expect(span?.name).toBe("invoke_agent");
     expect(Buffer.from(span?.traceId ?? []).toString("hex")).toBe("5b8efff798038103d269b633813fc60c");

@@ -38,8 +38,22 @@ describe("redactReceipt", () => {
     expect(receipt.tags).toEqual(["export", "redacted:github", "receipt"]);
     expect(redactions.map((r) => r.field).sort()).toEqual(
       [
-        "title", "changed", "affected", "before", "after", "evidence.0.label", "evidence.0.url", "evidence_note",
-        "outcome.summary", "human_action", "remaining.0.item", "remaining.0.owner", "learned", "details", "tags.1", "model",
+        "title",
+        "changed",
+        "affected",
+        "before",
+        "after",
+        "evidence.0.label",
+        "evidence.0.url",
+        "evidence_note",
+        "outcome.summary",
+        "human_action",
+        "remaining.0.item",
+        "remaining.0.owner",
+        "learned",
+        "details",
+        "tags.1",
+        "model",
       ].sort(),
     );
     expect(new Set(redactions.map((r) => r.rule))).toEqual(new Set(["github"]));

@@ -57,7 +57,13 @@ const CASES: Case[] = [
   },
   {
     rule: "evidence url scheme",
-    input: minimalReceipt({ evidence: [{ label: "a", url: "https://ok.x/" }, { label: "b", url: "https://ok.y/" }, { label: "c", url: "javascript:alert(1)" }] }),
+    input: minimalReceipt({
+      evidence: [
+        { label: "a", url: "https://ok.x/" },
+        { label: "b", url: "https://ok.y/" },
+        { label: "c", url: "javascript:alert(1)" },
+      ],
+    }),
     category: "unsafe-link",
     field: "evidence.2.url",
   },
@@ -126,9 +132,7 @@ describe("validateReceiptInput", () => {
   });
 
   it("accepts only artifact and run resources under mcp://cairn/, as invalid rather than unsafe", () => {
-    const accepted = validateReceiptInput(
-      minimalReceipt({ evidence: [{ label: "trace", url: "mcp://cairn/runs/run_01jd8x3q5v7w9y2b4c6d8f0g1h" }] }),
-    );
+    const accepted = validateReceiptInput(minimalReceipt({ evidence: [{ label: "trace", url: "mcp://cairn/runs/run_01jd8x3q5v7w9y2b4c6d8f0g1h" }] }));
     expect(accepted.ok).toBe(true);
     const urls = [
       "mcp://cairn/artifacts/art_1",

@@ -146,8 +146,7 @@ describe.each(DRIVERS)("runs people can read on %s", (driver) => {
     const fine = await trace(sam, agentTurn({ agent: "writer", model: "claude-sonnet-4", error: false }));
     clock = Date.parse("2026-11-04T09:00:00.000Z");
     const manual = (await fx.world.cairn.invoke("run_create", sam.ctx(), { name: "manual" })).id;
-    const ids = async (filters: Record<string, unknown>) =>
-      (await fx.world.cairn.invoke("run_list", sam.ctx(), filters as never)).items.map((r) => r.id);
+    const ids = async (filters: Record<string, unknown>) => (await fx.world.cairn.invoke("run_list", sam.ctx(), filters as never)).items.map((r) => r.id);
 
     expect(await ids({})).toEqual([manual, fine, failed]);
     expect(await ids({ agent: "planner" })).toEqual([failed]);
@@ -222,7 +221,11 @@ describe.each(DRIVERS)("runs people can read on %s", (driver) => {
     const eve = await fx.world.user("eve");
     const traceId = hex(16);
     const root = hex(8);
-    const receipt = await fx.world.cairn.invoke("receipt_create", sam.ctx("rest", { traceparent: `00-${traceId}-${root}-01` }), minimalReceipt({ learned: "outlives its run" }));
+    const receipt = await fx.world.cairn.invoke(
+      "receipt_create",
+      sam.ctx("rest", { traceparent: `00-${traceId}-${root}-01` }),
+      minimalReceipt({ learned: "outlives its run" }),
+    );
     const spans = [{ spanId: root, name: "invoke_agent", from: 0, to: 100, attributes: [str("cairn.artifact.id", receipt.id)] }];
     const id = await trace(sam, spans, traceId);
 

@@ -62,7 +62,13 @@ describe("secret scanning is bounded (LIMITS.scanChars, LIMITS.secretHits)", () 
       expect(findings, String(offset)).toEqual([{ field: "details", rule: "github", value: PLANTED.ghp }]);
     }
     const key = `${"z ".repeat(SCAN_WINDOW / 2 - 1_000)}${rsaKey()}`;
-    const findings = await findSecrets([{ field: "a", value: "clean" }, { field: "b", value: key }], { entropy: false });
+    const findings = await findSecrets(
+      [
+        { field: "a", value: "clean" },
+        { field: "b", value: key },
+      ],
+      { entropy: false },
+    );
     expect(redactText(key, findings)).not.toContain(PLANTED.rsaKeyBody);
   });
 

@@ -32,11 +32,7 @@ const pem = () => {
 
 /** One planted secret per rule of the preset, in a sentence as an agent would write it. */
 const PLANTS: Record<string, string[]> = {
-  aws: [
-    `key id ${PLANTED.awsKeyId} in the config`,
-    j("aws_secret_access_", "key = ", PLANTED.awsSecret),
-    j("AWS_ACCOUNT", "_ID: 1234-5678-9012"),
-  ],
+  aws: [`key id ${PLANTED.awsKeyId} in the config`, j("aws_secret_access_", "key = ", PLANTED.awsSecret), j("AWS_ACCOUNT", "_ID: 1234-5678-9012")],
   privatekey: [rsaKey(), pem()],
   npm: [`token ${PLANTED.npm} for the registry`],
   basicauth: [j("cloned https://deploy:", PLANTED.basicAuthPassword, "@git.example.org/repo.git")],
@@ -75,7 +71,9 @@ describe("the secret prefilter (exact for secretlint's recommended preset)", () 
   });
 
   it("lets through a planted secret of every rule that can fire, and secretlint reports each", async () => {
-    const firing = Object.entries(PREFILTER_TRIGGERS).filter(([, t]) => !t.never).map(([rule]) => rule);
+    const firing = Object.entries(PREFILTER_TRIGGERS)
+      .filter(([, t]) => !t.never)
+      .map(([rule]) => rule);
     expect(Object.keys(PLANTS).sort()).toEqual(firing.sort());
     for (const [rule, secrets] of Object.entries(PLANTS)) {
       for (const secret of secrets) {
@@ -96,7 +94,21 @@ describe("the secret prefilter (exact for secretlint's recommended preset)", () 
     const pieces = [
       ...Object.values(PLANTS).flat(),
       ...Object.values(PREFILTER_TRIGGERS).flatMap((t) => [...(t.literals ?? []), ...(t.folded ?? [])]),
-      "://", "@", " ", "\n", "=", ":", "-", "_", alnum(40, 11), hex(32), "user:pass", "https", "Secret", "ACCESS", "KEY",
+      "://",
+      "@",
+      " ",
+      "\n",
+      "=",
+      ":",
+      "-",
+      "_",
+      alnum(40, 11),
+      hex(32),
+      "user:pass",
+      "https",
+      "Secret",
+      "ACCESS",
+      "KEY",
     ];
     let x = 42;
     const next = (n: number) => {

@@ -39,7 +39,12 @@ describe("secret scanning", () => {
 
   it("replaces every occurrence, and merges overlapping findings without leaving fragments", () => {
     expect(redactText("x SECRET y SECRET", [{ rule: "r", value: "SECRET" }])).toBe("x [REDACTED:r] y [REDACTED:r]");
-    expect(redactText("aaBBBBcc", [{ rule: "one", value: "aaBBBB" }, { rule: "two", value: "BBBBcc" }])).toBe("[REDACTED:one]");
+    expect(
+      redactText("aaBBBBcc", [
+        { rule: "one", value: "aaBBBB" },
+        { rule: "two", value: "BBBBcc" },
+      ]),
+    ).toBe("[REDACTED:one]");
   });
 
   it("the entropy detector is off by default and catches a random token when on", async () => {
@@ -51,9 +56,7 @@ describe("secret scanning", () => {
 
   it("the entropy detector catches nearly every random 24-character token", async () => {
     const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-    const tokens = Array.from({ length: 200 }, () =>
-      Array.from(randomBytes(24), (b) => alphabet[b % alphabet.length]).join(""),
-    );
+    const tokens = Array.from({ length: 200 }, () => Array.from(randomBytes(24), (b) => alphabet[b % alphabet.length]).join(""));
     const caught = tokens.filter((t) => looksRandom(t)).length;
     expect(caught / tokens.length).toBeGreaterThan(0.9);
   });

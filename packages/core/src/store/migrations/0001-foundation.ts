@@ -1,8 +1,8 @@
 import type { Migration } from "./types.js";
 
 export const foundation: Migration = {
-    version: "0001_foundation",
-    sql: `
+  version: "0001_foundation",
+  sql: `
       create table users (
         id text primary key,
         name text not null unique,
@@ -59,4 +59,4 @@ export const foundation: Migration = {
       create index artifacts_owner_checksum_idx on artifacts (owner, checksum, created_at desc);
       create index artifacts_expiry_idx on artifacts (expires_at) where not retained;
     `,
-  };
+};

@@ -72,7 +72,10 @@ describe.each(Object.keys(RENDERING_FIXTURES))("the %s receipt, rendered every w
       "Open the receipt",
     ];
     const at = order.map((text) => texts.findIndex((t) => t === text || t.startsWith(`${text}`)));
-    expect(at.every((i) => i >= 0), `missing: ${order.filter((_, i) => at[i] === -1).join(" | ")}`).toBe(true);
+    expect(
+      at.every((i) => i >= 0),
+      `missing: ${order.filter((_, i) => at[i] === -1).join(" | ")}`,
+    ).toBe(true);
     expect(at).toEqual([...at].sort((a, b) => a - b));
     expect(texts.join("\n").toLowerCase()).not.toContain("verified");
     // Every button opens the receipt's page or an evidence link; nothing writes.

@@ -9,11 +9,37 @@ const provenance: Artifact["provenance"] = { actor: { id: "tok_1", name: "claude
 
 function receipt(metadata: Record<string, unknown>): Artifact {
   return {
-    id: "art_1", title: "T", share_type: "markdown", body: "", checksum: "sha256:x", tags: ["receipt"],
-    metadata: { schema: "cairn.receipt/v1", changed: "Export retries uploads", affected: "Finance", before: "b", after: "a", evidence: [],
-      outcome: { status: "pending", measure_at: "2026-12-07" }, human_action: "Nothing", remaining: [], learned: "nothing new", ...metadata },
-    owner: "user:sam", provenance, follows: null, produced_by: [], acknowledgements: [], url: "http://x/s/t", created_at: "2026-11-01T09:00:00.000Z", expires_at: null, retained: true,
-    assignee: null, followed_by: [], followed: false,
+    id: "art_1",
+    title: "T",
+    share_type: "markdown",
+    body: "",
+    checksum: "sha256:x",
+    tags: ["receipt"],
+    metadata: {
+      schema: "cairn.receipt/v1",
+      changed: "Export retries uploads",
+      affected: "Finance",
+      before: "b",
+      after: "a",
+      evidence: [],
+      outcome: { status: "pending", measure_at: "2026-12-07" },
+      human_action: "Nothing",
+      remaining: [],
+      learned: "nothing new",
+      ...metadata,
+    },
+    owner: "user:sam",
+    provenance,
+    follows: null,
+    produced_by: [],
+    acknowledgements: [],
+    url: "http://x/s/t",
+    created_at: "2026-11-01T09:00:00.000Z",
+    expires_at: null,
+    retained: true,
+    assignee: null,
+    followed_by: [],
+    followed: false,
   };
 }
 
@@ -30,7 +56,9 @@ describe("receipt card view", () => {
   });
 
   it("lists evidence and remaining items with their paths; a real action is needed", () => {
-    const card = receiptCardOf(receipt({ human_action: "Approve it", evidence: [{ label: "CI", url: "https://ci" }], remaining: [{ item: "x", owner: "sam" }] }));
+    const card = receiptCardOf(
+      receipt({ human_action: "Approve it", evidence: [{ label: "CI", url: "https://ci" }], remaining: [{ item: "x", owner: "sam" }] }),
+    );
     expect(card?.action.needed).toBe(true);
     expect(card?.evidence).toMatchObject({ empty: null, links: [{ field: "evidence.0", label: "CI", url: "https://ci" }] });
     expect(card?.remaining.items).toEqual([{ field: "remaining.0", item: "x", owner: "sam" }]);
@@ -48,7 +76,11 @@ describe("receipt card view", () => {
   it("reads as measured once a later receipt follows it, naming it only to a viewer who may read it (SPEC §24)", () => {
     const now = new Date("2026-12-08T00:00:00Z");
     const named = receiptCardOf({ ...receipt({}), followed_by: ["art_2"], followed: true }, now);
-    expect(named?.outcome).toMatchObject({ state: "closed", measured: { label: "Measured in", followed_by: ["art_2"], unnamed: null }, line: "Measured in art_2" });
+    expect(named?.outcome).toMatchObject({
+      state: "closed",
+      measured: { label: "Measured in", followed_by: ["art_2"], unnamed: null },
+      line: "Measured in art_2",
+    });
     // A share link's holder: followed, but by nothing they may read.
     const unnamed = receiptCardOf({ ...receipt({}), followed: true }, now);
     expect(unnamed?.outcome).toMatchObject({ state: "closed", measured: { followed_by: [], unnamed: "a later receipt" }, line: "Measured in a later receipt" });
@@ -74,7 +106,12 @@ describe("summary view", () => {
     expect(ageOf("2026-12-06T00:00:00Z", now)).toBe("1 day ago");
     const row = artifactSummaryOf(receipt({}), now);
     expect(row.outcome).toEqual({
-      status: "pending", text: "Pending", measure_at: "2026-12-07", state: "overdue", due: true, line: "Pending · measure at 2026-12-07 · Overdue",
+      status: "pending",
+      text: "Pending",
+      measure_at: "2026-12-07",
+      state: "overdue",
+      due: true,
+      line: "Pending · measure at 2026-12-07 · Overdue",
     });
     expect(artifactSummaryOf(receipt({ outcome: { status: "pending", measure_at: "2026-12-07T00:00:01Z" } }), now).outcome?.state).toBe("upcoming");
     // A followed receipt is measured: never due, never overdue.
@@ -92,13 +129,60 @@ describe("summary view", () => {
 describe("run timeline view", () => {
   it("places spans in time with their depth; a span in progress runs to now", () => {
     const run: Run = {
-      id: "run_1", name: "nightly", owner: "user:sam", status: "open", trace_id: null, traced_artifacts: [], provenance, created_at: "2026-11-01T10:00:00.000Z", closed_at: null,
-      error: false, span_count: 3, error_count: 0, usage: { input_tokens: 0, output_tokens: 0 }, models: [], duration_ms: null, conversation_id: null,
-      ended_at: null, expires_at: "2026-11-08T10:00:00.000Z", spans_next_cursor: null, produced: [],
+      id: "run_1",
+      name: "nightly",
+      owner: "user:sam",
+      status: "open",
+      trace_id: null,
+      traced_artifacts: [],
+      provenance,
+      created_at: "2026-11-01T10:00:00.000Z",
+      closed_at: null,
+      error: false,
+      span_count: 3,
+      error_count: 0,
+      usage: { input_tokens: 0, output_tokens: 0 },
+      models: [],
+      duration_ms: null,
+      conversation_id: null,
+      ended_at: null,
+      expires_at: "2026-11-08T10:00:00.000Z",
+      spans_next_cursor: null,
+      produced: [],
       spans: [
-        { span_id: "a", parent_span_id: null, name: "root", start_time: "2026-11-01T10:00:00.000Z", end_time: "2026-11-01T10:00:10.000Z", attributes: {}, produced_artifact_id: null, status: null, resource: {} },
-        { span_id: "b", parent_span_id: "a", name: "child", start_time: "2026-11-01T10:00:05.000Z", end_time: "2026-11-01T10:00:10.000Z", attributes: {}, produced_artifact_id: "art_1", status: null, resource: {} },
-        { span_id: "c", parent_span_id: "missing", name: "orphan", start_time: "2026-11-01T10:00:08.000Z", end_time: null, attributes: {}, produced_artifact_id: null, status: null, resource: {} },
+        {
+          span_id: "a",
+          parent_span_id: null,
+          name: "root",
+          start_time: "2026-11-01T10:00:00.000Z",
+          end_time: "2026-11-01T10:00:10.000Z",
+          attributes: {},
+          produced_artifact_id: null,
+          status: null,
+          resource: {},
+        },
+        {
+          span_id: "b",
+          parent_span_id: "a",
+          name: "child",
+          start_time: "2026-11-01T10:00:05.000Z",
+          end_time: "2026-11-01T10:00:10.000Z",
+          attributes: {},
+          produced_artifact_id: "art_1",
+          status: null,
+          resource: {},
+        },
+        {
+          span_id: "c",
+          parent_span_id: "missing",
+          name: "orphan",
+          start_time: "2026-11-01T10:00:08.000Z",
+          end_time: null,
+          attributes: {},
+          produced_artifact_id: null,
+          status: null,
+          resource: {},
+        },
       ],
     };
     const t = runTimelineOf(run, new Date("2026-11-01T10:00:20.000Z"));
