@@ -63,7 +63,7 @@ describe.each(Object.keys(TRANSPORTS) as Array<keyof typeof TRANSPORTS>)("the of
     expect(Object.keys(receipt?.inputSchema.properties ?? {})).not.toContain("schema");
     for (const t of tools) expect(t.annotations, t.name).toMatchObject({ readOnlyHint: expect.any(Boolean), openWorldHint: false });
     const { resourceTemplates } = await client.listResourceTemplates();
-    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(["mcp://cairn/artifacts/{id}", "mcp://cairn/runs/{id}"]);
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(["mcp://cairn/artifacts/{id}", "mcp://cairn/artifacts/{id}/a2ui", "mcp://cairn/runs/{id}"]);
     expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(["receipt"]);
   });
 

@@ -110,8 +110,10 @@ describe.each(ADAPTER_DRIVERS)("MCP over Streamable HTTP on a running server (%s
     });
     expect(res.status).toBe(401);
     expect(res.headers.get("www-authenticate")).toMatch(/^Bearer/);
-    expect(res.headers.get("x-request-id")).toBeTruthy();
-    expect(await res.json()).toEqual({ error: { code: "unauthenticated", message: "A bearer token is required." } });
+    const requestId = res.headers.get("x-request-id");
+    expect(requestId).toBeTruthy();
+    // The id a user can quote is the one the header and the log line carry (SPEC §30).
+    expect(await res.json()).toEqual({ error: { code: "unauthenticated", message: "A bearer token is required.", request_id: requestId } });
     await expect(httpClient(server.url, "cairn_not_a_token")).rejects.toMatchObject({ code: 401 });
   });
 
