@@ -24,9 +24,11 @@ export interface CliIo {
 /** Reads one line from a terminal in raw mode, echoing nothing; Ctrl-C or Ctrl-D gives up. */
 function readSecretLine(prompt: string): Promise<string> {
   const stdin = process.stdin;
-  process.stderr.write(prompt);
+  // Echo goes off before the prompt shows: a token pasted the instant the prompt appears
+  // would otherwise be echoed by the terminal before raw mode takes hold.
   stdin.setRawMode(true);
   stdin.resume();
+  process.stderr.write(prompt);
   return new Promise((resolve, reject) => {
     let value = "";
     const finish = (error?: Error) => {
