@@ -1,9 +1,6 @@
-import { request as httpRequest } from "node:http";
-import { request as httpsRequest } from "node:https";
-import type { LookupFunction } from "node:net";
 import nodemailer, { type Transporter } from "nodemailer";
 import type { MailConfig } from "../context.js";
-import { resolveTarget, TargetRefused } from "../events/targets.js";
+import { pinnedPost } from "../events/pinned-post.js";
 import { htmlOf, type Message, plainTextOf, slackBodyOf } from "./render.js";
 import type { ChannelKind } from "./schemas.js";
 
@@ -24,76 +21,23 @@ export interface SendSettings {
   signal?: AbortSignal;
 }
 
-const MAX_ANSWER_BYTES = 64 * 1024;
-
 /**
- * One POST to a channel URL, the host resolved once, checked against the private ranges
- * when the operator refuses them (CAIRN_WEBHOOK_DENY_PRIVATE), and the connection pinned
- * to that address (as webhooks do, events/send.ts). Credentials in the URL become Basic
- * authorization and never travel in the request line.
+ * One POST to a channel URL, pinned to the address it resolved to and checked against the
+ * private ranges when the operator refuses them, as webhooks are (events/pinned-post.ts).
+ * Credentials in the URL become Basic authorization and never travel in the request line.
  */
 export async function postTo(target: string, headers: Record<string, string>, body: string, s: SendSettings): Promise<SendOutcome> {
-  const started = Date.now();
-  const elapsed = () => Date.now() - started;
   const url = new URL(target);
-  let pinned: { address: string; family: 4 | 6 };
-  try {
-    pinned = await resolveTarget(url.hostname, s.denyPrivate);
-  } catch (err) {
-    const reason = err instanceof TargetRefused ? err.message : `could not resolve ${url.hostname}`;
-    return { ok: false, status: null, error: `target refused: ${reason}`, latencyMs: elapsed() };
-  }
   const auth =
     url.username || url.password ? `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString("base64")}` : null;
   url.username = "";
   url.password = "";
-  const lookup: LookupFunction = (_host, opts, cb) => {
-    if ((opts as { all?: boolean }).all) (cb as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [pinned]);
-    else cb(null, pinned.address, pinned.family);
-  };
-  const bytes = Buffer.from(body, "utf8");
-  const send = url.protocol === "https:" ? httpsRequest : httpRequest;
-  return new Promise<SendOutcome>((resolve) => {
-    let settled = false;
-    const done = (r: SendOutcome) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve(r);
-    };
-    const req = send(url, {
-      method: "POST",
-      lookup,
-      agent: false,
-      ...(s.signal && { signal: s.signal }),
-      headers: { "content-length": String(bytes.length), "user-agent": "Cairn-Notifications/1", ...headers, ...(auth && { authorization: auth }) },
-    });
-    const timer = setTimeout(() => {
-      req.destroy();
-      done({ ok: false, status: null, error: `timed out after ${s.timeoutMs} ms`, latencyMs: elapsed() });
-    }, s.timeoutMs);
-    req.on("response", (res) => {
-      const status = res.statusCode ?? 0;
-      let read = 0;
-      res.on("data", (chunk: Buffer) => {
-        read += chunk.length;
-        if (read > MAX_ANSWER_BYTES) res.destroy();
-      });
-      const finish = () => {
-        const ok = status >= 200 && status < 300;
-        const ra = res.headers["retry-after"];
-        const retryAfterMs = (status === 429 || status === 503) && ra && /^\d+$/.test(ra.trim()) ? Number(ra.trim()) * 1000 : undefined;
-        done({ ok, status, ...(!ok && { error: `HTTP ${status}` }), latencyMs: elapsed(), ...(retryAfterMs !== undefined && { retryAfterMs }) });
-      };
-      res.on("end", finish);
-      res.on("close", finish);
-      res.on("error", finish);
-    });
-    req.on("error", (err: NodeJS.ErrnoException) => {
-      done({ ok: false, status: null, error: `request failed: ${s.signal?.aborted ? "aborted at shutdown" : (err.code ?? err.name)}`, latencyMs: elapsed() });
-    });
-    req.end(bytes);
+  const result = await pinnedPost(url, { "user-agent": "Cairn-Notifications/1", ...headers, ...(auth && { authorization: auth }) }, Buffer.from(body, "utf8"), {
+    denyPrivate: s.denyPrivate,
+    timeoutMs: s.timeoutMs,
+    signal: s.signal,
   });
+  return { ok: result.status !== null && result.status >= 200 && result.status < 300, ...result };
 }
 
 /** A header value ntfy reads: ASCII as is, anything else RFC 2047-encoded (ntfy decodes it). */
