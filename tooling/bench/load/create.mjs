@@ -39,14 +39,17 @@ async function compare(cairns, ceiling, rounds) {
   return best;
 }
 
-function reportCreate(label, driver, { cairn, ceiling }) {
+/** SPEC §29: half the ceiling on PostgreSQL, 0.4× on the embedded store; the webhook row has no target. */
+const CREATE_TARGET = { pg: 0.5, pglite: 0.4 };
+
+function reportCreate(label, driver, { cairn, ceiling }, target) {
   figure({
     name: `${label} receipts/s (${driver}, c32)`,
     value: cairn.perSecond,
     unit: "req/s",
     baselineName: "ceiling: bare hono + 1 insert",
     baseline: ceiling.perSecond,
-    target: 0.5,
+    ...(target !== undefined && { target }),
     higherIsBetter: true,
   });
   figure({ name: `${label} p50 (${driver}, c32)`, value: cairn.p50, unit: "ms", baselineName: "ceiling p50", baseline: ceiling.p50 });
@@ -81,7 +84,7 @@ async function withServers(driver, fn, { servers = 1, env = {} } = {}) {
 export async function benchCreate(drivers) {
   for (const driver of drivers) {
     await withServers(driver, async ({ cairns: [cairn], ceiling }) => {
-      reportCreate("POST /v1/receipts", driver, await compare([cairn], ceiling, QUICK ? 1 : 2));
+      reportCreate("POST /v1/receipts", driver, await compare([cairn], ceiling, QUICK ? 1 : 2), CREATE_TARGET[driver]);
     });
   }
 }
