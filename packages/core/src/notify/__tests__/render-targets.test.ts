@@ -58,4 +58,29 @@ describe("notification words and targets", () => {
       await receiver.close();
     }
   });
+
+  it("waits as a busy channel asks: Retry-After in seconds or as an HTTP date, on 429 and 503", async () => {
+    const receiver = await startReceiver("/topic");
+    const settings = { denyPrivate: false, mail: undefined, timeoutMs: 5_000 };
+    try {
+      const inFiveMinutes = new Date(Math.ceil(Date.now() / 1000) * 1000 + 300_000).toUTCString();
+      receiver.script(
+        { status: 429, headers: { "retry-after": "120" } },
+        { status: 503, headers: { "retry-after": inFiveMinutes } },
+        { status: 500, headers: { "retry-after": "120" } },
+      );
+      const seconds = await postTo(receiver.url, {}, "x", settings);
+      expect(seconds).toMatchObject({ ok: false, status: 429, error: "HTTP 429", retryAfterMs: 120_000 });
+      const date = await postTo(receiver.url, {}, "x", settings);
+      expect(date).toMatchObject({ ok: false, status: 503 });
+      // Five minutes from the next whole second: at most 301 s away, and well over 4 minutes.
+      expect(date.retryAfterMs).toBeGreaterThan(240_000);
+      expect(date.retryAfterMs).toBeLessThanOrEqual(301_000);
+      const other = await postTo(receiver.url, {}, "x", settings);
+      expect(other).toMatchObject({ ok: false, status: 500 });
+      expect(other.retryAfterMs).toBeUndefined();
+    } finally {
+      await receiver.close();
+    }
+  });
 });
