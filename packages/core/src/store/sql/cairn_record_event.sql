@@ -3,18 +3,20 @@
 -- Folds: 0010_receipt_write
 CREATE OR REPLACE FUNCTION cairn_record_event(e jsonb)
  RETURNS integer
- LANGUAGE sql
+ LANGUAGE plpgsql
 AS $function$
-  with ev as (
-    insert into events (id, type, owner, payload, created_at)
-    values (e->>'id', e->>'type', e->>'owner', e->>'payload', (e->>'created_at')::timestamptz)
-    returning id, type, owner, created_at
-  ), queued as (
-    insert into deliveries (event_id, subscription_id, state, next_at, created_at)
-    select ev.id, s.id, 'pending', ev.created_at, ev.created_at
-      from ev join subscriptions s on s.owner = ev.owner
-     where s.enabled and (s.events is null or s.events ? ev.type)
-    returning 1
-  )
-  select count(*)::integer from queued
+declare
+  queued integer;
+begin
+  -- plpgsql, not sql: a sql function called from another function is parsed and planned on every
+  -- call; plpgsql keeps its plans for the session.
+  insert into events (id, type, owner, payload, created_at)
+  values (e->>'id', e->>'type', e->>'owner', e->>'payload', (e->>'created_at')::timestamptz);
+  insert into deliveries (event_id, subscription_id, state, next_at, created_at)
+  select e->>'id', s.id, 'pending', (e->>'created_at')::timestamptz, (e->>'created_at')::timestamptz
+    from subscriptions s
+   where s.owner = e->>'owner' and s.enabled and (s.events is null or s.events ? (e->>'type'));
+  get diagnostics queued = row_count;
+  return queued;
+end
 $function$
