@@ -22,6 +22,7 @@ import { dropsDismissed } from "./0021-drops-dismissed.js";
 import { house } from "./0022-house.js";
 import { oauth } from "./0024-oauth.js";
 import { notifications } from "./0025-notifications.js";
+import { actorIndexPredicate } from "./0026-actor-index-predicate.js";
 import type { Migration } from "./types.js";
 
 export type { Migration } from "./types.js";
@@ -55,4 +56,5 @@ export const MIGRATIONS: readonly Migration[] = [
   house,
   oauth,
   notifications,
+  actorIndexPredicate,
 ];
