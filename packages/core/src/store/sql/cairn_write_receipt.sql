@@ -6,7 +6,7 @@ CREATE OR REPLACE FUNCTION cairn_write_receipt(w jsonb)
  LANGUAGE plpgsql
 AS $function$
 declare
-  lock_key text;
+  policy_revision bigint;
   a jsonb := w->'artifact';
   c jsonb := nullif(w->'claim', 'null');
   t jsonb := nullif(w->'trace', 'null');
@@ -21,9 +21,8 @@ begin
       using errcode = 'CA001';
   end if;
 
-  for lock_key in select jsonb_array_elements_text(w->'locks') loop
-    perform pg_advisory_xact_lock(hashtext(lock_key));
-  end loop;
+  -- One statement for every lock, taken in the array's order (the caller's one lock order).
+  perform pg_advisory_xact_lock(hashtext(k.key)) from jsonb_array_elements_text(w->'locks') with ordinality as k(key, n) order by k.n;
 
   -- What the decision relied on, checked under the locks: the token, the owner team, the policy's revision.
   perform 1 from tokens where id = w->>'token_id' and revoked_at is null;
@@ -33,7 +32,8 @@ begin
      where tm.name = w->>'team' and m.user_id = w->>'user_id';
     if not found then return '{"status":"stale","why":"team"}'; end if;
   end if;
-  if coalesce((select p.revision from policies p where p.owner = a->>'owner'), 0) <> (w->>'policy_revision')::bigint then
+  select p.revision into policy_revision from policies p where p.owner = a->>'owner';
+  if coalesce(policy_revision, 0) <> (w->>'policy_revision')::bigint then
     return '{"status":"stale","why":"policy"}';
   end if;
 
