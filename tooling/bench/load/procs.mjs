@@ -1,6 +1,6 @@
 // Processes under load: `cairn serve` and the ceiling server, each its own process, with RSS from /proc.
 import { spawn } from "node:child_process";
-import { mkdtemp, readFile, rename, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rename, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -91,4 +91,26 @@ export async function cpuMs(pid) {
   const stat = await readFile(`/proc/${pid}/stat`, "utf8");
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * CPU time every PostgreSQL process on this machine has used so far, in ms: the server the
+ * bench talks to, for a figure per request. Only meaningful while nothing else uses it.
+ */
+export async function postgresCpuMs() {
+  let total = 0;
+  for (const pid of await readdir("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
+    if (!stat.includes("(postgres)")) continue;
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    total += (Number(fields[11]) + Number(fields[12])) * 10;
+  }
+  return total;
+}
+
+/** Busy CPU time of the whole machine so far (user, nice, system, irq, softirq), in ms, from /proc/stat. */
+export async function machineCpuMs() {
+  const [user, nice, system, , , irq, softirq] = (await readFile("/proc/stat", "utf8")).split("\n")[0].split(/\s+/).slice(1).map(Number);
+  return (user + nice + system + irq + softirq) * 10;
 }
