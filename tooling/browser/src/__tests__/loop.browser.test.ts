@@ -52,7 +52,9 @@ async function shoot(page: Page, name: string): Promise<void> {
   }
 }
 
-describe("closing the loop from the web (SPEC §20) in Chromium", () => {
+// Each test shoots and axe-checks every state it reaches at 2 widths and 2 schemes (28 axe
+// passes in the first alone, 1–3 s each on a loaded 2-core machine): more than the default.
+describe("closing the loop from the web (SPEC §20) in Chromium", { timeout: 300_000 }, () => {
   let env: Awaited<ReturnType<typeof startWebServer>>;
   let browser: Awaited<ReturnType<typeof launchBrowser>>;
   let base: string;

@@ -85,7 +85,8 @@ describe("the webhook pages in Chromium", () => {
     const log = page.getByRole("list", { name: "Events, newest first" }).locator("> li");
     expect(await log.count()).toBe(3);
     expect(await log.first().textContent()).toMatch(/pending\s+artifact\.created/);
-    expect(await log.first().textContent()).toMatch(/Waiting · 1 attempt · next attempt \d{4}-\d\d-\d\d \d\d:\d\d UTC|Sending now/);
+    // 1 attempt, or more when the machine is slow enough for the schedule's next one to come first.
+    expect(await log.first().textContent()).toMatch(/Waiting · (1 attempt|[2-9] attempts) · next attempt \d{4}-\d\d-\d\d \d\d:\d\d UTC|Sending now/);
     expect(await page.locator("main").textContent()).toContain("HTTP 500");
     await page.close();
   });
