@@ -35,6 +35,17 @@ interface AgentOptions {
 // Assembled at run time so no scanner flags this file; shaped like a GitHub token, never a live one.
 const PLANTED_TOKEN = ["ghp_", "A1b2C3d4E5f6G7h8I9j0", "K1l2M3n4O5p6Q7r8"].join("");
 
+/**
+ * The bombs, built once when the file loads, before any server or connection exists.
+ * Built inside a test, the synchronous 256 MiB deflate held this process's event loop for
+ * seconds, past fetch's keep-alive expiry of the pooled connection, and the next POST went
+ * out on a socket the server was closing ("other side closed").
+ */
+const BOMBS = {
+  small: gzipSync(Buffer.alloc(5 * 1024 * 1024)),
+  big: gzipSync(Buffer.alloc(256 * 1024 * 1024), { level: 9 }),
+};
+
 /** Resident set of a process, from /proc (kB → bytes). */
 function rssOf(pid: number): number {
   const line =
@@ -132,9 +143,8 @@ describe.each(DRIVERS)("OTLP/HTTP traces into a real cairn serve on %s", (driver
   });
 
   it("refuses a gzip bomb with 413 before inflating it, and the server's memory does not jump", async () => {
-    const small = gzipSync(Buffer.alloc(5 * 1024 * 1024));
+    const { small, big } = BOMBS;
     expect(small.byteLength).toBeLessThan(8 * 1024);
-    const big = gzipSync(Buffer.alloc(256 * 1024 * 1024), { level: 9 });
     const pid = serve.child.pid as number;
     const before = rssOf(pid);
     for (const [body, type] of [
