@@ -2,7 +2,16 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    projects: ["packages/*", "apps/*", "tooling/parity", "tooling/imports", "tooling/hostile", "tooling/hostile/vitest.latency.config.ts", "tooling/browser", "tooling/openapi"],
+    projects: [
+      "packages/*",
+      "apps/*",
+      "tooling/parity",
+      "tooling/imports",
+      "tooling/hostile",
+      "tooling/hostile/vitest.latency.config.ts",
+      "tooling/browser",
+      "tooling/openapi",
+    ],
     // Most test files wait on a database, a spawned server or a browser, not on this process's
     // CPU: three files at a time on two cores took the suite from 21.6 to 12.5 minutes (ADR 0044).
     maxWorkers: 3,
