@@ -8,7 +8,8 @@ import { newId } from "../ids.js";
 import { loadPolicy } from "../policy/store.js";
 import { RUN_LIMITS } from "../run/schemas.js";
 import type { NormalizedSpan } from "../run/span-checks.js";
-import { conversationOf, TOTALS_CTE, TOTALS_SET } from "../run/totals.js";
+import { storeSpanRows } from "../run/store-spans.js";
+import { conversationOf } from "../run/totals.js";
 import type { SecretRules } from "../secrets/policy.js";
 import type { Sql } from "../store/port.js";
 import { ROOT_FIELD } from "../validation.js";
@@ -252,49 +253,13 @@ async function storeSpans(tx: Sql, ctx: ServiceContext, spans: readonly Kept[]):
     resource_id: k.stored?.id ?? null,
     conversation_id: conversationOf(k.span.attributes, k.resource),
   }));
-  const res = [...resources.values()];
-  const written = await tx.query<{ n: number }>(
-    `with input as (
-       select * from json_to_recordset($1::json) as s(run_id text, span_id text, parent_span_id text, name text,
-         start_time timestamptz, end_time timestamptz, attributes json, produced_artifact_id text, status json,
-         resource_id text, conversation_id text)
-     ),
-     resources as (
-       insert into span_resources (owner, id, attributes, created_at)
-       select x.owner, x.id, x.attributes::json, $2 from unnest($3::text[], $4::text[], $5::text[]) as x(owner, id, attributes)
-       on conflict do nothing
-     ),
-     ins as (
-       insert into spans (run_id, span_id, parent_span_id, name, start_time, end_time, attributes, produced_artifact_id, status, resource_id, appended_at)
-       select i.run_id, i.span_id, i.parent_span_id, i.name, i.start_time, i.end_time, i.attributes, i.produced_artifact_id, i.status, i.resource_id, $2
-         from input i
-       on conflict (run_id, span_id) do nothing
-       returning run_id, span_id, produced_artifact_id
-     ),
-     edges as (
-       insert into produced_edges (run_id, span_id, artifact_id, created_at)
-       select ins.run_id, ins.span_id, ins.produced_artifact_id, $2 from ins where ins.produced_artifact_id is not null
-       on conflict do nothing
-     ),
-     ${TOTALS_CTE},
-     touched as (
-       update runs r set name = coalesce(u.name, r.name), ${TOTALS_SET}
-         from unnest($6::text[], $7::text[]) as u(id, name) left join totals t on t.run_id = u.id
-        where r.id = u.id
-       returning r.id
-     )
-     select coalesce((select sum(n) from totals), 0)::int as n`,
-    [
-      JSON.stringify(rows),
-      now,
-      res.map((r) => r.owner),
-      res.map((r) => r.id),
-      res.map((r) => r.attributes),
-      renames.map((r) => r.id),
-      renames.map((r) => r.name),
-    ],
+  const n = await storeSpanRows(
+    tx,
+    now,
+    rows,
+    [...resources.values()].map((r) => ({ owner: r.owner, id: r.id, attributesJson: r.attributes })),
+    renames,
   );
-  const n = written[0]?.n ?? 0;
   // A span stored meanwhile by a concurrent export of the same trace is not stored twice.
   unchanged += linked.length - n;
   return { runIds: runs.map((r) => r.id), stored: n, unchanged, rejected, notes };

@@ -7,7 +7,8 @@ import { redactSpans } from "./redact.js";
 import { requireRun, type RunRow, SPAN_COLUMNS, type SpanRow, toSpan } from "./internal.js";
 import { RUN_LIMITS, type RunAppendSpansInput, type RunAppendSpansOutput } from "./schemas.js";
 import { type NormalizedSpan, normalizeSpan, sameSpan, spanBatchIssues } from "./span-checks.js";
-import { conversationOf, TOTALS_CTE, TOTALS_SET } from "./totals.js";
+import { storeSpanRows } from "./store-spans.js";
+import { conversationOf } from "./totals.js";
 
 type Input = z.output<typeof RunAppendSpansInput>;
 type Output = z.output<typeof RunAppendSpansOutput>;
@@ -87,33 +88,9 @@ async function producedIssues(tx: Sql, run: RunRow, spans: NormalizedSpan[], fre
   return issues;
 }
 
-/**
- * The fresh spans, their produced edges and the run's totals (SPEC §28) in one statement;
- * the totals count only rows this statement inserted.
- */
+/** The fresh spans, their produced edges and the run's totals (SPEC §28), in one call. */
 async function insertSpans(tx: Sql, runId: string, spans: NormalizedSpan[], now: string): Promise<void> {
   if (spans.length === 0) return;
-  const rows = spans.map((s) => ({ ...s, run_id: runId, conversation_id: conversationOf(s.attributes) }));
-  await tx.query(
-    `with input as (
-       select * from json_to_recordset($2::json) as s(run_id text, span_id text, parent_span_id text, name text, start_time timestamptz,
-                                                      end_time timestamptz, attributes json, produced_artifact_id text, status json,
-                                                      conversation_id text)
-     ),
-     ins as (
-       insert into spans (run_id, span_id, parent_span_id, name, start_time, end_time, attributes, produced_artifact_id, appended_at)
-       select i.run_id, i.span_id, i.parent_span_id, i.name, i.start_time, i.end_time, i.attributes, i.produced_artifact_id, $1 from input i
-       on conflict (run_id, span_id) do nothing
-       returning run_id, span_id, produced_artifact_id
-     ),
-     edges as (
-       insert into produced_edges (run_id, span_id, artifact_id, created_at)
-       select ins.run_id, ins.span_id, ins.produced_artifact_id, $1 from ins where ins.produced_artifact_id is not null
-     ),
-     ${TOTALS_CTE}
-     update runs r set ${TOTALS_SET}
-       from (select $3::text as id) u left join totals t on t.run_id = u.id
-      where r.id = u.id`,
-    [now, JSON.stringify(rows), runId],
-  );
+  const rows = spans.map(({ resource: _resource, ...s }) => ({ ...s, run_id: runId, resource_id: null, conversation_id: conversationOf(s.attributes) }));
+  await storeSpanRows(tx, now, rows, [], [{ id: runId, name: null }]);
 }
