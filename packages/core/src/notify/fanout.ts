@@ -22,7 +22,8 @@ const switchedOn = (s: string, trigger: string) => `coalesce(case ${trigger}
 
 /**
  * Fans out events not yet fanned out (ADR 0055), in one statement: it locks a batch of
- * them (SKIP LOCKED, so processes take different batches), marks them, and queues one
+ * their ids in `fanout_queue` (SKIP LOCKED, so processes take different batches), deletes
+ * them (ADR 0062: the event itself is never written again), and queues one
  * notification per active channel of every person a trigger names —
  * `open_action` for a new open action with nobody assigned (each user acting for the owner),
  * `assigned` for an assignment that still stands on an unacknowledged open action, and
@@ -33,11 +34,12 @@ const switchedOn = (s: string, trigger: string) => `coalesce(case ${trigger}
  */
 export async function fanOut(store: Store, now: Date): Promise<number> {
   const [row] = await store.query<{ events: number; queued: number }>(
-    `with ev as (
-       select e.id, e.type, e.owner, e.created_at, (e.payload::jsonb)->'data' as data from events e
-        where e.notified_at is null order by e.id limit $2 for no key update skip locked
+    `with taken as (
+       select q.event_id from fanout_queue q order by q.event_id limit $2 for update skip locked
      ), marked as (
-       update events set notified_at = $1 where id in (select id from ev) returning 1
+       delete from fanout_queue q using taken where q.event_id = taken.event_id returning 1
+     ), ev as (
+       select e.id, e.type, e.owner, e.created_at, (e.payload::jsonb)->'data' as data from taken join events e on e.id = taken.event_id
      ), art as (
        select ev.id as event_id, ev.type, ev.created_at as event_at, ev.data, a.*
          from ev join artifacts a on a.id = ev.data->>'id'

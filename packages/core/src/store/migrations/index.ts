@@ -23,6 +23,7 @@ import { house } from "./0022-house.js";
 import { oauth } from "./0024-oauth.js";
 import { notifications } from "./0025-notifications.js";
 import { actorIndexPredicate } from "./0026-actor-index-predicate.js";
+import { fanoutQueue } from "./0027-fanout-queue.js";
 import type { Migration } from "./types.js";
 
 export type { Migration } from "./types.js";
@@ -57,4 +58,5 @@ export const MIGRATIONS: readonly Migration[] = [
   oauth,
   notifications,
   actorIndexPredicate,
+  fanoutQueue,
 ];

@@ -12,6 +12,8 @@ begin
   -- call; plpgsql keeps its plans for the session.
   insert into events (id, type, owner, payload, created_at)
   values (e->>'id', e->>'type', e->>'owner', e->>'payload', (e->>'created_at')::timestamptz);
+  -- For the notifications' fan-out (ADR 0055, 0062): a small row it deletes, never an update of the event.
+  insert into fanout_queue (event_id) values (e->>'id');
   insert into deliveries (event_id, subscription_id, state, next_at, created_at)
   select e->>'id', s.id, 'pending', (e->>'created_at')::timestamptz, (e->>'created_at')::timestamptz
     from subscriptions s
