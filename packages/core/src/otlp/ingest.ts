@@ -8,7 +8,7 @@ import { newId } from "../ids.js";
 import { loadPolicy } from "../policy/store.js";
 import { RUN_LIMITS } from "../run/schemas.js";
 import type { NormalizedSpan } from "../run/span-checks.js";
-import { storeSpanRows } from "../run/store-spans.js";
+import { type RunRename, storeSpanRows } from "../run/store-spans.js";
 import { conversationOf } from "../run/totals.js";
 import type { SecretRules } from "../secrets/policy.js";
 import type { Sql } from "../store/port.js";
@@ -217,7 +217,7 @@ async function storeSpans(tx: Sql, ctx: ServiceContext, spans: readonly Kept[]):
 
   let unchanged = 0;
   const fresh: Array<Kept & { runId: string }> = [];
-  const renames: Array<{ id: string; name: string | null }> = [];
+  const renames: RunRename[] = [];
   for (const key of keys) {
     const run = runOf.get(key);
     const list = traces.get(key) as Kept[];
@@ -227,7 +227,7 @@ async function storeSpans(tx: Sql, ctx: ServiceContext, spans: readonly Kept[]):
       continue;
     }
     const naming = names.get(key);
-    renames.push({ id: run.id, name: naming?.fromRoot && naming.name !== run.name ? naming.name : null });
+    if (naming?.fromRoot && naming.name !== run.name) renames.push({ id: run.id, name: naming.name });
     const incoming = list.filter((k) => !existing.has(`${run.id}\u0000${k.span.span_id}`));
     unchanged += list.length - incoming.length;
     const room = Math.max(RUN_LIMITS.spansPerRun - run.span_count, 0);

@@ -22,10 +22,10 @@ export interface ResourceRowInput {
   attributesJson: string;
 }
 
-/** A run the spans go to; a name renames it (OTLP's root span arriving), null keeps its name. */
-export interface RunRowInput {
+/** A run to rename: OTLP's root span arrived after the run was named by another span. */
+export interface RunRename {
   id: string;
-  name: string | null;
+  name: string;
 }
 
 /**
@@ -40,16 +40,16 @@ export async function storeSpanRows(
   at: string,
   spans: readonly SpanRowInput[],
   resources: readonly ResourceRowInput[],
-  runs: readonly RunRowInput[],
+  renames: readonly RunRename[] = [],
 ): Promise<number> {
-  if (spans.length === 0 && runs.every((r) => r.name === null)) return 0;
+  if (spans.length === 0 && renames.length === 0) return 0;
   // The attributes are JSON already: spliced in, not parsed and serialized again.
   const resourceJson = `[${resources.map((r) => `{"owner":${JSON.stringify(r.owner)},"id":${JSON.stringify(r.id)},"attributes":${r.attributesJson}}`).join(",")}]`;
   const [row] = await tx.query<{ n: number }>("select cairn_store_spans($1, $2::json, $3::json, $4::json) as n", [
     at,
     JSON.stringify(spans),
     resourceJson,
-    JSON.stringify(runs),
+    JSON.stringify(renames),
   ]);
   return row?.n ?? 0;
 }
