@@ -8,7 +8,7 @@ export default defineConfig({
       "tooling/parity",
       "tooling/imports",
       "tooling/hostile",
-      "tooling/hostile/vitest.latency.config.ts",
+      "vitest.latency.config.ts",
       "tooling/browser",
       "tooling/openapi",
     ],

@@ -13,3 +13,14 @@ export const sharedTest = {
 
 export const sharedResolve = { conditions: ["@cairn/source", ...defaultServerConditions] };
 export const sharedSsr = { resolve: { conditions: ["@cairn/source", ...defaultServerConditions] } };
+
+/**
+ * Test files that hold a real server to a latency bound (SPEC §14: `/healthz` within 1 s
+ * while hostile or huge requests are in flight), from the repository's root. They time the
+ * server, not the machine, so they run in the `latency` project (vitest.latency.config.ts at
+ * the root): after every other file, one at a time (ADR 0060). Their own projects skip them.
+ */
+export const LATENCY_FILES = ["apps/cli/src/__tests__/otlp-bounds.process.test.ts", "tooling/hostile/src/__tests__/serve.hostile.test.ts"];
+
+/** For a project's `exclude`: the latency files wherever its root is. */
+export const latencyExcludes = LATENCY_FILES.map((file) => `**/${file.slice(file.lastIndexOf("/") + 1)}`);
