@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { benchSearch } from "./lifecycle.mjs";
 import { benchRuns } from "./runs.mjs";
 import { printFigures } from "./lib.mjs";
-import { benchAb } from "./load/ab.mjs";
+import { AB_WORKLOADS, benchAb } from "./load/ab.mjs";
 import { benchCreate, benchCreateWebhook } from "./load/create.mjs";
 import { benchCli, benchShare, benchSoak } from "./load/reads.mjs";
 import { benchNotify } from "./load/notify.mjs";
@@ -55,10 +55,16 @@ const ROWS = {
     process.env.CAIRN_BENCH_BEFORE
       ? benchAb(drivers, process.env.CAIRN_BENCH_BEFORE)
       : console.log("(set CAIRN_BENCH_BEFORE to compare another build; row skipped)"),
+  /** The same A/B under the traces load. */
+  "ab-traces": () =>
+    process.env.CAIRN_BENCH_BEFORE
+      ? benchAb(drivers, process.env.CAIRN_BENCH_BEFORE, AB_WORKLOADS.traces)
+      : console.log("(set CAIRN_BENCH_BEFORE to compare another build; row skipped)"),
   soak: () => benchSoak(drivers.filter((d) => d === "pg" || process.env.CAIRN_BENCH_SOAK_PGLITE === "1")),
 };
 
-const only = process.env.CAIRN_BENCH_ONLY?.split(",").map((s) => s.trim()) ?? Object.keys(ROWS).filter((r) => r !== "ab" || process.env.CAIRN_BENCH_BEFORE);
+const only =
+  process.env.CAIRN_BENCH_ONLY?.split(",").map((s) => s.trim()) ?? Object.keys(ROWS).filter((r) => !r.startsWith("ab") || process.env.CAIRN_BENCH_BEFORE);
 const unknown = only.filter((r) => !(r in ROWS));
 if (unknown.length) {
   console.error(`unknown bench rows: ${unknown.join(", ")} (rows: ${Object.keys(ROWS).join(", ")})`);

@@ -5,6 +5,26 @@ import { join } from "node:path";
 import { figure, QUICK } from "../lib.mjs";
 import { loadCreate } from "./http.mjs";
 import { benchDatabase, CLI, cpuMs, machineCpuMs, postgresCpuMs, startListening } from "./procs.mjs";
+import { loadTraces } from "./traces.mjs";
+
+/** What the A/B row loads both builds with: receipts (the `ab` row) or 50-span traces (`ab-traces`). */
+export const AB_WORKLOADS = {
+  create: {
+    rate: "receipts/s (c32)",
+    unit: "req/s",
+    per: "receipt",
+    load: async (url, token, duration) => {
+      const r = await loadCreate([url], token, { duration });
+      return { perSecond: r.perSecond, ok: r.ok };
+    },
+  },
+  traces: {
+    rate: "spans/s (protobuf, c8, 50-span traces)",
+    unit: "spans/s",
+    per: "span",
+    load: loadTraces,
+  },
+};
 
 async function start(cli, driver) {
   const db = await benchDatabase(driver);
@@ -16,17 +36,17 @@ async function start(cli, driver) {
   return { ...server, db, token, runs: [] };
 }
 
-export async function benchAb(drivers, beforeCli) {
+export async function benchAb(drivers, beforeCli, workload = AB_WORKLOADS.create) {
   const seconds = QUICK ? 3 : 6;
   for (const driver of drivers) {
     const sides = { before: await start(beforeCli, driver), now: await start(CLI, driver) };
     try {
-      for (const s of Object.values(sides)) await loadCreate([s.url], s.token, { duration: 2 });
+      for (const s of Object.values(sides)) await workload.load(s.url, s.token, 2);
       for (let round = 0; round < (QUICK ? 2 : 4); round++) {
         for (const name of round % 2 ? ["now", "before"] : ["before", "now"]) {
           const s = sides[name];
           const before = { server: await cpuMs(s.pid), db: await postgresCpuMs(), machine: await machineCpuMs() };
-          const r = await loadCreate([s.url], s.token, { duration: seconds });
+          const r = await workload.load(s.url, s.token, seconds);
           const per = (ms) => ms / Math.max(1, r.ok);
           s.runs.push({
             ...r,
@@ -41,15 +61,15 @@ export async function benchAb(drivers, beforeCli) {
       const best = (s) => median(s, "perSecond");
       const cpu = (s) => median(s, "cpu");
       figure({
-        name: `A/B receipts/s (${driver}, c32)`,
+        name: `A/B ${workload.rate} (${driver})`,
         value: best(sides.now),
-        unit: "req/s",
+        unit: workload.unit,
         baselineName: "the other checkout, same run",
         baseline: best(sides.before),
         higherIsBetter: true,
       });
       figure({
-        name: `A/B server CPU ms/receipt (${driver})`,
+        name: `A/B server CPU ms/${workload.per} (${driver})`,
         value: cpu(sides.now),
         unit: "ms",
         baselineName: "the other checkout",
@@ -58,7 +78,7 @@ export async function benchAb(drivers, beforeCli) {
       // The embedded store runs inside the server: its database CPU is in the server's figure.
       if (driver === "pg") {
         figure({
-          name: "A/B PostgreSQL CPU ms/receipt (pg)",
+          name: `A/B PostgreSQL CPU ms/${workload.per} (pg)`,
           value: median(sides.now, "db"),
           unit: "ms",
           baselineName: "the other checkout",
@@ -67,7 +87,7 @@ export async function benchAb(drivers, beforeCli) {
       }
       // Server, database and load generator together: what a 2-core machine runs out of first.
       figure({
-        name: `A/B machine CPU ms/receipt (${driver})`,
+        name: `A/B machine CPU ms/${workload.per} (${driver})`,
         value: median(sides.now, "machine"),
         unit: "ms",
         baselineName: "the other checkout",

@@ -13,8 +13,15 @@ const DURATION = QUICK ? 3 : 10;
 const CEILING = fileURLToPath(new URL("./ceiling-traces.mjs", import.meta.url));
 const types = otlpTypes();
 
+/** The traces load alone, for the A/B row: spans stored per second and how many were. */
+export async function loadTraces(url, token, duration) {
+  const r = await load(url, token, null, duration);
+  if (r.bad > 0) throw new Error(`cairn answered ${r.bad} non-2xx or errors on /v1/traces`);
+  return { perSecond: r.spansPerSecond, ok: r.spans };
+}
+
 async function load(url, token, pid, duration) {
-  const before = await cpuMs(pid);
+  const before = pid === null ? 0 : await cpuMs(pid);
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
@@ -29,10 +36,16 @@ async function load(url, token, pid, duration) {
       },
     ],
   });
-  const cpu = (await cpuMs(pid)) - before;
+  const cpu = pid === null ? 0 : (await cpuMs(pid)) - before;
   const requests = result["2xx"];
   const bad = result.non2xx + result.errors + result.timeouts;
-  return { spansPerSecond: (requests * SPANS) / result.duration, p99: result.latency.p99, bad, cpuPerSpan: cpu / Math.max(1, requests * SPANS) };
+  return {
+    spansPerSecond: (requests * SPANS) / result.duration,
+    spans: requests * SPANS,
+    p99: result.latency.p99,
+    bad,
+    cpuPerSpan: cpu / Math.max(1, requests * SPANS),
+  };
 }
 
 export async function benchTraces(drivers) {
