@@ -388,6 +388,25 @@ describe.each(DRIVERS)("OTLP ingest on %s", (driver) => {
     expect(new Date(row?.ended_at as string).toISOString()).toBe("2026-01-01T00:00:01.000Z");
   });
 
+  it("meets concurrent exports of one trace in one run: each span stored once and counted once, whichever export got it", async () => {
+    const sam = await fx.world.user("sam");
+    const traceId = hex(16);
+    const spanIds = Array.from({ length: 12 }, () => hex(8));
+    // Six exports at once, each a window of eight spans that overlaps its neighbours'.
+    const windows = Array.from({ length: 6 }, (_, i) => spanIds.slice(i, i + 8 > 12 ? 12 : i + 8));
+    const replies = await Promise.all(windows.map((ids) => send(sam, request(ids.map((spanId) => ({ traceId, spanId }))))));
+    for (const reply of replies) expect(reply.code).toBe("ok");
+    const results = replies.map((r) => r.result as { stored: number; unchanged: number; rejected: number });
+    expect(results.reduce((n, r) => n + r.stored, 0)).toBe(12);
+    expect(results.reduce((n, r) => n + r.stored + r.unchanged, 0)).toBe(windows.reduce((n, w) => n + w.length, 0));
+    expect(results.every((r) => r.rejected === 0)).toBe(true);
+    const runs = await runsOf(sam, traceId);
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({ span_count: 12 });
+    const run = await readRun(sam, runs[0]?.id as string);
+    expect(run.spans.map((s) => s.span_id).sort()).toEqual([...spanIds].sort());
+  });
+
   it("starts a new run for spans of a trace whose run was deleted", async () => {
     const sam = await fx.world.user("sam");
     const traceId = hex(16);

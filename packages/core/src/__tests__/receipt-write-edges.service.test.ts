@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCairn } from "../cairn.js";
 import type { ReceiptGate } from "../receipt/custom-gate.js";
+import { receiveTraces } from "../otlp/receive.js";
 import { openStore } from "../store/open.js";
 import type { Store } from "../store/port.js";
 import {
@@ -144,5 +145,27 @@ describe.each(DRIVERS)("duplicate detection under a repeatable-read default on %
     const results = await Promise.all(Array.from({ length: 6 }, () => world.cairn.invoke("receipt_create", sam.ctx("rest", { idempotencyKey: "rr" }), raw)));
     expect(new Set(results.map((r) => r.id)).size).toBe(1);
     expect(await count(store, "artifacts", `user:${sam.name}`)).toBe(1);
+  });
+
+  it("concurrent OTLP exports of one trace meet in one run and store each span once", async () => {
+    const sam = await world.user("sam");
+    const traceId = "ab".repeat(16);
+    const spanIds = Array.from({ length: 10 }, (_, i) => (i + 1).toString(16).padStart(16, "0"));
+    const exportOf = (ids: string[]) => ({
+      body: Buffer.from(
+        JSON.stringify({
+          resourceSpans: [{ scopeSpans: [{ spans: ids.map((spanId) => ({ traceId, spanId, name: "step", startTimeUnixNano: "1764600000000000000" })) }] }],
+        }),
+      ),
+      contentType: "application/json",
+      contentEncoding: undefined,
+    });
+    // Five exports at once, each six spans overlapping the next's.
+    const replies = await Promise.all(Array.from({ length: 5 }, (_, i) => receiveTraces(sam.ctx(), exportOf(spanIds.slice(i, i + 6)))));
+    const results = replies.map((r) => r.result as { stored: number; unchanged: number; rejected: number });
+    expect(replies.map((r) => r.code)).toEqual(Array(5).fill("ok"));
+    expect(results.reduce((n, r) => n + r.stored, 0)).toBe(10);
+    const runs = await store.query<{ span_count: number }>("select span_count from runs where trace_id = $1", [traceId]);
+    expect(runs).toEqual([{ span_count: 10 }]);
   });
 });

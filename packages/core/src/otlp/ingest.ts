@@ -8,9 +8,9 @@ import { newId } from "../ids.js";
 import { loadPolicy } from "../policy/store.js";
 import { RUN_LIMITS } from "../run/schemas.js";
 import type { NormalizedSpan } from "../run/span-checks.js";
-import { type RunRename, storeSpanRows } from "../run/store-spans.js";
 import { conversationOf } from "../run/totals.js";
 import type { SecretRules } from "../secrets/policy.js";
+import { isLockConflict, NOT_READ_COMMITTED, StoreError } from "../store/faults.js";
 import type { Sql } from "../store/port.js";
 import { ROOT_FIELD } from "../validation.js";
 import type { ExportRequest } from "./decode.js";
@@ -51,10 +51,10 @@ const EMBEDDED_CHUNK = 250;
  * id and owner, made on first sight (a trace whose run was deleted gets a new one). A span
  * id already in the run is left as stored (an exporter retrying a batch stores nothing
  * twice). Each resource is scanned and stored once, however many spans name it. The
- * request's spans are written in a fixed number of statements whatever their count
- * (runs, locks, existing spans, linked artifacts, then spans + resources + edges + the
- * runs' totals in one), runs locked in (owner, trace id) order so concurrent exports of a
- * trace meet in one run and count its spans in turn.
+ * request's spans are written in one statement whatever their count (runs made or locked,
+ * existing spans, linked artifacts, spans + resources + edges + the runs' totals: ADR
+ * 0063), runs locked in (owner, trace id) order so concurrent exports of a trace meet in
+ * one run and count its spans in turn.
  */
 export async function ingestTraces(ctx: ServiceContext, request: ExportRequest): Promise<IngestResult> {
   const total = countSpans(request);
@@ -127,7 +127,7 @@ export async function ingestTraces(ctx: ServiceContext, request: ExportRequest):
   const chunk = ctx.store.driver === "pglite" ? EMBEDDED_CHUNK : OTLP_LIMITS.spansPerRequest;
   for (let at = 0; at < kept.length; at += chunk) {
     if (at > 0) await nextTurn();
-    const outcome = await ctx.store.transaction((tx) => storeSpans(tx, ctx, kept.slice(at, at + chunk)));
+    const outcome = await storeSpans(ctx, kept.slice(at, at + chunk));
     stored += outcome.stored;
     unchanged += outcome.unchanged;
     for (const [reason, n] of outcome.rejected) bump(rejected, reason, n);
@@ -147,19 +147,28 @@ interface StoreOutcome {
   notes: Map<string, number>;
 }
 
-interface LockedRun {
-  id: string;
-  owner: string;
-  trace_id: string;
-  name: string;
-  closed_at: string | Date | null;
-  span_count: number;
+/** What `cairn_ingest_spans` answers. */
+interface IngestAnswer {
+  run_ids: string[] | null;
+  inserted: number;
+  admitted: number;
+  closed: number;
+  stored: number;
+  full: number;
+  /** Spans that named no artifact of their owner, by owner. */
+  unlinked: Record<string, number>;
 }
 
 const traceKey = (owner: string, traceId: string) => `${owner}\u0000${traceId}`;
 
-/** Stores one batch of spans (any number of traces and owners) in a fixed number of statements. */
-async function storeSpans(tx: Sql, ctx: ServiceContext, spans: readonly Kept[]): Promise<StoreOutcome> {
+/**
+ * Stores one batch of spans (any number of traces and owners) in one call of
+ * `cairn_ingest_spans` (store/sql/cairn_ingest_spans.sql, ADR 0063): runs made or locked,
+ * closed and full runs refused, artifacts linked, then `cairn_insert_spans`. One statement
+ * is its own transaction; a lock conflict (or a database whose default isolation is not
+ * read committed) runs it again in a transaction, which retries.
+ */
+async function storeSpans(ctx: ServiceContext, spans: readonly Kept[]): Promise<StoreOutcome> {
   const rejected = new Map<string, number>();
   const notes = new Map<string, number>();
   const now = ctx.now().toISOString();
@@ -173,115 +182,70 @@ async function storeSpans(tx: Sql, ctx: ServiceContext, spans: readonly Kept[]):
   }
   // One order for inserts and locks, so two exports of the same traces never deadlock.
   const keys = [...traces.keys()].sort();
-  const names = new Map<string, { name: string; fromRoot: boolean }>();
-  for (const key of keys) {
+  const base = ctx.now();
+  const traceRows = keys.map((key, n) => {
     const list = traces.get(key) as Kept[];
     const resourceOf = new Map(list.map((k) => [k.span, k.resource]));
-    names.set(
-      key,
-      runNameOf(
-        list.map((k) => k.span),
-        (s) => resourceOf.get(s) ?? {},
-      ),
+    const naming = runNameOf(
+      list.map((k) => k.span),
+      (s) => resourceOf.get(s) ?? {},
     );
-  }
-  const owners = keys.map((k) => (traces.get(k) as Kept[])[0]?.owner as string);
-  const traceIds = keys.map((k) => (traces.get(k) as Kept[])[0]?.traceId as string);
-  const base = ctx.now();
-  // Made on first sight, or locked as it is (the no-op update takes the row lock), in one statement.
-  const runs = await tx.query<LockedRun>(
-    `insert into runs (id, owner, name, provenance, created_at, trace_id)
-     select t.id, t.owner, t.name, $4::json, $5, t.trace_id
-       from unnest($1::text[], $2::text[], $3::text[], $6::text[]) with ordinality as t(id, owner, name, trace_id, n)
-      order by t.n
-     on conflict (owner, trace_id) where trace_id is not null do update set trace_id = excluded.trace_id
-     returning id, owner, trace_id, name, closed_at, span_count`,
-    [keys.map(() => newId("run", base)), owners, keys.map((k) => names.get(k)?.name ?? "(trace)"), JSON.stringify(provenanceOf(ctx, undefined)), now, traceIds],
-  );
-  const runOf = new Map(runs.map((r) => [traceKey(r.owner, r.trace_id), r]));
-  // Which spans are stored already matters only to a run these spans could fill: the
-  // insert skips stored ones by itself, and counts only what it inserted.
-  const nearFull = spans.filter((k) => {
-    const run = runOf.get(traceKey(k.owner, k.traceId));
-    return run !== undefined && run.span_count + (traces.get(traceKey(k.owner, k.traceId))?.length ?? 0) > RUN_LIMITS.spansPerRun;
+    const first = list[0] as Kept;
+    return { n, id: newId("run", base), owner: first.owner, trace_id: first.traceId, name: naming.name, from_root: naming.fromRoot, offered: list.length };
   });
-  const existingRows =
-    nearFull.length === 0
-      ? []
-      : await tx.query<{ run_id: string; span_id: string }>(
-          `select s.run_id, s.span_id from spans s
-             join unnest($1::text[], $2::text[]) as t(run_id, span_id) on s.run_id = t.run_id and s.span_id = t.span_id`,
-          [nearFull.map((k) => runOf.get(traceKey(k.owner, k.traceId))?.id ?? ""), nearFull.map((k) => k.span.span_id)],
-        );
-  const existing = new Set(existingRows.map((r) => `${r.run_id}\u0000${r.span_id}`));
-
-  let unchanged = 0;
-  const fresh: Array<Kept & { runId: string }> = [];
-  const renames: RunRename[] = [];
-  for (const key of keys) {
-    const run = runOf.get(key);
-    const list = traces.get(key) as Kept[];
-    if (!run) throw new Error("the trace's run was not found after its insert");
-    if (run.closed_at !== null) {
-      bump(rejected, "their trace's run is closed", list.length);
-      continue;
+  const resources = new Map<string, string>();
+  let position = 0;
+  const rows: string[] = [];
+  keys.forEach((key, t) => {
+    for (const k of traces.get(key) as Kept[]) {
+      if (k.stored !== null) {
+        const resourceKey = traceKey(k.owner, k.stored.id);
+        if (!resources.has(resourceKey)) {
+          // The attributes are JSON already: spliced in, not parsed and serialized again.
+          resources.set(resourceKey, `{"owner":${JSON.stringify(k.owner)},"id":${JSON.stringify(k.stored.id)},"attributes":${k.stored.json}}`);
+        }
+      }
+      rows.push(
+        JSON.stringify({
+          t,
+          n: position++,
+          span_id: k.span.span_id,
+          parent_span_id: k.span.parent_span_id,
+          name: k.span.name,
+          start_time: k.span.start_time,
+          end_time: k.span.end_time,
+          attributes: k.span.attributes,
+          produced_artifact_id: k.span.produced_artifact_id,
+          status: k.span.status,
+          resource_id: k.stored?.id ?? null,
+          conversation_id: conversationOf(k.span.attributes, k.resource),
+        }),
+      );
     }
-    const naming = names.get(key);
-    if (naming?.fromRoot && naming.name !== run.name) renames.push({ id: run.id, name: naming.name });
-    const incoming = list.filter((k) => !existing.has(`${run.id}\u0000${k.span.span_id}`));
-    unchanged += list.length - incoming.length;
-    const room = Math.max(RUN_LIMITS.spansPerRun - run.span_count, 0);
-    if (incoming.length > room) bump(rejected, `their run already holds ${RUN_LIMITS.spansPerRun} spans`, incoming.length - room);
-    for (const k of incoming.slice(0, room)) fresh.push({ ...k, runId: run.id });
-  }
-  const linked = await withProducedArtifacts(tx, fresh, notes);
-
-  const resources = new Map<string, { owner: string; id: string; attributes: string }>();
-  for (const k of linked) {
-    if (k.stored !== null) resources.set(traceKey(k.owner, k.stored.id), { owner: k.owner, id: k.stored.id, attributes: k.stored.json });
-  }
-  const rows = linked.map((k) => ({
-    run_id: k.runId,
-    span_id: k.span.span_id,
-    parent_span_id: k.span.parent_span_id,
-    name: k.span.name,
-    start_time: k.span.start_time,
-    end_time: k.span.end_time,
-    attributes: k.span.attributes,
-    produced_artifact_id: k.span.produced_artifact_id,
-    status: k.span.status,
-    resource_id: k.stored?.id ?? null,
-    conversation_id: conversationOf(k.span.attributes, k.resource),
-  }));
-  const n = await storeSpanRows(
-    tx,
-    now,
-    rows,
-    [...resources.values()].map((r) => ({ owner: r.owner, id: r.id, attributesJson: r.attributes })),
-    renames,
-  );
-  // A span stored meanwhile by a concurrent export of the same trace is not stored twice.
-  unchanged += linked.length - n;
-  return { runIds: runs.map((r) => r.id), stored: n, unchanged, rejected, notes };
-}
-
-/**
- * `cairn.artifact.id` links a span to an artifact of the run's owner (§9). A span naming
- * another owner's artifact, or none, is stored unlinked (its attribute kept), and the
- * answer says so without telling whether the artifact exists. One query for every owner.
- */
-async function withProducedArtifacts<T extends Kept>(tx: Sql, spans: T[], notes: Map<string, number>): Promise<T[]> {
-  const wanted = [...new Map(spans.flatMap((k) => (k.span.produced_artifact_id ? [[traceKey(k.owner, k.span.produced_artifact_id), k]] : []))).values()];
-  if (wanted.length === 0) return spans;
-  const rows = await tx.query<{ id: string; owner: string }>(
-    `select a.id, a.owner from artifacts a join unnest($1::text[], $2::text[]) as w(owner, id) on a.id = w.id and a.owner = w.owner
-      order by a.id for share of a`,
-    [wanted.map((k) => k.owner), wanted.map((k) => k.span.produced_artifact_id)],
-  );
-  const linkable = new Set(rows.map((r) => traceKey(r.owner, r.id)));
-  return spans.map((k) => {
-    if (k.span.produced_artifact_id === null || linkable.has(traceKey(k.owner, k.span.produced_artifact_id))) return k;
-    bump(notes, `${ARTIFACT_ATTRIBUTE} named no artifact of ${k.owner}; the span was stored unlinked`);
-    return { ...k, span: { ...k.span, produced_artifact_id: null } };
   });
+  const params = [
+    now,
+    JSON.stringify(traceRows),
+    `[${rows.join(",")}]`,
+    `[${[...resources.values()].join(",")}]`,
+    JSON.stringify(provenanceOf(ctx, undefined)),
+    RUN_LIMITS.spansPerRun,
+    spans.some((k) => k.span.produced_artifact_id !== null),
+  ];
+  const call = async (sql: Sql) =>
+    (await sql.query<{ result: IngestAnswer }>("select cairn_ingest_spans($1, $2::json, $3::json, $4::json, $5::json, $6, $7) as result", params))[0]?.result;
+  let answer: IngestAnswer | undefined;
+  try {
+    answer = await call(ctx.store);
+  } catch (err) {
+    if (!(isLockConflict(err) || (err instanceof StoreError && err.code === NOT_READ_COMMITTED))) throw err;
+    answer = await ctx.store.transaction(call);
+  }
+  if (!answer) throw new Error("cairn_ingest_spans returned nothing");
+  if (answer.closed > 0) bump(rejected, "their trace's run is closed", answer.closed);
+  if (answer.full > 0) bump(rejected, `their run already holds ${RUN_LIMITS.spansPerRun} spans`, answer.full);
+  for (const [owner, n] of Object.entries(answer.unlinked)) bump(notes, `${ARTIFACT_ATTRIBUTE} named no artifact of ${owner}; the span was stored unlinked`, n);
+  // Stored already, or stored meanwhile by a concurrent export of the same trace: not stored twice.
+  const unchanged = answer.stored + (answer.admitted - answer.inserted);
+  return { runIds: answer.run_ids ?? [], stored: answer.inserted, unchanged, rejected, notes };
 }

@@ -8,7 +8,7 @@ import { eventArgument, eventPayload } from "../events/outbox.js";
 import { newId } from "../ids.js";
 import { parseOwner } from "../identity/names.js";
 import { traceLinkOf } from "../run/trace-links.js";
-import { StoreError } from "../store/faults.js";
+import { NOT_READ_COMMITTED, StoreError } from "../store/faults.js";
 import type { Sql, Store } from "../store/port.js";
 import { receiptExpiry } from "./expiry.js";
 import type { GatedReceipt } from "./gates.js";
@@ -38,9 +38,6 @@ type WriteResult =
   | { status: "duplicate"; id: string; share_token: string }
   | { status: "foreign-link" }
   | { status: "unassignable" };
-
-/** What `cairn_write_receipt` raises when it is called under another isolation level than read committed (ADR 0028). */
-const NOT_READ_COMMITTED = "CA001";
 
 /**
  * One call, one round trip, in the common case. A database (or role) whose default

@@ -30,7 +30,7 @@ export interface RunRename {
 
 /**
  * Stores spans, their resources and produced edges, and adds to their runs' totals (SPEC
- * §28), in one call of `cairn_store_spans` (store/sql/cairn_store_spans.sql, ADR 0061),
+ * §28), in one call of `cairn_store_spans` (store/sql/cairn_store_spans.sql, ADR 0061) — the body is `cairn_insert_spans`, which OTLP ingest reaches through `cairn_ingest_spans`,
  * whose plans PostgreSQL keeps for the session. Both writers of spans use it: OTLP ingest
  * and `run_append_spans`. The caller holds the runs' row locks. Returns how many spans were
  * inserted: a span already stored is skipped and adds nothing to the totals.

@@ -90,6 +90,14 @@ export function translateFault(err: unknown, site?: CallSite): unknown {
  * A deadlock (40P01) or serialization failure (40001): the database rolled the transaction
  * back and it may simply run again (ADR 0041). Checked on the translated error.
  */
+/**
+ * What a write function that needs a new snapshot per statement (`cairn_write_receipt`,
+ * `cairn_ingest_spans`) raises when called under another isolation level than read
+ * committed, before it writes anything: the caller runs it again in a transaction the store
+ * begins as read committed (ADR 0028).
+ */
+export const NOT_READ_COMMITTED = "CA001";
+
 export function isLockConflict(err: unknown): boolean {
   return err instanceof StoreError && (err.code === "40P01" || err.code === "40001");
 }

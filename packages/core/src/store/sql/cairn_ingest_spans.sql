@@ -1,0 +1,143 @@
+-- cairn_ingest_spans: the current definition, as pg_get_functiondef prints it (without the schema).
+-- Edit it here only; the repeatable step re-creates it when this file changes (packages/core/README.md).
+-- Folds: none (no migration defines it; the repeatable step creates it)
+CREATE OR REPLACE FUNCTION cairn_ingest_spans(at_time timestamp with time zone, traces json, span_rows json, resource_rows json, run_provenance json, spans_per_run integer, names_artifacts boolean)
+ RETURNS json
+ LANGUAGE plpgsql
+AS $function$
+declare
+  by_trace jsonb;
+  runs_by_n jsonb;
+  renames json;
+  admitted json;
+  linked jsonb;
+  unlinked json;
+  kept_resources json;
+  closed_n integer;
+  stored_n integer;
+  full_n integer;
+  admitted_n integer;
+  inserted integer;
+  sifted boolean;
+begin
+  if current_setting('transaction_isolation') <> 'read committed' then
+    raise exception 'cairn_ingest_spans runs under read committed, not %', current_setting('transaction_isolation')
+      using errcode = 'CA001';
+  end if;
+
+  -- OTLP ingest's whole write for a batch of spans in one call, so an export costs one round
+  -- trip whatever its trace count (ADR 0063). One statement per step, each with its own
+  -- snapshot under read committed: the spans below see every span a concurrent export of the
+  -- same trace committed while this one waited for the run's row lock. Rows are matched
+  -- through jsonb objects, never by joining two recordsets: the kept plans estimate every
+  -- recordset at 100 rows, and such a join was planned as a nested loop (ADR 0061).
+
+  -- Each trace's run, made on first sight or locked as it is (the no-op update takes the row
+  -- lock), in the caller's (owner, trace id) order, so two exports of the same traces never deadlock.
+  with u as (
+    insert into runs (id, owner, name, provenance, created_at, trace_id)
+    select t.id, t.owner, t.name, run_provenance, at_time, t.trace_id
+      from json_to_recordset(traces) as t(n integer, id text, owner text, trace_id text, name text)
+     order by t.n
+    on conflict (owner, trace_id) where trace_id is not null do update set trace_id = excluded.trace_id
+    returning runs.id, runs.owner, runs.trace_id, runs.name, runs.closed_at, runs.span_count
+  )
+  select jsonb_object_agg(u.owner || chr(1) || u.trace_id,
+                          jsonb_build_object('id', u.id, 'owner', u.owner, 'name', u.name, 'closed', u.closed_at is not null, 'span_count', u.span_count))
+    into by_trace
+    from u;
+
+  -- The runs by the traces' numbers, and the runs to rename: OTLP names a run by its root
+  -- span when the root arrives after other spans did.
+  -- Whether any span must be sifted: one of a closed run, or of a run these spans could fill.
+  select jsonb_object_agg(x.n::text, x.r),
+         json_agg(json_build_object('id', x.r ->> 'id', 'name', x.name))
+           filter (where x.from_root and not (x.r ->> 'closed')::boolean and x.name <> x.r ->> 'name'),
+         coalesce(bool_or((x.r ->> 'closed')::boolean or (x.r ->> 'span_count')::integer + x.offered > spans_per_run), false),
+         coalesce(sum(x.offered), 0)::integer
+    into runs_by_n, renames, sifted, admitted_n
+    from (select t.n, t.name, t.from_root, t.offered, by_trace -> (t.owner || chr(1) || t.trace_id) as r
+            from json_to_recordset(traces) as t(n integer, owner text, trace_id text, name text, from_root boolean, offered integer)) x;
+
+  if not sifted and not names_artifacts then
+    -- The common export: every span goes in, as sent, matched to its run by its trace's number.
+    inserted := cairn_insert_spans(at_time, span_rows, runs_by_n, resource_rows, coalesce(renames, '[]'));
+    return json_build_object(
+      'run_ids', (select json_agg(v ->> 'id') from jsonb_each(runs_by_n) as r(k, v)),
+      'inserted', inserted, 'admitted', admitted_n, 'closed', 0, 'stored', 0, 'full', 0, 'unlinked', '{}'::json);
+  end if;
+
+  -- Which spans go in: none to a closed run; to a run these spans could fill, only those not
+  -- stored yet, up to the run's room, in the order sent.
+  with s as (
+    select s.*, runs_by_n -> s.t::text as r
+      from json_to_recordset(span_rows) as s(t integer, n integer, span_id text, parent_span_id text, name text,
+        start_time timestamptz, end_time timestamptz, attributes json, produced_artifact_id text, status json,
+        resource_id text, conversation_id text) 
+  ),
+  c as (
+    select s.t, s.n, s.r ->> 'id' as run_id, s.r ->> 'owner' as owner, (s.r ->> 'closed')::boolean as closed,
+           (s.r ->> 'span_count')::integer as span_count, count(*) over (partition by s.t) as offered,
+           s.span_id, s.parent_span_id, s.name, s.start_time, s.end_time, s.attributes, s.produced_artifact_id, s.status,
+           s.resource_id, s.conversation_id
+      from s
+  ),
+  o as (
+    select c.*, (c.span_count + c.offered > spans_per_run
+                 and exists (select 1 from spans x where x.run_id = c.run_id and x.span_id = c.span_id)) as stored
+      from c where not c.closed
+  ),
+  f as (
+    select o.*, row_number() over (partition by o.run_id order by o.n) <= greatest(spans_per_run - o.span_count, 0) as fits
+      from o where not o.stored
+  )
+  select (select count(*) from c where c.closed)::integer,
+         (select count(*) from o where o.stored)::integer,
+         (select count(*) from f where not f.fits)::integer,
+         (select count(*) from f where f.fits)::integer,
+         (select json_agg(f order by f.n) from f where f.fits)
+    into closed_n, stored_n, full_n, admitted_n, admitted;
+
+  -- cairn.artifact.id links a span to an artifact of the run's owner (§9); one naming another
+  -- owner's artifact, or none, is stored unlinked. Locked (for share) so it cannot vanish
+  -- before its edge is written.
+  if admitted_n > 0 and exists (select 1 from json_to_recordset(admitted) as a(produced_artifact_id text) where a.produced_artifact_id is not null) then
+    select coalesce(jsonb_object_agg(l.k, true), '{}') into linked
+      from (select a.owner || chr(1) || a.id as k
+              from (select distinct w.owner, w.produced_artifact_id
+                      from json_to_recordset(admitted) as w(owner text, produced_artifact_id text)
+                     where w.produced_artifact_id is not null) w
+              join artifacts a on a.id = w.produced_artifact_id and a.owner = w.owner
+             order by a.id
+               for share of a) l;
+    select json_agg(case when m.ok then m.e else jsonb_set(m.e::jsonb, '{produced_artifact_id}', 'null')::json end order by m.i),
+           (select json_object_agg(g.owner, g.n)
+              from (select m2.owner, count(*) as n from json_to_recordset(admitted) as m2(owner text, produced_artifact_id text)
+                     where m2.produced_artifact_id is not null and not linked ? (m2.owner || chr(1) || m2.produced_artifact_id)
+                     group by m2.owner) g)
+      into admitted, unlinked
+      from (select e.value as e, e.ordinality as i,
+                   e.value ->> 'produced_artifact_id' is null
+                   or linked ? ((e.value ->> 'owner') || chr(1) || (e.value ->> 'produced_artifact_id')) as ok
+              from json_array_elements(admitted) with ordinality as e) m;
+  end if;
+
+  -- Resources only of the spans that go in: one that only a refused span named is not stored.
+  select json_agg(x) into kept_resources
+    from json_to_recordset(resource_rows) as x(owner text, id text, attributes json)
+   where (select jsonb_object_agg(a.owner || chr(1) || a.resource_id, true)
+            from json_to_recordset(admitted) as a(owner text, resource_id text)
+           where a.resource_id is not null) ? (x.owner || chr(1) || x.id);
+
+  inserted := cairn_insert_spans(at_time, coalesce(admitted, '[]'), null, coalesce(kept_resources, '[]'), coalesce(renames, '[]'));
+
+  return json_build_object(
+    'run_ids', (select json_agg(v ->> 'id') from jsonb_each(runs_by_n) as r(k, v)),
+    'inserted', inserted,
+    'admitted', admitted_n,
+    'closed', closed_n,
+    'stored', stored_n,
+    'full', full_n,
+    'unlinked', coalesce(unlinked, '{}'));
+end
+$function$
