@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createCairn } from "../cairn.js";
 import { onOutboxRing } from "../events/wake.js";
+import { receiveTraces } from "../otlp/receive.js";
 import { CONCURRENCY_DRIVERS, fullReceipt, minimalReceipt, TEST_PUBLIC_URL } from "../testing/index.js";
 import { rejectionOf, useTestWorld } from "./helpers.js";
 
@@ -101,5 +102,77 @@ describe.each(CONCURRENCY_DRIVERS)("cached callers and policies on %s", (driver)
     } finally {
       stop();
     }
+  });
+});
+
+/**
+ * ADR 0063: an OTLP export is one write statement that re-checks the remembered caller and
+ * policies the same way, so a change made by another process decides the very next export.
+ */
+describe.each(CONCURRENCY_DRIVERS)("cached callers and policies for OTLP exports on %s", (driver) => {
+  const fx = useTestWorld(driver);
+  const serve = () => createCairn(fx.store, { publicUrl: TEST_PUBLIC_URL });
+  const bearer = (token: string) => `Bearer ${token}`;
+  let counter = 0;
+  const id = (bytes: number) => (++counter).toString(16).padStart(bytes * 2, "0");
+
+  /** An export as REST makes it: the caller from the header, cached after the first time. */
+  async function exportSpans(cairn: ReturnType<typeof serve>, token: string, spans: Array<{ owner?: string; attributes?: unknown[] }>) {
+    const principal = await cairn.authenticateHeader(bearer(token), { cached: true });
+    const traceId = id(16);
+    const resourceSpans = spans.map((s) => ({
+      resource: { attributes: s.owner ? [{ key: "cairn.owner", value: { stringValue: s.owner } }] : [] },
+      scopeSpans: [{ spans: [{ traceId, spanId: id(8), name: "step", startTimeUnixNano: "1764600000000000000", attributes: s.attributes ?? [] }] }],
+    }));
+    const reply = await receiveTraces(cairn.context(principal, "rest"), {
+      body: Buffer.from(JSON.stringify({ resourceSpans })),
+      contentType: "application/json",
+      contentEncoding: undefined,
+    });
+    return { ...reply, traceId };
+  }
+  const spanCount = async (owner: string) =>
+    Number((await fx.store.query<{ n: number }>("select count(*)::int as n from spans s join runs r on r.id = s.run_id where r.owner = $1", [owner]))[0]?.n);
+
+  it("a token revoked elsewhere gets 401 on its next export, and nothing is stored", async () => {
+    const sam = await fx.world.user("sam");
+    const agent = await fx.world.cairn.invoke("token_create", sam.ctx(), { name: "otel", kind: "agent" });
+    const a = serve();
+    expect((await exportSpans(a, agent.token, [{}])).result?.stored).toBe(1);
+    await fx.world.cairn.invoke("token_revoke", sam.ctx(), { id: agent.id });
+    await expect(a.authenticateHeader(bearer(agent.token), { cached: true })).resolves.toBeDefined();
+    expect((await exportSpans(a, agent.token, [{}])).code).toBe("unauthenticated");
+    expect(await spanCount(`user:${sam.name}`)).toBe(1);
+  });
+
+  it("a policy changed elsewhere decides the next export: a secret once redacted is now refused", async () => {
+    const sam = await fx.world.user("sam");
+    const secret = ["ghp_", "A1b2C3d4E5f6G7h8I9j0", "K1l2M3n4O5p6Q7r8"].join("");
+    const withSecret = [{ attributes: [{ key: "auth", value: { stringValue: secret } }] }];
+    const a = serve();
+    const redacted = await exportSpans(a, sam.token, withSecret);
+    expect(redacted.result).toMatchObject({ stored: 1, rejected: 0 });
+    await serve().invoke("policy_set", sam.ctx(), { secrets: "block" });
+    const blocked = await exportSpans(a, sam.token, withSecret);
+    expect(blocked.result).toMatchObject({ stored: 0, rejected: 1 });
+    expect(blocked.result?.message).toContain("the owner's policy blocks secrets");
+  });
+
+  it("a member removed from a team elsewhere cannot export for it on the next request; one added can", async () => {
+    const sam = await fx.world.user("sam");
+    const dana = await fx.world.user("dana");
+    const team = await fx.world.team([sam, dana]);
+    const a = serve();
+    expect((await exportSpans(a, dana.token, [{ owner: team }])).result?.stored).toBe(1);
+    await serve().invoke("team_member_remove", sam.ctx(), { name: team.slice("team:".length), user: dana.name });
+    const refused = await exportSpans(a, dana.token, [{ owner: team }]);
+    expect(refused.result).toMatchObject({ stored: 0, rejected: 1 });
+    expect(refused.result?.message).toContain("cannot act for");
+
+    const kim = await fx.world.user("kim");
+    expect((await exportSpans(a, kim.token, [{}])).result?.stored).toBe(1);
+    await serve().invoke("team_member_add", sam.ctx(), { name: team.slice("team:".length), user: kim.name });
+    expect((await exportSpans(a, kim.token, [{ owner: team }])).result?.stored).toBe(1);
+    expect(await spanCount(team)).toBe(2);
   });
 });

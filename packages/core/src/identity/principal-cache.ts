@@ -8,9 +8,9 @@ import { livePrincipal } from "./tokens.js";
  * What one process remembers between requests (ADR 0027, `ReadCaches`): principals by
  * token hash and owners' policies. Neither decides anything alone. A principal from the
  * cache is marked unchecked on the request's context: every operation re-reads it first
- * (`checkedContext`), except receipt_create, whose one write statement re-checks the
- * token, the owner team and the policy it was gated with, and answers `stale` if any
- * changed. So revocation and policy changes take effect on the next request, on every
+ * (`checkedContext`), except receipt_create and OTLP ingest, whose one write statement
+ * re-checks the token, the owner teams and the policies it was gated with, and answers
+ * `stale` if any changed. So revocation and policy changes take effect on the next request, on every
  * process, while an accepted receipt costs one query.
  */
 

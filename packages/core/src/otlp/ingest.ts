@@ -2,20 +2,24 @@ import { createHash } from "node:crypto";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { provenanceOf } from "../artifact/internal.js";
 import type { ServiceContext } from "../context.js";
-import { CairnError } from "../errors.js";
+import { CairnError, conflict } from "../errors.js";
+import { parseOwner } from "../identity/names.js";
 import { ownerIssue } from "../identity/owner.js";
+import { checkedContext } from "../identity/principal-cache.js";
 import { newId } from "../ids.js";
-import { loadPolicy } from "../policy/store.js";
+import { forgetPolicy, gatingPolicy } from "../policy/cache.js";
+import type { RevisedPolicy } from "../policy/schemas.js";
+import { loadRevisedPolicy } from "../policy/store.js";
+import type { StaleFact } from "../receipt/write.js";
 import { RUN_LIMITS } from "../run/schemas.js";
 import type { NormalizedSpan } from "../run/span-checks.js";
 import { conversationOf } from "../run/totals.js";
-import type { SecretRules } from "../secrets/policy.js";
 import { isLockConflict, NOT_READ_COMMITTED, StoreError } from "../store/faults.js";
 import type { Sql } from "../store/port.js";
 import { ROOT_FIELD } from "../validation.js";
 import type { ExportRequest } from "./decode.js";
 import { OTLP_LIMITS } from "./limits.js";
-import { ARTIFACT_ATTRIBUTE, bump, countSpans, mapExportRequest, OWNER_ATTRIBUTE, runNameOf } from "./map.js";
+import { ARTIFACT_ATTRIBUTE, bump, countSpans, type MappedRequest, mapExportRequest, OWNER_ATTRIBUTE, runNameOf } from "./map.js";
 import { redactRequest, type SpanToScan } from "./redact.js";
 
 /** What one export did: spans stored now, spans already there, spans refused and why, values bounded. */
@@ -64,14 +68,64 @@ export async function ingestTraces(ctx: ServiceContext, request: ExportRequest):
     });
   }
   const mapped = await mapExportRequest(request);
-  const rejected = mapped.rejected;
-  const notes = mapped.trimmed;
-  const fallbackOwner = `user:${ctx.principal.user.name}`;
+  let caller = ctx;
+  let why: StaleFact = "policy";
+  // Policies read for this request, not remembered ones: for a write that cannot re-check them.
+  let fresh = false;
+  for (let attempt = 1; attempt <= ATTEMPTS; ) {
+    const prepared = await prepareSpans(caller, mapped, fresh);
+    // A refusal is given only to a caller read for this request (ADR 0027).
+    if (prepared.ownerRefused && caller.principalUnchecked) {
+      caller = await checkedContext(caller);
+      continue;
+    }
+    const checked = prepared.kept.length <= chunkOf(caller);
+    if (!checked && !fresh) {
+      caller = await checkedContext(caller);
+      fresh = true;
+      continue;
+    }
+    const written = await writeSpans(caller, prepared, checked);
+    if (written.status === "stored") return written.result;
+    why = written.why;
+    if (why === "policy") for (const owner of prepared.policies.keys()) forgetPolicy(caller, owner);
+    else caller = await checkedContext(caller, { force: true });
+    attempt++;
+  }
+  throw conflict(`${STALE_WORDS[why]} changed during each of ${ATTEMPTS} attempts to store these spans; nothing was stored. Send them again.`);
+}
 
-  const policies = new Map<string, SecretRules>();
+/** Tries when the write keeps finding what the scan relied on changed. */
+const ATTEMPTS = 3;
+
+const STALE_WORDS: Record<StaleFact, string> = {
+  token: "The token",
+  team: "Your membership of an owner team",
+  policy: "An owner's policy",
+};
+
+/** An export's spans ready to write, with what their scan relied on. */
+interface PreparedSpans {
+  kept: Kept[];
+  rejected: Map<string, number>;
+  notes: Map<string, number>;
+  unchanged: number;
+  /** Each owner's policy as the spans were scanned under it. */
+  policies: Map<string, RevisedPolicy>;
+  /** Spans were refused because their owner is one the caller cannot act for. */
+  ownerRefused: boolean;
+}
+
+/** Owners checked, policies found (remembered ones, which the write re-checks, unless `fresh`), every string scanned once. */
+async function prepareSpans(ctx: ServiceContext, mapped: MappedRequest, fresh: boolean): Promise<PreparedSpans> {
+  const rejected = new Map(mapped.rejected);
+  const notes = new Map(mapped.trimmed);
+  const fallbackOwner = `user:${ctx.principal.user.name}`;
+  const policies = new Map<string, RevisedPolicy>();
   const seen = new Set<string>();
   const items: Array<SpanToScan & { owner: string; traceId: string }> = [];
   let unchanged = 0;
+  let ownerRefused = false;
   for (const { trace_id, resource, span } of mapped.spans) {
     const res = mapped.resources[resource];
     if (!res) continue;
@@ -82,6 +136,7 @@ export async function ingestTraces(ctx: ServiceContext, request: ExportRequest):
     const owner = res.owner ?? fallbackOwner;
     if (ownerIssue(ctx.principal, owner) !== null) {
       bump(rejected, `${OWNER_ATTRIBUTE} names an owner you cannot act for`);
+      ownerRefused = true;
       continue;
     }
     const key = `${owner}\u0000${trace_id}\u0000${span.span_id}`;
@@ -90,12 +145,12 @@ export async function ingestTraces(ctx: ServiceContext, request: ExportRequest):
       continue;
     }
     seen.add(key);
-    let rules = policies.get(owner);
-    if (!rules) {
-      rules = await loadPolicy(ctx.store, owner);
-      policies.set(owner, rules);
+    let policy = policies.get(owner);
+    if (!policy) {
+      policy = fresh ? await loadRevisedPolicy(ctx.store, owner) : await gatingPolicy(ctx, owner);
+      policies.set(owner, policy);
     }
-    items.push({ span, resource, rules, owner, traceId: trace_id });
+    items.push({ span, resource, rules: policy.policy, owner, traceId: trace_id });
   }
 
   const scanned = await redactRequest(
@@ -121,13 +176,42 @@ export async function ingestTraces(ctx: ServiceContext, request: ExportRequest):
       stored: storedResources[item.resource] ?? null,
     });
   });
+  return { kept, rejected, notes, unchanged, policies, ownerRefused };
+}
 
+/** Spans written per statement: the embedded store's chunks, or the whole export. */
+const chunkOf = (ctx: ServiceContext) => (ctx.store.driver === "pglite" ? EMBEDDED_CHUNK : OTLP_LIMITS.spansPerRequest);
+
+/**
+ * Writes the prepared spans. An export of one chunk (every export on PostgreSQL) is one
+ * statement that first re-checks what the scan relied on — the token, the caller's owner
+ * teams, each owner's policy revision — and writes nothing when any changed (`stale`), as
+ * the receipt write does (ADR 0027). The embedded store's chunks of a large export let
+ * other requests run in between, so a change could land after some were written: those
+ * are written unchecked, with the caller and the policies read for this request.
+ */
+async function writeSpans(
+  ctx: ServiceContext,
+  prepared: PreparedSpans,
+  checked: boolean,
+): Promise<{ status: "stored"; result: IngestResult } | { status: "stale"; why: StaleFact }> {
+  const { kept, rejected, notes, policies } = prepared;
+  const checks: StaleChecks | null = checked
+    ? {
+        token_id: ctx.principal.token.id,
+        user_id: ctx.principal.user.id,
+        teams: [...new Set([...policies.keys()].flatMap((owner) => teamOf(owner)))],
+        policies: [...policies].map(([owner, p]) => ({ owner, revision: p.revision })),
+      }
+    : null;
+  let unchanged = prepared.unchanged;
   let stored = 0;
   const runIds = new Set<string>();
-  const chunk = ctx.store.driver === "pglite" ? EMBEDDED_CHUNK : OTLP_LIMITS.spansPerRequest;
+  const chunk = chunkOf(ctx);
   for (let at = 0; at < kept.length; at += chunk) {
     if (at > 0) await nextTurn();
-    const outcome = await storeSpans(ctx, kept.slice(at, at + chunk));
+    const outcome = await storeSpans(ctx, kept.slice(at, at + chunk), checks);
+    if (outcome.stale) return { status: "stale", why: outcome.stale };
     stored += outcome.stored;
     unchanged += outcome.unchanged;
     for (const [reason, n] of outcome.rejected) bump(rejected, reason, n);
@@ -136,10 +220,25 @@ export async function ingestTraces(ctx: ServiceContext, request: ExportRequest):
   }
   const refusedCount = [...rejected.values()].reduce((a, b) => a + b, 0);
   const lines = [...[...rejected].map(([reason, n]) => `${n} span${n === 1 ? "" : "s"} refused: ${reason}`), ...[...notes].map(([note, n]) => `${n}× ${note}`)];
-  return { stored, unchanged, rejected: refusedCount, message: lines.join("; "), run_ids: [...runIds] };
+  return { status: "stored", result: { stored, unchanged, rejected: refusedCount, message: lines.join("; "), run_ids: [...runIds] } };
+}
+
+const teamOf = (owner: string): string[] => {
+  const parsed = parseOwner(owner);
+  return parsed.kind === "team" ? [parsed.name] : [];
+};
+
+/** What the write re-checks before it writes (ADR 0027): `cairn_ingest_spans` answers stale when any changed. */
+interface StaleChecks {
+  token_id: string;
+  user_id: string;
+  teams: string[];
+  policies: Array<{ owner: string; revision: number }>;
 }
 
 interface StoreOutcome {
+  /** Set when the write found what the scan relied on changed, and wrote nothing. */
+  stale?: StaleFact;
   runIds: string[];
   stored: number;
   unchanged: number;
@@ -147,8 +246,9 @@ interface StoreOutcome {
   notes: Map<string, number>;
 }
 
-/** What `cairn_ingest_spans` answers. */
+/** What `cairn_ingest_spans` answers: what it wrote, or (writing nothing) which checked fact changed. */
 interface IngestAnswer {
+  stale?: StaleFact;
   run_ids: string[] | null;
   inserted: number;
   admitted: number;
@@ -168,7 +268,7 @@ const traceKey = (owner: string, traceId: string) => `${owner}\u0000${traceId}`;
  * is its own transaction; a lock conflict (or a database whose default isolation is not
  * read committed) runs it again in a transaction, which retries.
  */
-async function storeSpans(ctx: ServiceContext, spans: readonly Kept[]): Promise<StoreOutcome> {
+async function storeSpans(ctx: ServiceContext, spans: readonly Kept[], checks: StaleChecks | null): Promise<StoreOutcome> {
   const rejected = new Map<string, number>();
   const notes = new Map<string, number>();
   const now = ctx.now().toISOString();
@@ -231,9 +331,10 @@ async function storeSpans(ctx: ServiceContext, spans: readonly Kept[]): Promise<
     JSON.stringify(provenanceOf(ctx, undefined)),
     RUN_LIMITS.spansPerRun,
     spans.some((k) => k.span.produced_artifact_id !== null),
+    checks === null ? null : JSON.stringify(checks),
   ];
   const call = async (sql: Sql) =>
-    (await sql.query<{ result: IngestAnswer }>("select cairn_ingest_spans($1, $2::json, $3::json, $4::json, $5::json, $6, $7) as result", params))[0]?.result;
+    (await sql.query<{ result: IngestAnswer }>("select cairn_ingest_spans($1, $2::json, $3::json, $4::json, $5::json, $6, $7, $8::json) as result", params))[0]?.result;
   let answer: IngestAnswer | undefined;
   try {
     answer = await call(ctx.store);
@@ -242,6 +343,7 @@ async function storeSpans(ctx: ServiceContext, spans: readonly Kept[]): Promise<
     answer = await ctx.store.transaction(call);
   }
   if (!answer) throw new Error("cairn_ingest_spans returned nothing");
+  if (answer.stale) return { stale: answer.stale, runIds: [], stored: 0, unchanged: 0, rejected, notes };
   if (answer.closed > 0) bump(rejected, "their trace's run is closed", answer.closed);
   if (answer.full > 0) bump(rejected, `their run already holds ${RUN_LIMITS.spansPerRun} spans`, answer.full);
   for (const [owner, n] of Object.entries(answer.unlinked)) bump(notes, `${ARTIFACT_ATTRIBUTE} named no artifact of ${owner}; the span was stored unlinked`, n);

@@ -1,7 +1,6 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { ServiceContext } from "../context.js";
 import { CairnError, type CairnErrorCode } from "../errors.js";
-import { checkedContext } from "../identity/principal-cache.js";
 import { requirePermission } from "../identity/permissions.js";
 import {
   decodeExportRequest,
@@ -43,15 +42,15 @@ export function otlpFailure(contentType: string | undefined, error: CairnError):
  */
 export async function receiveTraces(ctx: ServiceContext, request: OtlpRequest): Promise<OtlpReply> {
   try {
-    const checked = await checkedContext(ctx);
-    requirePermission(checked.principal, "runs:write");
+    // A remembered caller is not read again here: the write re-checks its token and teams (ADR 0027, 0063).
+    requirePermission(ctx.principal, "runs:write");
     const encoding = otlpEncodingOf(request.contentType);
     if (encoding === null) throw otlpUnsupportedType(request.contentType);
     const bytes = await decompressedBody(request.body, request.contentEncoding);
     const decoded = await decodeExportRequest(bytes, encoding);
     // Decoding is the one long step that cannot be cut; other requests run before the rest.
     await nextTurn();
-    const result = await ingestTraces(checked, decoded);
+    const result = await ingestTraces(ctx, decoded);
     return { code: "ok", result, ...encodeExportResponse(encoding, result.rejected, result.message) };
   } catch (err) {
     if (!(err instanceof CairnError) || err.code === "internal") throw err;

@@ -1,7 +1,7 @@
 -- cairn_ingest_spans: the current definition, as pg_get_functiondef prints it (without the schema).
 -- Edit it here only; the repeatable step re-creates it when this file changes (packages/core/README.md).
 -- Folds: none (no migration defines it; the repeatable step creates it)
-CREATE OR REPLACE FUNCTION cairn_ingest_spans(at_time timestamp with time zone, traces json, span_rows json, resource_rows json, run_provenance json, spans_per_run integer, names_artifacts boolean)
+CREATE OR REPLACE FUNCTION cairn_ingest_spans(at_time timestamp with time zone, traces json, span_rows json, resource_rows json, run_provenance json, spans_per_run integer, names_artifacts boolean, stale_checks json)
  RETURNS json
  LANGUAGE plpgsql
 AS $function$
@@ -23,6 +23,22 @@ begin
   if current_setting('transaction_isolation') <> 'read committed' then
     raise exception 'cairn_ingest_spans runs under read committed, not %', current_setting('transaction_isolation')
       using errcode = 'CA001';
+  end if;
+
+  -- What the scan relied on, when the caller remembered it (ADR 0027): the token, the caller's
+  -- owner teams, each owner's policy revision. Any change, and nothing is written.
+  if stale_checks is not null then
+    perform 1 from tokens where id = stale_checks ->> 'token_id' and revoked_at is null;
+    if not found then return '{"stale":"token"}'; end if;
+    if (select count(*) from json_array_elements_text(stale_checks -> 'teams') as g(name)
+         where not exists (select 1 from team_members m join teams tm on tm.id = m.team_id
+                            where tm.name = g.name and m.user_id = stale_checks ->> 'user_id')) > 0 then
+      return '{"stale":"team"}';
+    end if;
+    if (select count(*) from json_to_recordset(stale_checks -> 'policies') as p(owner text, revision bigint)
+         where coalesce((select x.revision from policies x where x.owner = p.owner), 0) <> p.revision) > 0 then
+      return '{"stale":"policy"}';
+    end if;
   end if;
 
   -- OTLP ingest's whole write for a batch of spans in one call, so an export costs one round
