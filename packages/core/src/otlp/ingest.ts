@@ -246,6 +246,8 @@ interface StoreOutcome {
   notes: Map<string, number>;
 }
 
+const INGEST_CALL = "select cairn_ingest_spans($1, $2::json, $3::json, $4::json, $5::json, $6, $7, $8::json) as result";
+
 /** What `cairn_ingest_spans` answers: what it wrote, or (writing nothing) which checked fact changed. */
 interface IngestAnswer {
   stale?: StaleFact;
@@ -333,8 +335,7 @@ async function storeSpans(ctx: ServiceContext, spans: readonly Kept[], checks: S
     spans.some((k) => k.span.produced_artifact_id !== null),
     checks === null ? null : JSON.stringify(checks),
   ];
-  const call = async (sql: Sql) =>
-    (await sql.query<{ result: IngestAnswer }>("select cairn_ingest_spans($1, $2::json, $3::json, $4::json, $5::json, $6, $7, $8::json) as result", params))[0]?.result;
+  const call = async (sql: Sql) => (await sql.query<{ result: IngestAnswer }>(INGEST_CALL, params))[0]?.result;
   let answer: IngestAnswer | undefined;
   try {
     answer = await call(ctx.store);
