@@ -3,11 +3,11 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { figure, QUICK } from "../lib.mjs";
-import { loadCreate } from "./http.mjs";
+import { exampleBody, loadCreate, loadGet } from "./http.mjs";
 import { benchDatabase, CLI, cpuMs, machineCpuMs, postgresCpuMs, startListening } from "./procs.mjs";
 import { loadTraces } from "./traces.mjs";
 
-/** What the A/B row loads both builds with: receipts (the `ab` row) or 50-span traces (`ab-traces`). */
+/** What the A/B row loads both builds with: receipts (the `ab` row), 50-span traces (`ab-traces`) or one share page (`ab-share`). */
 export const AB_WORKLOADS = {
   create: {
     rate: "receipts/s (c32)",
@@ -24,7 +24,32 @@ export const AB_WORKLOADS = {
     per: "span",
     load: loadTraces,
   },
+  share: {
+    rate: "share page reads/s (c32)",
+    unit: "req/s",
+    per: "read",
+    load: async (url, token, duration) => {
+      const path = await sharePathOf(url, token);
+      const r = await loadGet(url, path, { duration });
+      return { perSecond: r.perSecond, ok: r.ok };
+    },
+  },
 };
+
+/** One receipt per server, made on the first load: its share page is what the rounds read. */
+const sharePaths = new Map();
+async function sharePathOf(url, token) {
+  if (!sharePaths.has(url)) {
+    const res = await fetch(`${url}/v1/receipts`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: exampleBody(),
+    });
+    if (res.status !== 201) throw new Error(`POST /v1/receipts → ${res.status}`);
+    sharePaths.set(url, new URL((await res.json()).url).pathname);
+  }
+  return sharePaths.get(url);
+}
 
 async function start(cli, driver) {
   const db = await benchDatabase(driver);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { useTestWorld } from "./helpers.js";
 import { readArtifactByShareToken } from "../artifact/read.js";
 import { CairnError } from "../errors.js";
-import { DRIVERS, minimalReceipt } from "../testing/index.js";
+import { DRIVERS, fullReceipt, minimalReceipt } from "../testing/index.js";
 
 describe.each(DRIVERS)("artifacts on %s", (driver) => {
   const fx = useTestWorld(driver);
@@ -40,6 +40,16 @@ describe.each(DRIVERS)("artifacts on %s", (driver) => {
     await expect(readArtifactByShareToken(fx.store, fx.world.cairn.config, `${token.slice(0, -2)}xx`)).rejects.toMatchObject({
       code: "not_found",
     });
+  });
+
+  it("a link holder sees the receipt as its owner does, less the links §9 hides from a link holder", async () => {
+    const sam = await fx.world.user("sam");
+    const a = await fx.world.cairn.invoke("receipt_create", sam.ctx(), fullReceipt({ learned: "read both ways" }));
+    await fx.world.cairn.invoke("artifact_acknowledge", sam.ctx(), { id: a.id, note: "seen" });
+    const owner = await fx.world.cairn.invoke("artifact_read", sam.ctx(), { id: a.id });
+    const linkHolder = await readArtifactByShareToken(fx.store, fx.world.cairn.config, a.url.split("/s/")[1] as string);
+    expect(linkHolder).toEqual({ ...owner, follows: null, produced_by: [], followed_by: [] });
+    expect(linkHolder.acknowledgements).toHaveLength(1);
   });
 
   it("lists by tag with cursor pagination, newest first, only the caller's own", async () => {

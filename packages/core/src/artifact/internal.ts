@@ -31,11 +31,6 @@ export interface ArtifactRow {
 
 export const ARTIFACT_COLUMNS =
   "id, owner, title, share_type, body, checksum, tags, metadata, provenance, follows, share_token, created_at, expires_at, retained, details, assignee";
-/** The same columns of a table aliased `alias`. */
-const ARTIFACT_COLUMNS_OF = (alias: string) =>
-  ARTIFACT_COLUMNS.split(", ")
-    .map((c) => `${alias}.${c}`)
-    .join(", ");
 
 const DAY_MS = 86_400_000;
 
@@ -99,14 +94,10 @@ export interface LinkHolderRow extends ArtifactRow {
 
 /**
  * One round trip for a share page: the row, whether a receipt of the same owner follows
- * it (the outcome rule's "measured"), and its acknowledgements oldest first.
+ * it (the outcome rule's "measured"), and its acknowledgements oldest first, as one JSON
+ * value from `cairn_link_holder_read` (store/sql, ADR 0064), or null.
  */
-export const LINK_HOLDER_READ = `select ${ARTIFACT_COLUMNS_OF("a")},
-    exists (select 1 from artifacts f where f.follows = a.id and f.owner = a.owner) as followed,
-    (select json_agg(json_build_object('user_name', k.user_name, 'token_name', k.token_name, 'note', k.note, 'created_at', k.created_at)
-             order by k.created_at, k.user_name)
-       from acknowledgements k where k.artifact_id = a.id) as acknowledgements
-  from artifacts a where a.share_token = $1`;
+export const LINK_HOLDER_READ = "select cairn_link_holder_read($1) as row";
 
 function mapRow(config: CairnConfig, row: ArtifactRow, link: VisibleLinks, acknowledgements: Acknowledgements): Artifact {
   return {

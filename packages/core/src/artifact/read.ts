@@ -21,7 +21,7 @@ export async function readArtifact(ctx: ServiceContext, input: { id: string }): 
 export async function readArtifactByShareToken(store: Store, config: CairnConfig, shareToken: string, now: Date = new Date()): Promise<Artifact> {
   const parsed = parseWith(ShareToken, shareToken);
   if (!parsed.ok) throw validationFailed(parsed.issues.map((i) => ({ ...i, field: "token" })));
-  const [full] = await store.query<LinkHolderRow>(LINK_HOLDER_READ, [shareToken]);
+  const full = (await store.query<{ row: LinkHolderRow | null }>(LINK_HOLDER_READ, [shareToken]))[0]?.row;
   const viewer: Viewer = { kind: "link", shareToken };
   if (!full || !authorizeRead(viewer, full)) throw notFound();
   if (isExpired(full, now)) throw gone();
