@@ -20,9 +20,13 @@ export function isStorable(value: string): boolean {
   return !value.includes(NUL) && !LONE_SURROGATE.test(value);
 }
 
+const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, "g");
+
 /** Replaces what cannot be stored by U+FFFD, for text we persist about a refusal (field paths). */
 export function storableCopy(value: string): string {
-  return value.replaceAll(NUL, "\uFFFD").replace(new RegExp(LONE_SURROGATE.source, "g"), "\uFFFD");
+  // Nearly every string is storable as it is: no copy, and no regular expression built per call.
+  if (isStorable(value)) return value;
+  return value.replaceAll(NUL, "\uFFFD").replace(LONE_SURROGATES, "\uFFFD");
 }
 
 /**

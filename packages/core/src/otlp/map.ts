@@ -57,7 +57,9 @@ export interface MappedRequest {
 type Obj = Record<string, unknown>;
 /** Sets an own property, whatever its name: `__proto__` is an attribute key like any other. */
 export const setOwn = (o: Obj, key: string, value: unknown) => {
-  Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+  // Only `__proto__` is a setter on a plain object; defining every key would put the object in dictionary mode.
+  if (key === "__proto__") Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+  else o[key] = value;
 };
 const asObj = (v: unknown): Obj => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Obj) : {});
 const asList = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
@@ -74,14 +76,22 @@ export function countSpans(request: ExportRequest): number {
 const hexOf = (v: unknown): string => (v instanceof Uint8Array ? Buffer.from(v).toString("hex") : "");
 const isZero = (hex: string) => /^0*$/.test(hex);
 
+/** A time in nanoseconds as protobuf's 64-bit integers print it: at most 20 digits, at least one whole millisecond. */
+const NANOS = /^[0-9]{7,20}$/;
+
 /** Nanoseconds since the epoch (a decimal string) as an ISO time to the millisecond, or null when unset or out of range. */
 function timeOf(nanos: unknown): string | null {
   if (typeof nanos !== "string" && typeof nanos !== "number") return null;
   let ms: number;
-  try {
-    ms = Number(BigInt(nanos) / 1_000_000n);
-  } catch {
-    return null;
+  if (typeof nanos === "string" && NANOS.test(nanos)) {
+    // The whole milliseconds of a decimal string are its digits less the last six: no BigInt per time.
+    ms = Number(nanos.slice(0, -6));
+  } else {
+    try {
+      ms = Number(BigInt(nanos) / 1_000_000n);
+    } catch {
+      return null;
+    }
   }
   if (ms <= 0) return null;
   const iso = new Date(ms).toISOString();
