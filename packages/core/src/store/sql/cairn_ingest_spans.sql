@@ -20,10 +20,7 @@ declare
   inserted integer;
   sifted boolean;
 begin
-  if current_setting('transaction_isolation') <> 'read committed' then
-    raise exception 'cairn_ingest_spans runs under read committed, not %', current_setting('transaction_isolation')
-      using errcode = 'CA001';
-  end if;
+  perform cairn_require_read_committed('cairn_ingest_spans');
 
   -- What the scan relied on, when the caller remembered it (ADR 0027): the token, the caller's
   -- owner teams, each owner's policy revision. Any change, and nothing is written.

@@ -16,10 +16,7 @@ declare
   queued integer;
 begin
   -- Each statement below takes a new snapshot after the locks: only read committed gives that (ADR 0028).
-  if current_setting('transaction_isolation') <> 'read committed' then
-    raise exception 'cairn_write_receipt runs under read committed, not %', current_setting('transaction_isolation')
-      using errcode = 'CA001';
-  end if;
+  perform cairn_require_read_committed('cairn_write_receipt');
 
   -- One statement for every lock, taken in the array's order (the caller's one lock order).
   perform pg_advisory_xact_lock(hashtext(k.key)) from jsonb_array_elements_text(w->'locks') with ordinality as k(key, n) order by k.n;
