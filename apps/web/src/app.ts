@@ -39,9 +39,10 @@ export function createWebApp(cairn: Cairn): Hono<WebEnv> {
     await next();
   });
   app.use("*", securityHeaders());
+  // The default, set before the handler (which may set its own over it) for the reason in securityHeaders.
   app.use("*", async (c, next) => {
+    c.header("Cache-Control", "private, no-store");
     await next();
-    if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "private, no-store");
   });
 
   app.get("/assets/cairn.css", (c) => {

@@ -23,12 +23,14 @@ export function contentSecurityPolicy({ styleSrc = "'self'", formAction = "'self
 export function securityHeaders(options: SecurityHeaderOptions = {}): MiddlewareHandler {
   const csp = options.csp ?? contentSecurityPolicy(options);
   return async (c, next) => {
-    await next();
-    // A page that must allow more (the OAuth consent form, which redirects to the app) sets its own.
-    if (!c.res.headers.has("Content-Security-Policy")) c.header("Content-Security-Policy", csp);
+    // Set before the handler, so its response is made with them: a header set on a response
+    // already made copies the whole response, once per header. A page that must allow more
+    // (the OAuth consent form, which redirects to the app) sets its own policy over this one.
+    c.header("Content-Security-Policy", csp);
     c.header("X-Content-Type-Options", "nosniff");
     c.header("Referrer-Policy", "no-referrer");
     c.header("X-Frame-Options", "DENY");
     c.header("Cross-Origin-Opener-Policy", "same-origin");
+    await next();
   };
 }
