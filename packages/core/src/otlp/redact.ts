@@ -36,13 +36,28 @@ function mapStrings(value: unknown, visit: (s: string, kind: "text" | "key") => 
 /** The persisted strings of a span: name, status message, attributes (its resource is scanned once, apart). */
 const spanParts = (s: NormalizedSpan) => ({ name: s.name, message: s.status?.message ?? null, attributes: s.attributes });
 
-function collect(value: unknown, at: string): ScannedString[] {
+/** Visits every string of a JSON value in `mapStrings`' order, building nothing. */
+function eachString(value: unknown, visit: (s: string, kind: "text" | "key" | "bytes") => void): void {
+  if (typeof value === "string") visit(value, "text");
+  else if (value instanceof BytesValue) visit(value.text, "bytes");
+  else if (Array.isArray(value)) for (const v of value) eachString(v, visit);
+  else if (typeof value === "object" && value !== null) {
+    for (const [k, v] of Object.entries(value)) {
+      visit(k, "key");
+      eachString(v, visit);
+    }
+  }
+}
+
+/** A value's strings to scan, and whether it holds a `bytesValue` (which the rebuild turns into its stored form). */
+function collect(value: unknown, at: string): { strings: ScannedString[]; bytes: boolean } {
   const strings: ScannedString[] = [];
-  mapStrings(value, (text, kind) => {
-    strings.push({ field: `${at}[${strings.length}]`, value: text, ...(kind === "key" && { kind }) });
-    return text;
+  let bytes = false;
+  eachString(value, (text, kind) => {
+    if (kind === "bytes") bytes = true;
+    strings.push({ field: `${at}[${strings.length}]`, value: text, ...(kind !== "text" && { kind: "key" as const }) });
   });
-  return strings;
+  return { strings, bytes };
 }
 
 const sizeOf = (strings: readonly ScannedString[]) => strings.reduce((n, s) => n + s.value.length, 0);
@@ -85,21 +100,25 @@ export async function redactRequest(resources: readonly Obj[], items: readonly S
   const spanStrings: Array<ScannedString[] | undefined> = [];
   const resourceStrings: Array<ScannedString[] | undefined> = [];
   const resourceRules: Array<SecretRules | undefined> = [];
+  // Units ("s3", "r0") that must be rebuilt: a string of theirs changed, or they hold a bytesValue.
+  const rebuilt = new Set<string>();
   let total = 0;
   items.forEach((item, i) => {
     const own = collect(spanParts(item.span), `s${i}`);
     const fresh = resourceStrings[item.resource] === undefined;
-    const shared = fresh ? collect(resources[item.resource], `r${item.resource}`) : [];
-    const size = sizeOf(own) + sizeOf(shared);
+    const shared = fresh ? collect(resources[item.resource], `r${item.resource}`) : { strings: [], bytes: false };
+    const size = sizeOf(own.strings) + sizeOf(shared.strings);
     if (total + size > OTLP_LIMITS.requestText) {
       refuse(overBound);
       return;
     }
     total += size;
-    spanStrings[i] = own;
+    spanStrings[i] = own.strings;
+    if (own.bytes) rebuilt.add(`s${i}`);
     if (fresh) {
-      resourceStrings[item.resource] = shared;
+      resourceStrings[item.resource] = shared.strings;
       resourceRules[item.resource] = item.rules;
+      if (shared.bytes) rebuilt.add(`r${item.resource}`);
     }
   });
 
@@ -136,7 +155,10 @@ export async function redactRequest(resources: readonly Obj[], items: readonly S
         redactions += result.redactions.length;
         strings.forEach((s, n) => {
           const after = result.values[n] as string;
-          if (after !== s.value) values.set(s.field, after);
+          if (after !== s.value) {
+            values.set(s.field, after);
+            rebuilt.add(s.field.slice(0, s.field.indexOf("[")));
+          }
         });
       } catch (err) {
         if (!(err instanceof CairnError) || err.code !== "validation_failed") throw err;
@@ -163,8 +185,9 @@ export async function redactRequest(resources: readonly Obj[], items: readonly S
     let n = 0;
     return mapStrings(value, (text) => values.get(`${at}[${n++}]`) ?? text);
   };
+  // A unit with nothing changed and no bytesValue is stored as it came: rebuilding would copy it as it is.
   const outResources: Array<Obj | undefined> = resources.map((attributes, i) =>
-    resourceStrings[i] === undefined || badResources.has(i) ? undefined : (rebuild(attributes, `r${i}`) as Obj),
+    resourceStrings[i] === undefined || badResources.has(i) ? undefined : rebuilt.has(`r${i}`) ? (rebuild(attributes, `r${i}`) as Obj) : attributes,
   );
   const outSpans = items.map((item, i): NormalizedSpan | undefined => {
     if (spanStrings[i] === undefined) return undefined;
@@ -173,6 +196,7 @@ export async function redactRequest(resources: readonly Obj[], items: readonly S
       refuse(bad);
       return undefined;
     }
+    if (!rebuilt.has(`s${i}`)) return item.span;
     const parts = rebuild(spanParts(item.span), `s${i}`) as ReturnType<typeof spanParts>;
     return {
       ...item.span,
