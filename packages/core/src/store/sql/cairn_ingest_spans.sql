@@ -86,7 +86,7 @@ begin
     select s.*, runs_by_n -> s.t::text as r
       from json_to_recordset(span_rows) as s(t integer, n integer, span_id text, parent_span_id text, name text,
         start_time timestamptz, end_time timestamptz, attributes json, produced_artifact_id text, status json,
-        resource_id text, conversation_id text) 
+        resource_id text, conversation_id text)
   ),
   c as (
     select s.t, s.n, s.r ->> 'id' as run_id, s.r ->> 'owner' as owner, (s.r ->> 'closed')::boolean as closed,
