@@ -14,8 +14,8 @@ import type { StaleFact } from "../receipt/write.js";
 import { RUN_LIMITS } from "../run/schemas.js";
 import type { NormalizedSpan } from "../run/span-checks.js";
 import { conversationOf } from "../run/totals.js";
-import { isLockConflict, NOT_READ_COMMITTED, StoreError } from "../store/faults.js";
 import type { Sql } from "../store/port.js";
+import { callReadCommitted } from "../store/read-committed.js";
 import { ROOT_FIELD } from "../validation.js";
 import type { ExportRequest } from "./decode.js";
 import { OTLP_LIMITS } from "./limits.js";
@@ -336,13 +336,7 @@ async function storeSpans(ctx: ServiceContext, spans: readonly Kept[], checks: S
     checks === null ? null : JSON.stringify(checks),
   ];
   const call = async (sql: Sql) => (await sql.query<{ result: IngestAnswer }>(INGEST_CALL, params))[0]?.result;
-  let answer: IngestAnswer | undefined;
-  try {
-    answer = await call(ctx.store);
-  } catch (err) {
-    if (!(isLockConflict(err) || (err instanceof StoreError && err.code === NOT_READ_COMMITTED))) throw err;
-    answer = await ctx.store.transaction(call);
-  }
+  const answer = await callReadCommitted(ctx.store, call, { lockConflicts: true });
   if (!answer) throw new Error("cairn_ingest_spans returned nothing");
   if (answer.stale) return { stale: answer.stale, runIds: [], stored: 0, unchanged: 0, rejected, notes };
   if (answer.closed > 0) bump(rejected, "their trace's run is closed", answer.closed);

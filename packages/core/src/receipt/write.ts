@@ -8,8 +8,8 @@ import { eventArgument, eventPayload } from "../events/outbox.js";
 import { newId } from "../ids.js";
 import { parseOwner } from "../identity/names.js";
 import { traceLinkOf } from "../run/trace-links.js";
-import { NOT_READ_COMMITTED, StoreError } from "../store/faults.js";
 import type { Sql, Store } from "../store/port.js";
+import { callReadCommitted } from "../store/read-committed.js";
 import { receiptExpiry } from "./expiry.js";
 import type { GatedReceipt } from "./gates.js";
 import { type IdempotencyClaim, idempotencyLock, outcomeArgument, type StoredOutcome } from "./idempotency.js";
@@ -39,20 +39,12 @@ type WriteResult =
   | { status: "foreign-link" }
   | { status: "unassignable" };
 
-/**
- * One call, one round trip, in the common case. A database (or role) whose default
- * isolation is not read committed makes the function refuse before it writes anything;
- * the same call then runs in a transaction the store begins as read committed (ADR 0028).
- */
+/** One call, one round trip, in the common case (store/read-committed.ts). */
 async function callWrite(store: Store, argument: string): Promise<WriteResult> {
-  const call = async (sql: Sql) => (await sql.query<{ result: WriteResult }>("select cairn_write_receipt($1::jsonb) as result", [argument]))[0]?.result;
-  let result: WriteResult | undefined;
-  try {
-    result = await call(store);
-  } catch (err) {
-    if (!(err instanceof StoreError && err.code === NOT_READ_COMMITTED)) throw err;
-    result = await store.transaction(call);
-  }
+  const result = await callReadCommitted(
+    store,
+    async (sql: Sql) => (await sql.query<{ result: WriteResult }>("select cairn_write_receipt($1::jsonb) as result", [argument]))[0]?.result,
+  );
   if (!result) throw new Error("cairn_write_receipt returned no status");
   return result;
 }
