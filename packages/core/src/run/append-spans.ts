@@ -92,5 +92,5 @@ async function producedIssues(tx: Sql, run: RunRow, spans: NormalizedSpan[], fre
 async function insertSpans(tx: Sql, runId: string, spans: NormalizedSpan[], now: string): Promise<void> {
   if (spans.length === 0) return;
   const rows = spans.map(({ resource: _resource, ...s }) => ({ ...s, run_id: runId, resource_id: null, conversation_id: conversationOf(s.attributes) }));
-  await storeSpanRows(tx, now, rows, []);
+  await storeSpanRows(tx, now, rows);
 }

@@ -1,9 +1,9 @@
 /**
  * A run's totals (migration 0017's columns, SPEC §28) are added to as spans are stored, in
  * the statement that stores them, from the rows it actually inserted: that statement is in
- * `cairn_insert_spans` (store/sql/cairn_insert_spans.sql), which `storeSpanRows` and OTLP
- * ingest's `cairn_ingest_spans` call. What it needs from JavaScript is each span's
- * conversation, below.
+ * `cairn_insert_spans` (store/sql), which `run_append_spans` reaches through
+ * `cairn_store_spans` and OTLP ingest through `cairn_ingest_spans`. What it needs from
+ * JavaScript is each span's conversation, below.
  */
 
 /** A span's conversation (SPEC §28): `gen_ai.conversation.id`, else `session.id`, on the span, else on its resource. */
