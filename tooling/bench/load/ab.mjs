@@ -3,8 +3,9 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { figure, QUICK } from "../lib.mjs";
-import { exampleBody, loadCreate, loadGet } from "./http.mjs";
+import { loadCreate, loadGet } from "./http.mjs";
 import { benchDatabase, CLI, cpuMs, machineCpuMs, postgresCpuMs, startListening } from "./procs.mjs";
+import { createOne } from "./reads.mjs";
 import { loadTraces } from "./traces.mjs";
 
 /** What the A/B row loads both builds with: receipts (the `ab` row), 50-span traces (`ab-traces`) or one share page (`ab-share`). */
@@ -39,15 +40,7 @@ export const AB_WORKLOADS = {
 /** One receipt per server, made on the first load: its share page is what the rounds read. */
 const sharePaths = new Map();
 async function sharePathOf(url, token) {
-  if (!sharePaths.has(url)) {
-    const res = await fetch(`${url}/v1/receipts`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      body: exampleBody(),
-    });
-    if (res.status !== 201) throw new Error(`POST /v1/receipts → ${res.status}`);
-    sharePaths.set(url, new URL((await res.json()).url).pathname);
-  }
+  if (!sharePaths.has(url)) sharePaths.set(url, new URL((await createOne({ url, token })).url).pathname);
   return sharePaths.get(url);
 }
 

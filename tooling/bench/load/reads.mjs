@@ -10,7 +10,8 @@ import { benchDatabase, CLI, rssMb, startCairn, startListening } from "./procs.m
 
 const BARE_SHARE = fileURLToPath(new URL("./bare-share.mjs", import.meta.url));
 
-async function createOne(cairn) {
+/** One example receipt through `POST /v1/receipts` of a running server ({ url, token }). */
+export async function createOne(cairn) {
   const res = await fetch(`${cairn.url}/v1/receipts`, {
     method: "POST",
     headers: { authorization: `Bearer ${cairn.token}`, "content-type": "application/json" },
