@@ -44,12 +44,13 @@ describe.each(DRIVERS)("artifacts on %s", (driver) => {
 
   it("a link holder sees the receipt as its owner does, less the links §9 hides from a link holder", async () => {
     const sam = await fx.world.user("sam");
-    const a = await fx.world.cairn.invoke("receipt_create", sam.ctx(), fullReceipt({ learned: "read both ways" }));
+    const a = await fx.world.cairn.invoke("receipt_create", sam.ctx(), fullReceipt({ learned: "read both ways", assignee: sam.name }));
     await fx.world.cairn.invoke("artifact_acknowledge", sam.ctx(), { id: a.id, note: "seen" });
     const owner = await fx.world.cairn.invoke("artifact_read", sam.ctx(), { id: a.id });
     const linkHolder = await readArtifactByShareToken(fx.store, fx.world.cairn.config, a.url.split("/s/")[1] as string);
     expect(linkHolder).toEqual({ ...owner, follows: null, produced_by: [], followed_by: [] });
     expect(linkHolder.acknowledgements).toHaveLength(1);
+    expect(linkHolder.assignee).toBe(sam.name);
   });
 
   it("lists by tag with cursor pagination, newest first, only the caller's own", async () => {
