@@ -158,6 +158,19 @@ describe.each(CONCURRENCY_DRIVERS)("cached callers and policies for OTLP exports
     expect(blocked.result?.message).toContain("the owner's policy blocks secrets");
   });
 
+  it("an export larger than one embedded chunk is scanned under a policy changed elsewhere too", async () => {
+    const sam = await fx.world.user("sam");
+    const secret = ["ghp_", "A1b2C3d4E5f6G7h8I9j0", "K1l2M3n4O5p6Q7r8"].join("");
+    const a = serve();
+    expect((await exportSpans(a, sam.token, [{}])).result?.stored).toBe(1);
+    await serve().invoke("policy_set", sam.ctx(), { secrets: "block" });
+    // 300 spans: past the embedded store's chunk of 250, whose chunks are written unchecked with facts read for the request.
+    const many = Array.from({ length: 300 }, (_, i) => (i === 299 ? { attributes: [{ key: "auth", value: { stringValue: secret } }] } : {}));
+    const blocked = await exportSpans(a, sam.token, many);
+    expect(blocked.result).toMatchObject({ stored: 299, rejected: 1 });
+    expect(blocked.result?.message).toContain("the owner's policy blocks secrets");
+  });
+
   it("a member removed from a team elsewhere cannot export for it on the next request; one added can", async () => {
     const sam = await fx.world.user("sam");
     const dana = await fx.world.user("dana");
