@@ -42,6 +42,22 @@ describe.each(DRIVERS)("artifacts on %s", (driver) => {
     });
   });
 
+  it("share reads made at the same moment each get their own receipt, the missing one a 404, and a read sent afterwards sees a later write", async () => {
+    const sam = await fx.world.user("sam");
+    const a = await fx.world.cairn.invoke("receipt_create", sam.ctx(), fullReceipt({ learned: "first" }));
+    const b = await fx.world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ learned: "second" }));
+    const tokenOf = (x: { url: string }) => x.url.split("/s/")[1] as string;
+    const read = (token: string) => readArtifactByShareToken(fx.store, fx.world.cairn.config, token);
+    const answers = await Promise.allSettled([read(tokenOf(b)), read(tokenOf(a)), read(`${tokenOf(a).slice(0, -2)}xx`), read(tokenOf(b))]);
+    expect(answers.map((x) => (x.status === "fulfilled" ? x.value.id : (x.reason as CairnError).code))).toEqual([b.id, a.id, "not_found", b.id]);
+    const [first, , , again] = answers.map((x) => (x.status === "fulfilled" ? x.value : null));
+    // The same token read twice is two rows: one page's object is never another's.
+    expect(first).not.toBe(again);
+    expect(first?.tags).not.toBe(again?.tags);
+    await fx.world.cairn.invoke("artifact_acknowledge", sam.ctx(), { id: a.id, note: "seen" });
+    expect((await read(tokenOf(a))).acknowledgements).toHaveLength(1);
+  });
+
   it("a link holder sees the receipt as its owner does, less the links §9 hides from a link holder", async () => {
     const sam = await fx.world.user("sam");
     const a = await fx.world.cairn.invoke("receipt_create", sam.ctx(), fullReceipt({ learned: "read both ways", assignee: sam.name }));

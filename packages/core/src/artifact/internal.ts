@@ -77,7 +77,7 @@ type Acknowledgements = Artifact["acknowledgements"];
 
 /**
  * The artifact as the holder of its own share link sees it, from a row that carries its
- * acknowledgements and whether a receipt of its owner follows it (`LINK_HOLDER_READ`).
+ * acknowledgements and whether a receipt of its owner follows it (`readLinkHolderRow`).
  * Visibility needs no lookup here: §9's rule gives a link holder no run (runs have no
  * share links) and no other receipt (each has its own token), so `follows`,
  * `produced_by` and `followed_by` are empty by the same rule `visibleLinks` applies.
@@ -91,13 +91,6 @@ export interface LinkHolderRow extends ArtifactRow {
   followed: boolean;
   acknowledgements: Array<Parameters<typeof toAcknowledgement>[0]> | null;
 }
-
-/**
- * One round trip for a share page: the row, whether a receipt of the same owner follows
- * it (the outcome rule's "measured"), and its acknowledgements oldest first, as one JSON
- * value from `cairn_link_holder_read` (store/sql, ADR 0064), or null.
- */
-export const LINK_HOLDER_READ = "select cairn_link_holder_read($1) as row";
 
 function mapRow(config: CairnConfig, row: ArtifactRow, link: VisibleLinks, acknowledgements: Acknowledgements): Artifact {
   return {

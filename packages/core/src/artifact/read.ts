@@ -2,7 +2,8 @@ import type { CairnConfig, ServiceContext } from "../context.js";
 import { CairnError, notFound, validationFailed } from "../errors.js";
 import { authorizeRead, type Viewer } from "../identity/authorize.js";
 import type { Store } from "../store/port.js";
-import { findArtifact, isExpired, LINK_HOLDER_READ, type LinkHolderRow, toArtifact, toLinkHolderArtifact } from "./internal.js";
+import { findArtifact, isExpired, toArtifact, toLinkHolderArtifact } from "./internal.js";
+import { readLinkHolderRow } from "./link-holder-reads.js";
 import { type Artifact, ShareToken } from "./schemas.js";
 import { parseWith } from "../validation.js";
 
@@ -21,7 +22,7 @@ export async function readArtifact(ctx: ServiceContext, input: { id: string }): 
 export async function readArtifactByShareToken(store: Store, config: CairnConfig, shareToken: string, now: Date = new Date()): Promise<Artifact> {
   const parsed = parseWith(ShareToken, shareToken);
   if (!parsed.ok) throw validationFailed(parsed.issues.map((i) => ({ ...i, field: "token" })));
-  const full = (await store.query<{ row: LinkHolderRow | null }>(LINK_HOLDER_READ, [shareToken]))[0]?.row;
+  const full = await readLinkHolderRow(store, shareToken);
   const viewer: Viewer = { kind: "link", shareToken };
   if (!full || !authorizeRead(viewer, full)) throw notFound();
   if (isExpired(full, now)) throw gone();

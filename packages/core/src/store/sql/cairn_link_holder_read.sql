@@ -7,21 +7,8 @@ CREATE OR REPLACE FUNCTION cairn_link_holder_read(link_token text)
  STABLE
 AS $function$
 begin
-  -- A share page's one read (ADR 0057): the row as a link holder sees it, whether a receipt of
-  -- the same owner follows it, and its acknowledgements oldest first; null when no artifact has
-  -- the token. plpgsql keeps the plan for the session, where the same statement sent as text
-  -- was parsed, analysed and planned on every read (ADR 0064). The columns are ARTIFACT_COLUMNS
-  -- less `details`, which the card reads from the body.
-  return (
-    select row_to_json(x)
-      from (select a.id, a.owner, a.title, a.share_type, a.body, a.checksum, a.tags, a.metadata, a.provenance, a.follows,
-                   a.share_token, a.created_at, a.expires_at, a.retained, a.assignee,
-                   exists (select 1 from artifacts f where f.follows = a.id and f.owner = a.owner) as followed,
-                   (select json_agg(json_build_object('user_name', k.user_name, 'token_name', k.token_name, 'note', k.note,
-                                                      'created_at', k.created_at)
-                                    order by k.created_at, k.user_name)
-                      from acknowledgements k where k.artifact_id = a.id) as acknowledgements
-              from artifacts a
-             where a.share_token = link_token) x);
+  -- One share page's read, as processes of the previous release call it during a rolling
+  -- deploy; this release reads through cairn_link_holder_reads (ADR 0065).
+  return cairn_link_holder_reads(array[link_token]) -> 0;
 end
 $function$
