@@ -8,7 +8,8 @@ import { eventArgument, eventPayload } from "../events/outbox.js";
 import { newId } from "../ids.js";
 import { parseOwner } from "../identity/names.js";
 import { traceLinkOf } from "../run/trace-links.js";
-import type { Sql, Store } from "../store/port.js";
+import type { Sql } from "../store/port.js";
+import { PerTurn, perStore } from "../store/per-turn.js";
 import { callReadCommitted } from "../store/read-committed.js";
 import { receiptExpiry } from "./expiry.js";
 import type { GatedReceipt } from "./gates.js";
@@ -39,19 +40,31 @@ type WriteResult =
   | { status: "foreign-link" }
   | { status: "unassignable" };
 
-/** One call, one round trip, in the common case (store/read-committed.ts). */
-async function callWrite(store: Store, argument: string): Promise<WriteResult> {
-  const result = await callReadCommitted(
-    store,
-    async (sql: Sql) => (await sql.query<{ result: WriteResult }>("select cairn_write_receipt($1::jsonb) as result", [argument]))[0]?.result,
-  );
-  if (!result) throw new Error("cairn_write_receipt returned no status");
-  return result;
-}
+/**
+ * The writes that arrive in one turn of the event loop, as one call of
+ * `cairn_write_receipts` (ADR 0066): one round trip and one commit for all of them, each
+ * answered as if sent alone. A call that fails wrote nothing (one transaction), so each of
+ * its writes is sent again alone and meets only its own fault. At most 32 per call: a
+ * write's argument is a few KB, and a call holds its locks until it commits.
+ */
+const writesOf = perStore(
+  (store) =>
+    new PerTurn<string, WriteResult>({
+      most: 32,
+      aloneOnFailure: true,
+      send: async (argumentsJson) => {
+        const call = async (sql: Sql) =>
+          (await sql.query<{ results: WriteResult[] }>("select cairn_write_receipts($1::jsonb) as results", [`[${argumentsJson.join(",")}]`]))[0]?.results;
+        const results = await callReadCommitted(store, call);
+        if (!Array.isArray(results)) throw new Error("cairn_write_receipts returned no answers");
+        return results;
+      },
+    }),
+);
 
 /**
  * The write: one call of `cairn_write_receipt` (store/sql/cairn_write_receipt.sql, ADR
- * 0027, 0050). Everything it stores is computed here first — ids, share token, body,
+ * 0027, 0050), gathered with the turn's other writes (ADR 0066). Everything it stores is computed here first — ids, share token, body,
  * expiry, events, the trace link, and the answer itself, so the idempotency key's saved
  * outcome is byte for byte what the caller gets. Under the key's lock and then the
  * (owner, checksum) lock the function re-checks what the decision relied on (the token is
@@ -98,7 +111,7 @@ export async function writeReceipt(ctx: ServiceContext, gated: GatedReceipt, cla
     trace: link.trace,
     claim: claim ? outcomeArgument(claim, { kind: "created", value }, now) : null,
   };
-  const result = await callWrite(ctx.store, JSON.stringify(argument));
+  const result = await writesOf(ctx.store).call(JSON.stringify(argument));
   switch (result.status) {
     case "created":
       return { status: "created", value, deliveries: result.deliveries };

@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import { PerTurn } from "../store/per-turn.js";
+import { DRIVERS, minimalReceipt } from "../testing/index.js";
+import { useTestWorld } from "./helpers.js";
+
+/** Receipt writes that arrive together share one call and one commit (ADR 0066); each is answered as if sent alone. */
+describe.each(DRIVERS)("receipt writes gathered into one call on %s", (driver) => {
+  const fx = useTestWorld(driver);
+
+  it("writes of several users at once are each stored, and a same-body pair among them is one receipt and a duplicate", async () => {
+    const users = await Promise.all(["ana", "ben", "cy"].map((name) => fx.world.user(name)));
+    const twin = minimalReceipt({ learned: "sent twice at once" });
+    const settled = await Promise.allSettled([
+      ...users.map((u) => fx.world.cairn.invoke("receipt_create", u.ctx(), minimalReceipt({ learned: `from ${u.name}` }))),
+      fx.world.cairn.invoke("receipt_create", users[0]!.ctx(), twin),
+      fx.world.cairn.invoke("receipt_create", users[0]!.ctx(), twin),
+    ]);
+    const created = settled.filter((s) => s.status === "fulfilled").map((s) => s.value);
+    expect(created).toHaveLength(4);
+    expect(new Set(created.map((a) => a.id)).size).toBe(4);
+    const refused = settled.filter((s) => s.status === "rejected").map((s) => (s.reason as { code: string }).code);
+    expect(refused).toEqual(["duplicate"]);
+    for (const [i, u] of users.entries()) {
+      const answer = created[i]!;
+      expect(answer.owner).toBe(`user:${u.name}`);
+      const read = await fx.world.cairn.invoke("artifact_read", u.ctx(), { id: answer.id });
+      expect(read.metadata?.learned).toBe(`from ${u.name}`);
+    }
+  });
+
+  it("a write the database refuses fails alone: the others sent in the same turn are stored", async () => {
+    const users = await Promise.all(["dee", "eve", "fay"].map((name) => fx.world.user(name)));
+    // A real refusal inside the one call: a trigger that rejects one title, as a constraint would.
+    await fx.store.query(`create or replace function refuse_one() returns trigger language plpgsql as $$
+      begin if new.title = 'refused by the database' then raise exception 'refused for the test'; end if; return new; end $$`);
+    await fx.store.query("create trigger refuse_one before insert on artifacts for each row execute function refuse_one()");
+    try {
+      const [dee, eve, fay] = users as [(typeof users)[0], (typeof users)[0], (typeof users)[0]];
+      const settled = await Promise.allSettled([
+        fx.world.cairn.invoke("receipt_create", dee.ctx(), minimalReceipt({ learned: "dee's" })),
+        fx.world.cairn.invoke("receipt_create", eve.ctx(), { ...minimalReceipt({ learned: "eve's" }), title: "refused by the database" }),
+        fx.world.cairn.invoke("receipt_create", fay.ctx(), minimalReceipt({ learned: "fay's" })),
+      ]);
+      expect(settled.map((s) => s.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+      const owners = await fx.store.query<{ owner: string }>("select owner from artifacts where owner = any($1::text[]) order by owner", [
+        users.map((u) => `user:${u.name}`),
+      ]);
+      expect(owners.map((r) => r.owner)).toEqual([`user:${dee.name}`, `user:${fay.name}`]);
+    } finally {
+      await fx.store.query("drop trigger refuse_one on artifacts");
+      await fx.store.query("drop function refuse_one()");
+    }
+  });
+
+  it("calls made in one turn go out as one call, in order; a lone call waits for nothing else", async () => {
+    const sent: number[][] = [];
+    const squares = new PerTurn<number, number>({
+      most: 3,
+      send: async (inputs) => {
+        sent.push(inputs);
+        const rows = await fx.store.query<{ v: number }>("select (x * x)::int as v from unnest($1::int[]) with ordinality as u(x, n) order by n", [inputs]);
+        return rows.map((r) => r.v);
+      },
+    });
+    expect(await Promise.all([1, 2, 3, 4, 5].map((n) => squares.call(n)))).toEqual([1, 4, 9, 16, 25]);
+    expect(sent).toEqual([
+      [1, 2, 3],
+      [4, 5],
+    ]);
+    expect(await squares.call(6)).toBe(36);
+    expect(sent).toHaveLength(3);
+  });
+});
