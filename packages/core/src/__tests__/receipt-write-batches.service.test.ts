@@ -70,4 +70,21 @@ describe.each(DRIVERS)("receipt writes gathered into one call on %s", (driver) =
     expect(await squares.call(6)).toBe(36);
     expect(sent).toHaveLength(3);
   });
+
+  it("a call carries at most its weight: an input heavier than the bound goes alone, the rest fill calls up to it", async () => {
+    const sent: string[][] = [];
+    const lengths = new PerTurn<string, number>({
+      most: 10,
+      mostSize: 10,
+      size: (s) => s.length,
+      send: async (inputs) => {
+        sent.push(inputs);
+        const rows = await fx.store.query<{ n: number }>("select length(s)::int as n from unnest($1::text[]) with ordinality as u(s, i) order by i", [inputs]);
+        return rows.map((r) => r.n);
+      },
+    });
+    const inputs = ["aaaa", "bbbb", "cccc", "d".repeat(25), "ee"];
+    expect(await Promise.all(inputs.map((s) => lengths.call(s)))).toEqual([4, 4, 4, 25, 2]);
+    expect(sent).toEqual([["aaaa", "bbbb"], ["cccc"], ["d".repeat(25)], ["ee"]]);
+  });
 });

@@ -44,13 +44,16 @@ type WriteResult =
  * The writes that arrive in one turn of the event loop, as one call of
  * `cairn_write_receipts` (ADR 0066): one round trip and one commit for all of them, each
  * answered as if sent alone. A call that fails wrote nothing (one transaction), so each of
- * its writes is sent again alone and meets only its own fault. At most 32 per call: a
- * write's argument is a few KB, and a call holds its locks until it commits.
+ * its writes is sent again alone and meets only its own fault. At most 32 per call, and at
+ * most 8 M characters of arguments: a write's argument is a few KB, but a 2 MB request's
+ * can be several MB, and a call holds its locks until it commits.
  */
 const writesOf = perStore(
   (store) =>
     new PerTurn<string, WriteResult>({
       most: 32,
+      mostSize: 8 * 1024 * 1024,
+      size: (argument) => argument.length,
       aloneOnFailure: true,
       send: async (argumentsJson) => {
         const call = async (sql: Sql) =>

@@ -12,6 +12,9 @@ export interface PerTurnOptions<I, O> {
   send: (inputs: I[]) => Promise<O[]>;
   /** Inputs per call at most. */
   most: number;
+  /** With `size`: the inputs of one call weigh at most this much together (an input heavier alone goes alone). */
+  mostSize?: number;
+  size?: (input: I) => number;
   /**
    * When a call for several inputs fails, each is sent again alone, so one input's failure
    * (or a fault that ended the whole call) is answered to that input only, as it would have
@@ -39,9 +42,22 @@ export class PerTurn<I, O> {
   }
 
   #flush(): void {
+    const { most, mostSize = Number.POSITIVE_INFINITY, size = () => 0 } = this.options;
     const gathered = this.#waiting;
     this.#waiting = [];
-    for (let start = 0; start < gathered.length; start += this.options.most) void this.#send(gathered.slice(start, start + this.options.most));
+    let part: Waiting<I, O>[] = [];
+    let weight = 0;
+    for (const w of gathered) {
+      const own = size(w.input);
+      if (part.length > 0 && (part.length === most || weight + own > mostSize)) {
+        void this.#send(part);
+        part = [];
+        weight = 0;
+      }
+      part.push(w);
+      weight += own;
+    }
+    if (part.length > 0) void this.#send(part);
   }
 
   async #send(part: Waiting<I, O>[]): Promise<void> {
