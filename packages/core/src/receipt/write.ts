@@ -67,14 +67,15 @@ const writesOf = perStore(
 
 /**
  * The write: one call of `cairn_write_receipt` (store/sql/cairn_write_receipt.sql, ADR
- * 0027, 0050), gathered with the turn's other writes (ADR 0066). Everything it stores is computed here first — ids, share token, body,
- * expiry, events, the trace link, and the answer itself, so the idempotency key's saved
- * outcome is byte for byte what the caller gets. Under the key's lock and then the
- * (owner, checksum) lock the function re-checks what the decision relied on (the token is
- * live, the caller is in the owner team, the policy's revision is the one gated against)
- * and answers `stale` if not; replays a key's first answer; refuses a `follows` that is
- * not a live receipt of the owner and an assignee who may not read it; refuses a
- * duplicate; or stores the artifact, its events, its trace link and the key's outcome.
+ * 0027, 0050), gathered with the turn's other writes (ADR 0066). Everything it stores is
+ * computed here first — ids, share token, body, expiry, events, the trace link, and the
+ * answer itself, so the idempotency key's saved outcome is byte for byte what the caller
+ * gets. Under the key's lock and the (owner, checksum) lock the function re-checks what
+ * the decision relied on (the token is live, the caller is in the owner team, the policy's
+ * revision is the one gated against) and answers `stale` if not; replays a key's first
+ * answer; refuses a `follows` that is not a live receipt of the owner and an assignee who
+ * may not read it; refuses a duplicate; or stores the artifact, its events, its trace link
+ * and the key's outcome.
  */
 export async function writeReceipt(ctx: ServiceContext, gated: GatedReceipt, claim: IdempotencyClaim | null): Promise<WriteOutcome> {
   const now = ctx.now();
