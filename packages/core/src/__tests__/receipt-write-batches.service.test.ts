@@ -71,6 +71,27 @@ describe.each(DRIVERS)("receipt writes gathered into one call on %s", (driver) =
     expect(sent).toHaveLength(3);
   });
 
+  it("a call that fails answers each of its inputs with the database's error, and the next turn's call is sent afresh", async () => {
+    const sent: number[][] = [];
+    const inverses = new PerTurn<number, number>({
+      most: 10,
+      send: async (inputs) => {
+        sent.push(inputs);
+        const rows = await fx.store.query<{ v: number }>("select (100 / x)::int as v from unnest($1::int[]) with ordinality as u(x, n) order by n", [inputs]);
+        return rows.map((r) => r.v);
+      },
+    });
+    const settled = await Promise.allSettled([4, 0, 5].map((n) => inverses.call(n)));
+    expect(settled.map((s) => s.status)).toEqual(["rejected", "rejected", "rejected"]);
+    // 22012: division_by_zero, the one refusal of the call, given to each input.
+    for (const s of settled) expect(String((s as PromiseRejectedResult).reason)).toMatch(/22012/);
+    expect(await Promise.all([4, 5].map((n) => inverses.call(n)))).toEqual([25, 20]);
+    expect(sent).toEqual([
+      [4, 0, 5],
+      [4, 5],
+    ]);
+  });
+
   it("a call carries at most its weight: an input heavier than the bound goes alone, the rest fill calls up to it", async () => {
     const sent: string[][] = [];
     const lengths = new PerTurn<string, number>({
