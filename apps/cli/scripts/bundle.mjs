@@ -2,11 +2,13 @@
 // `cairn` binary start like a small program instead of loading the packages it fronts:
 //   dist/table.js   core's metadata the commands are spelled from (liveTable() in src/metadata.ts)
 //   dist/light.js   core's view models and limits (src/light.ts), bundled without core's schemas
-//   dist/bin.js     the binary: its own modules, commander and the light packages in one file,
-//                   the rest (serve, --dry-run, ...) in dist/chunks/, loaded when used
+//   dist/bin.js     the binary: loads dist/quick.js for `cairn read ID` (one file, src/quick.ts)
+//                   and dist/cli.js for any other command line
+//   dist/cli.js     its own modules, commander and the light packages, the rest (serve,
+//                   --dry-run, ...) in dist/chunks/, loaded when used
 // The other tsc outputs stay as they are: they are what `import "@cairn/cli"` loads.
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import { build } from "esbuild";
@@ -112,34 +114,74 @@ async function writeLight() {
  */
 const CARRIED = new Set(["commander", "@cairn/core/json", "@cairn/core/local", "@cairn/rest/routes"]);
 
-async function writeBin() {
+const carriedPackages = {
+  name: "carried-packages",
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.path.startsWith("node:") || CARRIED.has(args.path) || /[\\/]node_modules[\\/]/.test(args.importer)) return undefined;
+      return { path: args.path, external: true };
+    });
+  },
+};
+
+const common = { bundle: true, write: false, format: "esm", platform: "node", target: "node20", legalComments: "none", logLevel: "silent" };
+
+/** dist/cli.js and dist/chunks/: every command line but the quick ones, loaded by bin.js when needed. */
+async function buildCli() {
   const result = await build({
-    entryPoints: [dist("bin.js")],
-    bundle: true,
+    ...common,
+    entryPoints: [dist("cli.js")],
     splitting: true,
-    write: false,
-    format: "esm",
-    platform: "node",
-    target: "node20",
     outdir: DIST,
     entryNames: "[name]",
     chunkNames: "chunks/[name]-[hash]",
-    legalComments: "none",
-    logLevel: "silent",
+    plugins: [carriedPackages],
+  });
+  return result.outputFiles;
+}
+
+/**
+ * dist/bin.js, which only picks a path, and dist/quick.js: one file with what `cairn read ID`
+ * runs (src/quick.ts), so that command compiles one module and nothing it does not use
+ * (docs/adr/0067). Their imports of our own modules by `import()` (quick.js, cli.js, the
+ * operations table) stay imports of the files beside them. quick.js shares no live
+ * objects with cli.js, only plain data and functions, so the two copies of small modules
+ * (transport, output) cannot disagree.
+ */
+async function buildBin() {
+  const { version } = JSON.parse(await readFile(join(DIST, "..", "package.json"), "utf8"));
+  const result = await build({
+    ...common,
+    entryPoints: [dist("bin.js"), dist("quick.js")],
+    outdir: DIST,
+    entryNames: "[name]",
+    define: { CAIRN_VERSION: JSON.stringify(version) },
     plugins: [
+      carriedPackages,
       {
-        name: "carried-packages",
+        name: "own-modules-loaded-later",
         setup(b) {
-          b.onResolve({ filter: /^[^./]/ }, (args) => {
-            if (args.path.startsWith("node:") || CARRIED.has(args.path) || /[\\/]node_modules[\\/]/.test(args.importer)) return undefined;
-            return { path: args.path, external: true };
+          b.onResolve({ filter: /^\./ }, (args) => {
+            if (args.kind !== "dynamic-import") return undefined;
+            const target = relative(DIST, join(args.resolveDir, args.path)).split(sep).join("/");
+            return { path: `./${target}`, external: true };
           });
         },
       },
     ],
   });
+  const bin = result.outputFiles.find((f) => f.path === dist("bin.js"));
+  const loads = [...bin.text.matchAll(/\bimport\(\s*["'](\.[^"']+)["']\s*\)/g)].map((m) => m[1]);
+  if (!loads.includes("./cli.js") || !loads.includes("./quick.js") || /^\s*import\s.*from\s*["']\./m.test(bin.text)) {
+    throw new Error("dist/bin.js must load ./quick.js and ./cli.js when used, and nothing of ours before: the quick path's split is broken.");
+  }
+  return result.outputFiles;
+}
+
+async function writeBin() {
+  const files = [...(await buildCli()), ...(await buildBin())];
   await rm(dist("chunks"), { recursive: true, force: true });
-  for (const file of result.outputFiles) {
+  for (const file of files) {
     await mkdir(dirname(file.path), { recursive: true });
     await writeFile(file.path, file.contents);
   }
@@ -149,4 +191,4 @@ await writeTable();
 await writeLight();
 await writeBin();
 // tsc's source maps describe the files these replaced.
-await Promise.all(["table.js.map", "light.js.map", "bin.js.map"].map((name) => rm(dist(name), { force: true })));
+await Promise.all(["table.js.map", "light.js.map", "bin.js.map", "cli.js.map"].map((name) => rm(dist(name), { force: true })));

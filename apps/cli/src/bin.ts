@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-import { createRequire } from "node:module";
-import { nodeFetch } from "./client/transport.js";
-import { processIo } from "./io.js";
-import { main } from "./main.js";
+import { quickLineOf } from "./quick-line.js";
 
-// The client commands are imported here; serve, worker and mcp import what they need when they run.
-const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
+/** Written by the build into the binary (scripts/bundle.mjs); read from package.json when run unbundled. */
+declare const CAIRN_VERSION: string | undefined;
+const version =
+  typeof CAIRN_VERSION === "string"
+    ? CAIRN_VERSION
+    : ((await import("node:module")).createRequire(import.meta.url)("../package.json") as { version: string }).version;
 
 // A reader that goes away (`cairn export | head`) is not an error.
 process.stdout.on("error", (err: NodeJS.ErrnoException) => {
@@ -13,21 +14,15 @@ process.stdout.on("error", (err: NodeJS.ErrnoException) => {
   throw err;
 });
 
-const argv = process.argv.slice(2);
 const flushed = (stream: NodeJS.WriteStream) => new Promise<void>((resolve) => stream.write("", () => resolve()));
 
+// `cairn read ID` loads quick.js, one module with only what it runs; every other line
+// loads the rest of the CLI (cli.ts). This file holds nothing else (docs/adr/0067).
+const argv = process.argv.slice(2);
+const quick = quickLineOf(argv);
 try {
-  if (argv[0] === "serve" && argv.length === 1) {
-    const { runServe } = await import("./commands/serve.js");
-    await runServe(version);
-  } else if (argv[0] === "worker" && argv.length === 1) {
-    const { runWorker } = await import("./commands/worker.js");
-    await runWorker(version);
-  } else if (argv[0] === "mcp" && argv.length === 1) {
-    const { runMcp } = await import("./commands/mcp.js");
-    await runMcp(version);
-  } else {
-    const code = await main(argv, processIo(), nodeFetch, version);
+  const code = quick ? await (await import("./quick.js")).runQuickInProcess(quick, version) : await (await import("./cli.js")).runCommandLine(argv, version);
+  if (code !== undefined) {
     // A client command is done here; a kept-alive connection would hold the process open
     // a while longer, which scripts calling cairn in a loop feel.
     await Promise.all([flushed(process.stdout), flushed(process.stderr)]);

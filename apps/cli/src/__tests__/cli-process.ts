@@ -30,7 +30,12 @@ function withJson(ran: { code: number | null; stdout: string; stderr: string }):
   return { ...ran, json };
 }
 
-type CliOptions = { env?: Record<string, string>; input?: string };
+type CliOptions = {
+  env?: Record<string, string>;
+  input?: string;
+  /** The entry to run the line through: `main` (the default, as the binary does), or `runProgram` to skip the quick path. */
+  entry?: typeof main;
+};
 
 /** The test's environment without CAIRN_URL/CAIRN_TOKEN, so each call says exactly what it talks to. */
 function environment(env: Record<string, string> | undefined): Record<string, string | undefined> {
@@ -59,7 +64,7 @@ export async function runCli(args: string[], opts: CliOptions = {}): Promise<Cli
     stderrIsTty: false,
     env: environment(opts.env),
   };
-  const code = await main(args, io, nodeFetch, "test");
+  const code = await (opts.entry ?? main)(args, io, nodeFetch, "test");
   return withJson({ code, stdout: stdout.join(""), stderr: stderr.join("") });
 }
 

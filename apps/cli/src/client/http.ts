@@ -2,7 +2,6 @@ import type { CairnErrorBody, OperationName, OperationOutput } from "@cairn/core
 import { defaultRoute, requestOf, ROUTES, type RouteSpec } from "@cairn/rest/routes";
 import { EXIT, exitCodeOf } from "../exit-codes.js";
 import { CliFailure } from "../failure.js";
-import { operationMeta } from "../metadata.js";
 import type { Connection } from "./connection.js";
 import type { HttpAnswer, HttpFetch, HttpInit } from "./transport.js";
 
@@ -191,8 +190,10 @@ export class CairnClient {
    * the length of a long export.
    */
   async open(name: OperationName, input: unknown, headers: Readonly<Record<string, string>> = {}): Promise<HttpAnswer> {
-    // An operation without a named route takes its method from whether it writes.
-    const route = ROUTES[name] ?? defaultRoute(name, (await operationMeta(name)).mutates);
+    // An operation without a named route takes its method from whether it writes. The
+    // operations table is loaded only then: most commands' routes are named, and the
+    // table is most of what `cairn read` would otherwise compile at start (docs/adr/0067).
+    const route = ROUTES[name] ?? defaultRoute(name, (await (await import("../metadata.js")).operationMeta(name)).mutates);
     const { url, init } = this.request(name, route, input, headers);
     const controller = new AbortController();
     const deadline = Date.now() + this.limits.timeoutMs;

@@ -3,9 +3,8 @@ import { isPlainObject } from "@cairn/core/json";
 import type { Command } from "commander";
 import { fieldLines } from "../format.js";
 import { fieldOf, operationMeta } from "../metadata.js";
-import type { Printer } from "../output.js";
 import { flagsOf, optionFor } from "./fields.js";
-import { type CommandContext, JSON_HELP, runWithClient } from "./run.js";
+import { type CommandContext, JSON_HELP, type OperationHandling, runOperation } from "./run.js";
 
 /** A command line that sends one input: the words after `cairn`, and standard input if any. */
 export interface CommandLine {
@@ -47,19 +46,13 @@ export interface OptionSpec {
   flags?: string;
 }
 
-export interface OperationCommandSpec<N extends OperationName> {
+export interface OperationCommandSpec<N extends OperationName> extends OperationHandling<N> {
   words: readonly string[];
   args?: readonly ArgSpec[];
   options?: readonly OptionSpec[];
   /** Overrides the operation's description as the one-line summary. */
   summary?: string;
   examples: readonly string[];
-  /** Human output of a success; --json prints the REST answer verbatim instead. */
-  human(data: OperationOutput<N>, printer: Printer): void;
-  /** Exit code of a success, with or without --json (e.g. `cairn doctor` exits 1 on a warning). */
-  exitCode?(data: OperationOutput<N>): number;
-  /** Answers the input itself instead of calling the operation (returns true when it did), e.g. `cairn read <share link>`. */
-  answer?(input: Record<string, unknown>, ctx: CommandContext, json: boolean): Promise<boolean>;
 }
 
 export function examplesHelp(examples: readonly string[]): string {
@@ -131,13 +124,7 @@ export function operationCommand<N extends OperationName>(operation: N, spec: Op
           const value = values[option.attributeName()];
           if (value !== undefined) input[field] = value;
         }
-        if (spec.answer && (await spec.answer(input, ctx, values.json === true))) return;
-        await runWithClient(ctx, values.json === true, async (client, printer) => {
-          const answer = await client.call(operation, input);
-          if (values.json === true) printer.out(answer.text);
-          else spec.human(answer.data, printer);
-          return spec.exitCode?.(answer.data);
-        });
+        await runOperation(ctx, operation, spec, input, values.json === true);
       });
     },
   };

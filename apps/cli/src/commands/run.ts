@@ -1,3 +1,4 @@
+import type { OperationName, OperationOutput } from "@cairn/core";
 import { type Connection, resolveConnection } from "../client/connection.js";
 import { CairnClient, clientLimitsFrom } from "../client/http.js";
 import type { HttpFetch } from "../client/transport.js";
@@ -50,3 +51,34 @@ export async function runWithClient(
 }
 
 export const JSON_HELP = "Print the REST answer as JSON on stdout; on failure, the REST error object.";
+
+/** What a command does with one operation's input: its human output and, optionally, its own answer or exit code. */
+export interface OperationHandling<N extends OperationName> {
+  /** Human output of a success; --json prints the REST answer verbatim instead. */
+  human(data: OperationOutput<N>, printer: Printer): void;
+  /** Exit code of a success, with or without --json (e.g. `cairn doctor` exits 1 on a warning). */
+  exitCode?(data: OperationOutput<N>): number;
+  /** Answers the input itself instead of calling the operation (returns true when it did), e.g. `cairn read <share link>`. */
+  answer?(input: Record<string, unknown>, ctx: CommandContext, json: boolean): Promise<boolean>;
+}
+
+/**
+ * Sends one operation's input and prints the answer: what every operation command does
+ * once its command line is read. Commander-free, so `cairn read ID` can run it without
+ * loading the program (quick.ts).
+ */
+export async function runOperation<N extends OperationName>(
+  ctx: CommandContext,
+  operation: N,
+  handling: OperationHandling<N>,
+  input: Record<string, unknown>,
+  json: boolean,
+): Promise<void> {
+  if (handling.answer && (await handling.answer(input, ctx, json))) return;
+  await runWithClient(ctx, json, async (client, printer) => {
+    const answer = await client.call(operation, input);
+    if (json) printer.out(answer.text);
+    else handling.human(answer.data, printer);
+    return handling.exitCode?.(answer.data);
+  });
+}

@@ -1,6 +1,12 @@
-import { constants } from "node:fs";
-import { type FileHandle, link, mkdir, open, readFile, rename, unlink, writeFile } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
 import { dirname } from "node:path";
+
+/**
+ * The file system, loaded when a file is touched: a client command given CAIRN_URL and
+ * CAIRN_TOKEN never reads this file, and loading fs/promises (with the watchers and
+ * readline it brings) is ~3 ms of such a command's start (docs/adr/0067).
+ */
+const fs = () => import("node:fs/promises");
 
 /** `$CAIRN_HOME/credentials` (SPEC §13): JSON `{url, token}`, mode 0600. */
 export interface Credentials {
@@ -15,6 +21,7 @@ export interface Credentials {
  * tried once more; its mode is set on the open file, not by path.
  */
 export async function writeCredentials(path: string, credentials: Credentials): Promise<void> {
+  const { constants, mkdir, open, rename, unlink } = await fs();
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   const tmp = `${path}.${process.pid}.tmp`;
   const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
@@ -37,6 +44,7 @@ export async function writeCredentials(path: string, credentials: Credentials): 
 
 /** Returns null when the file is absent; throws with a clear message when it is unreadable or malformed. */
 export async function readCredentials(path: string): Promise<Credentials | null> {
+  const { readFile } = await fs();
   let text: string;
   try {
     text = await readFile(path, "utf8");
@@ -77,6 +85,7 @@ async function keepAside(path: string, write: (candidate: string) => Promise<voi
  * replaced. Returns the backup's path, or null when nothing needed keeping.
  */
 export async function replaceCredentials(path: string, credentials: Credentials): Promise<string | null> {
+  const { link, readFile, writeFile } = await fs();
   let prior: Credentials | null;
   try {
     prior = await readCredentials(path);
