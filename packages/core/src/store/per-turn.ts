@@ -80,9 +80,9 @@ export class PerTurn<I, O> {
   }
 }
 
-/** One `PerTurn` per store (and per kind of call): a call gathers only what goes to the same database. */
-export function perStore<I, O>(make: (store: Store) => PerTurn<I, O>): (store: Store) => PerTurn<I, O> {
-  const byStore = new WeakMap<Store, PerTurn<I, O>>();
+/** One `PerTurn` (or other per-database state) per store: a call gathers only what goes to the same database. */
+export function perStore<T extends object>(make: (store: Store) => T): (store: Store) => T {
+  const byStore = new WeakMap<Store, T>();
   return (store) => {
     let batches = byStore.get(store);
     if (batches === undefined) {

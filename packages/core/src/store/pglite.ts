@@ -9,15 +9,27 @@ export async function openPgliteStore(dataDir?: string): Promise<Store> {
   const [level] = (await db.query<{ level: string }>("select current_setting('default_transaction_isolation') as level")).rows;
   const pinIsolation = level?.level !== "read committed";
 
+  // This process is the data directory's one user, so every change passes here: the count
+  // moves when a statement is sent and when it ends (StoreChanges, ADR 0068).
+  let moves = 0;
+  const counted = async <T>(work: () => Promise<T>): Promise<T> => {
+    moves++;
+    try {
+      return await work();
+    } finally {
+      moves++;
+    }
+  };
+  // In process, the embedded store cannot be down or stuck; once closed it is unavailable, like a dead server.
+  const rowsOf = async <T>(conn: Pick<PGlite, "query">, text: string, params: unknown[]) => {
+    try {
+      return (await conn.query<T>(text, params)).rows;
+    } catch (err) {
+      throw translateFault(err, callSite());
+    }
+  };
   const runner = (conn: Pick<PGlite, "query">, onCommit?: Array<() => void>): Sql => ({
-    // In process, the embedded store cannot be down or stuck; once closed it is unavailable, like a dead server.
-    async query<T>(text: string, params: unknown[] = []) {
-      try {
-        return (await conn.query<T>(text, params)).rows;
-      } catch (err) {
-        throw translateFault(err, callSite());
-      }
-    },
+    query: <T>(text: string, params: unknown[] = []) => counted(() => rowsOf<T>(conn, text, params)),
     afterCommit: (fn) => (onCommit ? onCommit.push(fn) : fn()),
   });
 
@@ -31,15 +43,21 @@ export async function openPgliteStore(dataDir?: string): Promise<Store> {
     // store is one session, whose default (postgresql.conf) is read once here.
     async transaction(fn) {
       const onCommit: Array<() => void> = [];
-      const out = await db.transaction(async (tx) => {
-        if (pinIsolation) await tx.query("set transaction isolation level read committed");
-        return fn(runner(tx, onCommit));
-      });
+      const out = await counted(() =>
+        db.transaction(async (tx) => {
+          if (pinIsolation) await tx.query("set transaction isolation level read committed");
+          return fn(runner(tx, onCommit));
+        }),
+      );
       for (const f of onCommit) f();
       return out;
     },
     async exec(script) {
-      await db.exec(script);
+      await counted(() => db.exec(script));
+    },
+    changes: {
+      count: () => moves,
+      readOnly: <T>(text: string, params: unknown[] = []) => rowsOf<T>(db, text, params),
     },
     async close() {
       if (closed) return;

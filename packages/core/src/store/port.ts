@@ -12,6 +12,8 @@ export interface Sql {
 
 export interface Store extends Sql {
   readonly driver: "pg" | "pglite";
+  /** Only where this process is the store's one writer (the embedded store); see StoreChanges. */
+  readonly changes?: StoreChanges;
   /** Runs fn in one transaction on one connection; rolls back if it throws. */
   transaction<T>(fn: (tx: Sql) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** Runs a script of several statements (migrations). */
@@ -40,4 +42,17 @@ export interface StoreOptions {
   timeouts?: DatabaseTimeouts | undefined;
   /** Where the driver logs faults it survives (an idle connection lost). */
   logger?: Logger | undefined;
+}
+
+/**
+ * How a reader knows that nothing changed: a count that moves whenever the store's data may
+ * have. Every statement, transaction and script moves it when sent and again when done;
+ * only statements sent through `readOnly`, which the caller vouches change nothing, leave
+ * it be. What was read while the count stood still may be answered again until it moves
+ * (ADR 0068). Only a store that one process alone writes can count: PostgreSQL is shared
+ * by every `cairn serve` and `cairn worker`, so it has none.
+ */
+export interface StoreChanges {
+  count(): number;
+  readOnly<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
 }
