@@ -54,6 +54,26 @@ interface CallerInfo {
 }
 
 /**
+ * Builds the SDK's handler without the line it prints on every start when answers are
+ * JSON ("responseMode: 'json' drops mid-call notifications…"). Cairn answers JSON on
+ * purpose (docs/adr/0051) and sends no notification during a call, so the line told
+ * whoever ran `cairn serve` about a loss that cannot happen. Only that line is held back,
+ * only while the handler is built; any other warning still reaches stderr.
+ */
+function withoutJsonModeNotice<T>(build: () => T): T {
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => {
+    if (typeof args[0] === "string" && args[0].startsWith("responseMode: 'json' drops mid-call notifications")) return;
+    warn(...args);
+  };
+  try {
+    return build();
+  } finally {
+    console.warn = warn;
+  }
+}
+
+/**
  * The Streamable HTTP endpoint as a web-standard handler (mount it at /mcp), for both
  * protocol eras from one factory, which builds a fresh server per request bound to the
  * caller's token. 2026-07-28 requests (each carrying its own `_meta` envelope;
@@ -72,12 +92,14 @@ export function createMcpHttpHandler(cairn: Cairn, options: McpServerOptions): (
       ...(caller.requestId !== undefined && { requestId: caller.requestId }),
     });
   };
-  const modern = createMcpHandler(factory, {
-    legacy: "reject",
-    responseMode: "json",
-    maxRequestBodySize: LIMITS.requestBytes,
-    onerror: (err) => cairn.log.warn({ code: "mcp_transport", surface: "mcp" }, err),
-  });
+  const modern = withoutJsonModeNotice(() =>
+    createMcpHandler(factory, {
+      legacy: "reject",
+      responseMode: "json",
+      maxRequestBodySize: LIMITS.requestBytes,
+      onerror: (err) => cairn.log.warn({ code: "mcp_transport", surface: "mcp" }, err),
+    }),
+  );
   const legacy = async (req: Request, authInfo: AuthInfo): Promise<Response> => {
     const server = factory({ era: "legacy", authInfo, requestInfo: req });
     const transport = new WebStandardStreamableHTTPServerTransport({

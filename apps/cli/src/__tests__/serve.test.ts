@@ -25,6 +25,8 @@ describe.each(DRIVERS)("cairn serve on %s", (driver) => {
       expect(creds.url).toBe(first.url);
       expect(first.output()).toContain(credsPath);
       expect(first.output()).not.toContain(creds.token);
+      // What a person sees at start is Cairn's own lines, not a library's notice about a mode it chose.
+      expect(first.output()).not.toContain("responseMode");
 
       const created = await post(`${first.url}/v1/receipts`, creds.token, minimalReceipt());
       expect(created.status).toBe(201);
