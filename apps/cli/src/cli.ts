@@ -3,7 +3,7 @@ import { processIo } from "./io.js";
 import { main } from "./main.js";
 
 /**
- * Runs any command line but the quick ones bin.ts answers itself. The process commands
+ * Runs any command line but the quick ones bin.ts hands to quick.ts. The process commands
  * (`serve`, `worker`, `mcp`) import what they need when they run and return undefined:
  * they keep the process. A client command returns its exit code.
  */

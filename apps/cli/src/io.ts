@@ -2,8 +2,8 @@ import { once } from "node:events";
 import { isatty } from "node:tty";
 
 /**
- * Everything a command touches outside itself: its streams and its environment. `bin.ts`
- * passes the process's; tests pass their own, so most CLI tests run in one process.
+ * Everything a command touches outside itself: its streams and its environment. The binary
+ * (cli.ts, quick.ts) passes the process's; tests pass their own, so most CLI tests run in one process.
  */
 export interface CliIo {
   /** One line on stdout (results). */

@@ -25,7 +25,7 @@ ${EXIT_CODES_HELP}
   (cairn serve exits 1 when it cannot start)
 `;
 
-/** The process-bound commands (`serve`, `worker`, `mcp`); `bin.ts` runs them, `main` only lists them in help. */
+/** The process-bound commands (`serve`, `worker`, `mcp`); `cli.ts` runs them, `main` only lists them in help. */
 export const PROCESS_COMMANDS = {
   serve: "Run the Cairn server (REST API, docs) on HOST:PORT. Uses DATABASE_URL, or the embedded store in $CAIRN_HOME.",
   worker: "Deliver webhooks and run scheduled jobs, without serving HTTP. Needs DATABASE_URL; run as many as you like.",
