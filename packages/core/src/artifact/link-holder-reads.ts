@@ -26,7 +26,7 @@ const readsOf = perStore(
 );
 
 /** How many rows a counting store's process keeps, and the longest body it keeps one with. */
-export const KEPT_ROWS = { most: 256, bodyChars: 32 * 1024 } as const;
+const KEPT_ROWS = { most: 256, bodyChars: 32 * 1024 } as const;
 
 interface Kept {
   /** The store's change count the row was read under. */
