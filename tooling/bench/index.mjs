@@ -65,6 +65,11 @@ const ROWS = {
     process.env.CAIRN_BENCH_BEFORE
       ? benchAb(drivers, process.env.CAIRN_BENCH_BEFORE, AB_WORKLOADS.share)
       : console.log("(set CAIRN_BENCH_BEFORE to compare another build; row skipped)"),
+  /** The same A/B reading one receipt by id, as `cairn read` and the card page do. */
+  "ab-read": () =>
+    process.env.CAIRN_BENCH_BEFORE
+      ? benchAb(drivers, process.env.CAIRN_BENCH_BEFORE, AB_WORKLOADS.read)
+      : console.log("(set CAIRN_BENCH_BEFORE to compare another build; row skipped)"),
   soak: () => benchSoak(drivers.filter((d) => d === "pg" || process.env.CAIRN_BENCH_SOAK_PGLITE === "1")),
 };
 

@@ -35,7 +35,24 @@ export const AB_WORKLOADS = {
       return { perSecond: r.perSecond, ok: r.ok };
     },
   },
+  read: {
+    rate: "receipt reads/s (GET /v1/artifacts/:id, c32)",
+    unit: "req/s",
+    per: "read",
+    load: async (url, token, duration) => {
+      const path = `/v1/artifacts/${await receiptIdOf(url, token)}`;
+      const r = await loadGet(url, path, { duration, headers: { authorization: `Bearer ${token}` } });
+      return { perSecond: r.perSecond, ok: r.ok };
+    },
+  },
 };
+
+/** One receipt per server, made on the first load of the read workload: what its rounds read. */
+const receiptIds = new Map();
+async function receiptIdOf(url, token) {
+  if (!receiptIds.has(url)) receiptIds.set(url, (await createOne({ url, token })).id);
+  return receiptIds.get(url);
+}
 
 /** One receipt per server, made on the first load: its share page is what the rounds read. */
 const sharePaths = new Map();

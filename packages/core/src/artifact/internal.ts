@@ -2,10 +2,10 @@ import type { CairnConfig, ServiceContext } from "../context.js";
 import type { Viewer } from "../identity/authorize.js";
 import { type Issue, validationFailed } from "../errors.js";
 import { newId, newShareToken } from "../ids.js";
-import { acknowledgementsOf, toAcknowledgement } from "../inbox/acknowledgement.js";
+import { type AcknowledgementRow, toAcknowledgement } from "../inbox/acknowledgement.js";
 import type { Sql } from "../store/port.js";
 import { SHARE_PATH } from "./share-link.js";
-import { NO_LINKS, type VisibleLinks, visibleLinks } from "./links.js";
+import { type LinkCandidates, NO_LINKS, type VisibleLinks, visibleLinks } from "./links.js";
 import type { Artifact, Provenance } from "./schemas.js";
 
 export interface ArtifactRow {
@@ -62,14 +62,29 @@ function visibleMetadata(row: ArtifactRow, visible: Artifact["follows"]): Artifa
   return rest as Artifact["metadata"];
 }
 
-/** Maps stored rows to the artifact object, with §9's links filtered for this viewer and §15's acknowledgements, a page at a time. */
+const EXTRAS = "select cairn_artifact_extras($1::text[], $2::text[], $3::text[]) as extras";
+
+/**
+ * Maps stored rows to the artifact object, with §9's links filtered for this viewer and
+ * §15's acknowledgements, a page at a time: one call of `cairn_artifact_extras`, whose
+ * plans each session keeps (ADR 0069). Only receipts can be followed or acknowledged.
+ */
 export async function toArtifacts(sql: Sql, config: CairnConfig, viewer: Viewer, rows: readonly ArtifactRow[]): Promise<Artifact[]> {
-  // In turn, not together: `sql` may be one transaction's connection.
-  const links = await visibleLinks(sql, viewer, rows);
-  const acknowledgements = await acknowledgementsOf(
-    sql,
-    rows.filter((r) => r.metadata !== null).map((r) => r.id),
-  );
+  if (rows.length === 0) return [];
+  const distinct = (values: Iterable<string>) => [...new Set(values)];
+  const [row] = await sql.query<{ extras: LinkCandidates & { acknowledgements: AcknowledgementRow[] } }>(EXTRAS, [
+    distinct(rows.map((r) => r.id)),
+    distinct(rows.flatMap((r) => (r.follows ? [r.follows] : []))),
+    distinct(rows.filter((r) => r.metadata !== null).map((r) => r.id)),
+  ]);
+  if (!row) throw new Error("cairn_artifact_extras returned nothing");
+  const links = visibleLinks(viewer, rows, row.extras);
+  const acknowledgements = new Map<string, Acknowledgements>();
+  for (const { artifact_id, ...ack } of row.extras.acknowledgements) {
+    const list = acknowledgements.get(artifact_id);
+    if (list) list.push(toAcknowledgement(ack));
+    else acknowledgements.set(artifact_id, [toAcknowledgement(ack)]);
+  }
   return rows.map((row, i) => mapRow(config, row, links[i] ?? NO_LINKS, acknowledgements.get(row.id) ?? []));
 }
 

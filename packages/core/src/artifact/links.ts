@@ -1,5 +1,4 @@
 import { authorizeRead, type Viewer } from "../identity/authorize.js";
-import type { Sql } from "../store/port.js";
 import type { Artifact } from "./schemas.js";
 
 interface LinkSource {
@@ -18,7 +17,15 @@ export interface VisibleLinks {
 
 export const NO_LINKS: VisibleLinks = { follows: null, produced_by: [], followed_by: [], followed: false };
 
-const ids = (values: Iterable<string>) => JSON.stringify([...new Set(values)]);
+/** What `cairn_artifact_extras` reads for a page of rows: every candidate link, before §9's rule picks the visible ones. */
+export interface LinkCandidates {
+  /** The receipts the rows follow. */
+  targets: Array<{ id: string; owner: string; share_token: string }>;
+  /** Runs linked to a row by a span that named it or by the trace id it named, by artifact then run id. */
+  producers: Array<{ artifact_id: string; id: string; name: string; owner: string }>;
+  /** Receipts that follow a row, oldest id first. */
+  followers: Array<{ id: string; owner: string; follows: string; share_token: string }>;
+}
 
 /**
  * SPEC §9, the one rule for both links: a linked run or receipt is shown only when it has
@@ -26,40 +33,10 @@ const ids = (values: Iterable<string>) => JSON.stringify([...new Set(values)]);
  * passes authorizeRead on it (so a link holder never learns an id they could not open —
  * runs have no share links, so a link holder sees no run at all). A run is linked by a
  * span that named the artifact, or by the trace id the receipt named (`trace_links`).
- * Resolved for a whole page in three queries (the third: who follows each, `followed_by`,
- * oldest first).
+ * `followed_by` lists who follows each, oldest first.
  */
-export async function visibleLinks(sql: Sql, viewer: Viewer, rows: readonly LinkSource[]): Promise<VisibleLinks[]> {
-  const followed = rows.flatMap((r) => (r.follows ? [r.follows] : []));
-  const [targets, producers, followers] = await Promise.all([
-    followed.length === 0
-      ? []
-      : sql.query<{ id: string; owner: string; share_token: string }>(
-          "select id, owner, share_token from artifacts where id in (select jsonb_array_elements_text($1::jsonb))",
-          [ids(followed)],
-        ),
-    rows.length === 0
-      ? []
-      : sql.query<{ artifact_id: string; id: string; name: string; owner: string }>(
-          `select e.artifact_id, r.id, r.name, r.owner
-             from produced_edges e join runs r on r.id = e.run_id
-            where e.artifact_id in (select jsonb_array_elements_text($1::jsonb))
-           union
-           select t.artifact_id, r.id, r.name, r.owner
-             from trace_links t join runs r on r.owner = t.owner and r.trace_id = t.trace_id
-            where t.artifact_id in (select jsonb_array_elements_text($1::jsonb))
-            order by 1, 2`,
-          [ids(rows.map((r) => r.id))],
-        ),
-    // Only receipts can be followed (the follows gate), so plain artifacts need no lookup.
-    rows.length === 0
-      ? []
-      : sql.query<{ id: string; owner: string; follows: string; share_token: string }>(
-          `select id, owner, follows, share_token from artifacts
-            where follows in (select jsonb_array_elements_text($1::jsonb)) order by follows, id`,
-          [ids(rows.map((r) => r.id))],
-        ),
-  ]);
+export function visibleLinks(viewer: Viewer, rows: readonly LinkSource[], found: LinkCandidates): VisibleLinks[] {
+  const { targets, producers, followers } = found;
   const byId = new Map(targets.map((t) => [t.id, t]));
   return rows.map((row) => {
     const target = row.follows ? byId.get(row.follows) : undefined;

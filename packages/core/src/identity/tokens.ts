@@ -27,17 +27,16 @@ export const toPrincipal = (row: PrincipalRow): Principal => ({
 
 /**
  * The principal of a live token (not revoked; an OAuth access token also not expired,
- * ADR 0053), found by its hash or by its id.
+ * ADR 0053), found by its hash or by its id. Nearly every request reads it, so it is one
+ * call of `cairn_live_principal`, whose plans each session keeps (ADR 0069).
  */
 export async function livePrincipal(sql: Sql, by: { hash: string } | { id: string }, now?: Date): Promise<Principal | null> {
-  const [column, value] = "hash" in by ? ["t.token_hash", by.hash] : ["t.id", by.id];
-  const [row] = await sql.query<PrincipalRow>(
-    `select ${PRINCIPAL_COLUMNS}
-       from tokens t join users u on u.id = t.user_id
-      where ${column} = $1 and t.revoked_at is null and (t.expires_at is null or t.expires_at > coalesce($2::timestamptz, now()))`,
-    [value, now?.toISOString() ?? null],
-  );
-  return row ? toPrincipal(row) : null;
+  const [row] = await sql.query<{ principal: PrincipalRow | null }>("select cairn_live_principal($1, $2, $3::timestamptz) as principal", [
+    "hash" in by ? by.hash : null,
+    "id" in by ? by.id : null,
+    now?.toISOString() ?? null,
+  ]);
+  return row?.principal ? toPrincipal(row.principal) : null;
 }
 
 /**

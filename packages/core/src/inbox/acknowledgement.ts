@@ -1,5 +1,4 @@
 import { z } from "zod";
-import type { Sql } from "../store/port.js";
 
 /**
  * A person's "I saw it": its own immutable record beside the receipt (which never
@@ -19,7 +18,7 @@ export const Acknowledgement = z
   .meta({ id: "Acknowledgement", description: "A person saying they saw what a receipt asked of them." });
 export type Acknowledgement = z.infer<typeof Acknowledgement>;
 
-interface AcknowledgementRow {
+export interface AcknowledgementRow {
   artifact_id: string;
   user_name: string;
   token_name: string;
@@ -32,17 +31,3 @@ export const toAcknowledgement = (r: Omit<AcknowledgementRow, "artifact_id">): A
   at: new Date(r.created_at).toISOString(),
   note: r.note,
 });
-
-/** The acknowledgements of a whole page of artifacts in one query, oldest first per artifact. */
-export async function acknowledgementsOf(sql: Sql, ids: readonly string[]): Promise<Map<string, Acknowledgement[]>> {
-  const byId = new Map<string, Acknowledgement[]>();
-  if (ids.length === 0) return byId;
-  const rows = await sql.query<AcknowledgementRow>(
-    `select artifact_id, user_name, token_name, note, created_at from acknowledgements
-      where artifact_id in (select jsonb_array_elements_text($1::jsonb))
-      order by artifact_id, created_at, user_name`,
-    [JSON.stringify([...new Set(ids)])],
-  );
-  for (const row of rows) byId.set(row.artifact_id, [...(byId.get(row.artifact_id) ?? []), toAcknowledgement(row)]);
-  return byId;
-}

@@ -120,6 +120,24 @@ describe.each(DRIVERS)("inbox and acknowledgements on %s", (driver) => {
     expect((await rejectionOf(fx.world.cairn.invoke("artifact_acknowledge", sam.ctx(), { id: plain.id }))).issues?.[0]?.field).toBe("human_action");
   });
 
+  it("acknowledgements read oldest first, not by name, on a read and on a page, each receipt its own", async () => {
+    const sam = await fx.world.user("sam");
+    const kim = await fx.world.user("kim");
+    const team = await fx.world.team([sam, kim]);
+    const asks = await fx.world.cairn.invoke("receipt_create", sam.ctx(), asking({ owner: team }));
+    const other = await fx.world.cairn.invoke("receipt_create", sam.ctx(), asking({ owner: team }));
+    await fx.world.cairn.invoke("artifact_acknowledge", sam.ctx(), { id: asks.id });
+    clock += 1000;
+    await fx.world.cairn.invoke("artifact_acknowledge", kim.ctx(), { id: asks.id });
+    const order = [sam.name, kim.name];
+    const read = await fx.world.cairn.invoke("artifact_read", kim.ctx(), { id: asks.id });
+    expect(read.acknowledgements.map((k) => k.by.user)).toEqual(order);
+    expect(new Date(read.acknowledgements[1]?.at ?? 0).getTime() - new Date(read.acknowledgements[0]?.at ?? 0).getTime()).toBe(1000);
+    const page = await fx.world.cairn.invoke("artifact_search", kim.ctx(), {});
+    expect(page.items.find((a) => a.id === asks.id)?.acknowledgements.map((k) => k.by.user)).toEqual(order);
+    expect(page.items.find((a) => a.id === other.id)?.acknowledgements).toEqual([]);
+  });
+
   it("the note is limited and secret-scanned by the owner's policy", async () => {
     const sam = await fx.world.user("sam");
     const asks = await fx.world.cairn.invoke("receipt_create", sam.ctx(), asking());

@@ -198,6 +198,22 @@ describe.each(DRIVERS)("runs people can read on %s", (driver) => {
     expect(read.produced_by).toEqual([{ id, name: "svc" }]);
   });
 
+  it("a receipt that named only its trace id is produced by that trace's run, on a read and on a page", async () => {
+    const sam = await fx.world.user("sam");
+    const traceId = hex(16);
+    const root = hex(8);
+    const receipt = await fx.world.cairn.invoke(
+      "receipt_create",
+      sam.ctx("rest", { traceparent: `00-${traceId}-${root}-01` }),
+      minimalReceipt({ learned: "linked by its trace id alone" }),
+    );
+    const id = await trace(sam, [{ spanId: root, name: "invoke_agent", from: 0, to: 100 }], traceId);
+    const read = await fx.world.cairn.invoke("artifact_read", sam.ctx(), { id: receipt.id });
+    expect(read.produced_by).toEqual([{ id, name: "svc" }]);
+    const page = await fx.world.cairn.invoke("artifact_search", sam.ctx(), {});
+    expect(page.items.find((a) => a.id === receipt.id)?.produced_by).toEqual([{ id, name: "svc" }]);
+  });
+
   it("reads a run's spans a page at a time", async () => {
     const sam = await fx.world.user("sam");
     const run = await fx.world.cairn.invoke("run_create", sam.ctx(), { name: "paged" });
