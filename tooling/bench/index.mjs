@@ -50,7 +50,7 @@ const ROWS = {
   cli: () => benchCli(),
   /** 1, 2 and 4 `cairn serve` + `cairn worker` over one PostgreSQL, direct and through PgBouncer: load/scale.mjs. */
   scale: () => benchScale(),
-  /** Only with CAIRN_BENCH_BEFORE=<another checkout's apps/cli/dist/bin.js>: that build against this one. */
+  /** Only with CAIRN_BENCH_BEFORE=<another checkout's apps/cli/dist/bin.cjs>: that build against this one. */
   ab: () =>
     process.env.CAIRN_BENCH_BEFORE
       ? benchAb(drivers, process.env.CAIRN_BENCH_BEFORE)

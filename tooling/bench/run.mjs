@@ -9,7 +9,7 @@ import { WORST_BODIES } from "./hostile.mjs";
 import { medianMs, medianSpawnMs, printReport, report } from "./lib.mjs";
 import { benchWebhooks } from "./webhooks.mjs";
 
-const CLI = fileURLToPath(new URL("../../apps/cli/dist/bin.js", import.meta.url));
+const CLI = fileURLToPath(new URL("../../apps/cli/dist/bin.cjs", import.meta.url));
 const EXAMPLE = fileURLToPath(new URL("../../examples/receipt.json", import.meta.url));
 const drivers = (process.env.CAIRN_BENCH_DRIVERS ?? "pg,pglite").split(",");
 

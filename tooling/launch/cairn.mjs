@@ -24,7 +24,7 @@ if (build.status !== 0) {
   process.exit(1);
 }
 
-const cli = spawn(process.execPath, [join(root, "apps", "cli", "dist", "bin.js"), ...process.argv.slice(2)], {
+const cli = spawn(process.execPath, [join(root, "apps", "cli", "dist", "bin.cjs"), ...process.argv.slice(2)], {
   // biome-ignore lint/suspicious/noUndeclaredEnvVars: pnpm's, read by this launcher only, never by a turbo task
   cwd: process.env.INIT_CWD ?? process.cwd(),
   stdio: "inherit",

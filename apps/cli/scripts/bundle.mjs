@@ -2,8 +2,8 @@
 // `cairn` binary start like a small program instead of loading the packages it fronts:
 //   dist/table.js   core's metadata the commands are spelled from (liveTable() in src/metadata.ts)
 //   dist/light.js   core's view models and limits (src/light.ts), bundled without core's schemas
-//   dist/bin.js     the binary: loads dist/quick.js for `cairn read ID` (one file, src/quick.ts)
-//                   and dist/cli.js for any other command line
+//   dist/bin.cjs    the binary (CommonJS): requires dist/quick.cjs for `cairn read ID` (one
+//                   file, src/quick.ts) and imports dist/cli.js for any other command line
 //   dist/cli.js     its own modules, commander and the light packages, the rest (serve,
 //                   --dry-run, ...) in dist/chunks/, loaded when used
 // The other tsc outputs stay as they are: they are what `import "@cairn/cli"` loads.
@@ -126,7 +126,7 @@ const carriedPackages = {
 
 const common = { bundle: true, write: false, format: "esm", platform: "node", target: "node20", legalComments: "none", logLevel: "silent" };
 
-/** dist/cli.js and dist/chunks/: every command line but the quick ones, loaded by bin.js when needed. */
+/** dist/cli.js and dist/chunks/: every command line but the quick ones, loaded by bin.cjs when needed. */
 async function buildCli() {
   const result = await build({
     ...common,
@@ -141,28 +141,31 @@ async function buildCli() {
 }
 
 /**
- * dist/bin.js, which only picks a path, and dist/quick.js: one file with what `cairn read ID`
+ * dist/bin.cjs, which only picks a path, and dist/quick.cjs: one file with what `cairn read ID`
  * runs (src/quick.ts), so that command compiles one module and nothing it does not use
- * (docs/adr/0067). Their imports of our own modules by `import()` (quick.js, cli.js, the
- * operations table) stay imports of the files beside them. quick.js shares no live
- * objects with cli.js, only plain data and functions, so the two copies of small modules
- * (transport, output) cannot disagree.
+ * (docs/adr/0067). Both are CommonJS, so that command never starts Node's ES module loader
+ * (docs/adr/0070): bin.cjs `require`s quick.cjs, and quick.cjs takes the Node modules it
+ * loads late from `process.getBuiltinModule`, never `import()`. The rest of the CLI stays ES
+ * modules, loaded by `import()`. Their loads of our own modules (quick.cjs, cli.js, the
+ * operations table) stay loads of the files beside them. quick.cjs shares no live objects with cli.js, only plain data and
+ * functions, so the two copies of small modules (transport, output) cannot disagree.
  */
 async function buildBin() {
-  const { version } = JSON.parse(await readFile(join(DIST, "..", "package.json"), "utf8"));
   const result = await build({
     ...common,
+    format: "cjs",
     entryPoints: [dist("bin.js"), dist("quick.js")],
     outdir: DIST,
     entryNames: "[name]",
-    define: { CAIRN_VERSION: JSON.stringify(version) },
+    outExtension: { ".js": ".cjs" },
     plugins: [
       carriedPackages,
       {
         name: "own-modules-loaded-later",
         setup(b) {
           b.onResolve({ filter: /^\./ }, (args) => {
-            if (args.kind !== "dynamic-import") return undefined;
+            const later = args.kind === "dynamic-import" || (args.kind === "require-call" && args.path.endsWith(".cjs"));
+            if (!later) return undefined;
             const target = relative(DIST, join(args.resolveDir, args.path)).split(sep).join("/");
             return { path: `./${target}`, external: true };
           });
@@ -170,11 +173,15 @@ async function buildBin() {
       },
     ],
   });
-  const bin = result.outputFiles.find((f) => f.path === dist("bin.js"));
-  const loads = [...bin.text.matchAll(/\bimport\(\s*["'](\.[^"']+)["']\s*\)/g)].map((m) => m[1]);
-  if (!loads.includes("./cli.js") || !loads.includes("./quick.js") || /^\s*import\s.*from\s*["']\./m.test(bin.text)) {
-    throw new Error("dist/bin.js must load ./quick.js and ./cli.js when used, and nothing of ours before: the quick path's split is broken.");
+  const text = (name) => result.outputFiles.find((f) => f.path === dist(name)).text;
+  const bin = text("bin.cjs");
+  const loads = [...bin.matchAll(/\b(?:import|require)\(\s*["'](\.[^"']+)["']\s*\)/g)].map((m) => m[1]);
+  if (!/\brequire\(\s*["']\.\/quick\.cjs["']\s*\)/.test(bin) || !/\bimport\(\s*["']\.\/cli\.js["']\s*\)/.test(bin) || loads.length !== 2) {
+    throw new Error("dist/bin.cjs must require ./quick.cjs and import ./cli.js when used, and nothing else of ours: the quick path's split is broken.");
   }
+  // An import() of a module Node holds would start the ES module loader on the quick path.
+  const builtinImports = [...text("quick.cjs").matchAll(/\bimport\(\s*["'](node:[^"']+)["']\s*\)/g)].map((m) => m[1]);
+  if (builtinImports.length > 0) throw new Error(`dist/quick.cjs imports ${builtinImports.join(", ")}: take Node's modules with process.getBuiltinModule.`);
   return result.outputFiles;
 }
 
@@ -190,5 +197,5 @@ async function writeBin() {
 await writeTable();
 await writeLight();
 await writeBin();
-// tsc's source maps describe the files these replaced.
-await Promise.all(["table.js.map", "light.js.map", "bin.js.map", "cli.js.map"].map((name) => rm(dist(name), { force: true })));
+// tsc's bin.js became bin.cjs; its source maps describe the files these replaced.
+await Promise.all(["bin.js", "table.js.map", "light.js.map", "bin.js.map", "cli.js.map"].map((name) => rm(dist(name), { force: true })));

@@ -1,11 +1,13 @@
 // `prepack` of the CLI (docs/adr/0037): what `pnpm pack` puts in the tarball `npm install -g`
-// turns into a working `cairn`. The built binary (dist/bin.js and its chunks) imports our
+// turns into a working `cairn`. The built CLI (dist/cli.js and its chunks) imports our
 // packages and their libraries from node_modules; here it is bundled again with all of
 // them inside, so the tarball needs no workspace. Only PGlite stays a dependency: it loads
-// its WebAssembly and data files from beside its own modules.
-import { existsSync } from "node:fs";
+// its WebAssembly and data files from beside its own modules. The binary and the quick path
+// (dist/bin.cjs, dist/quick.cjs: CommonJS, docs/adr/0070) need nothing but Node's own modules
+// and are copied as built.
+import { existsSync, readFileSync } from "node:fs";
 import { builtinModules } from "node:module";
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -33,10 +35,15 @@ const esmBuilds = {
   },
 };
 
-if (!existsSync(join(ROOT, "dist", "bin.js"))) throw new Error("dist/bin.js is missing: run `pnpm build` before packing.");
+/** Copied as built: they load only Node's own modules and the files beside them. */
+const AS_BUILT = ["bin.cjs", "quick.cjs"];
+for (const name of AS_BUILT) {
+  if (!existsSync(join(ROOT, "dist", name))) throw new Error(`dist/${name} is missing: run \`pnpm build\` before packing.`);
+}
 
 const result = await build({
-  entryPoints: [join(ROOT, "dist", "bin.js")],
+  // metadata.js is what quick.cjs imports for an operation without a named route.
+  entryPoints: [join(ROOT, "dist", "cli.js"), join(ROOT, "dist", "metadata.js")],
   bundle: true,
   splitting: true,
   write: false,
@@ -64,10 +71,16 @@ for (const output of Object.values(result.metafile.outputs)) {
 }
 if (foreign.size > 0) throw new Error(`the packed binary would import ${[...foreign].join(", ")}, which the tarball does not install.`);
 
+const builtRequires = AS_BUILT.flatMap((name) =>
+  [...readFileSync(join(ROOT, "dist", name), "utf8").matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]),
+).filter((id) => !id.startsWith("node:") && !builtinModules.includes(id) && !AS_BUILT.includes(id.replace(/^\.\//, "")));
+if (builtRequires.length > 0) throw new Error(`dist/bin.cjs or dist/quick.cjs requires ${builtRequires.join(", ")}, which the tarball does not carry.`);
+
 await rm(OUT, { recursive: true, force: true });
 for (const file of result.outputFiles) {
   await mkdir(dirname(file.path), { recursive: true });
   await writeFile(file.path, file.contents);
 }
+for (const name of AS_BUILT) await copyFile(join(ROOT, "dist", name), join(OUT, name));
 const size = result.outputFiles.reduce((n, f) => n + f.contents.byteLength, 0);
 console.log(`pack/: ${result.outputFiles.length} files, ${(size / 1e6).toFixed(1)} MB; installs ${KEPT.join(", ") || "nothing"}`);

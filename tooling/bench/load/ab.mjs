@@ -1,4 +1,4 @@
-// A/B in one run: `cairn serve` of another checkout (CAIRN_BENCH_BEFORE=<its apps/cli/dist/bin.js>)
+// A/B in one run: `cairn serve` of another checkout (CAIRN_BENCH_BEFORE=<its apps/cli/dist/bin.cjs>)
 // against this one, alternating rounds so neither gets the quieter machine.
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";

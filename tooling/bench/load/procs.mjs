@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createTestDatabase } from "@cairn/core/testing";
 
-export const CLI = fileURLToPath(new URL("../../../apps/cli/dist/bin.js", import.meta.url));
+export const CLI = fileURLToPath(new URL("../../../apps/cli/dist/bin.cjs", import.meta.url));
 const CEILING = fileURLToPath(new URL("./ceiling.mjs", import.meta.url));
 
 /** Starts `node args` and resolves once it prints a http://127.0.0.1:PORT URL. */

@@ -140,7 +140,7 @@ async function alternating(runs, rounds) {
 
 /**
  * The CLI against `node -e ''`, timed in the same rounds. With
- * CAIRN_BENCH_BEFORE=<another checkout's apps/cli/dist/bin.js>, that build takes its turn
+ * CAIRN_BENCH_BEFORE=<another checkout's apps/cli/dist/bin.cjs>, that build takes its turn
  * in every round too, and each figure is also given against it.
  */
 export async function benchCli() {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createTestHome, type Driver } from "@cairn/core/testing";
 
-export const CLI_BIN = fileURLToPath(new URL("../../../apps/cli/dist/bin.js", import.meta.url));
+export const CLI_BIN = fileURLToPath(new URL("../../../apps/cli/dist/bin.cjs", import.meta.url));
 
 export interface ServeProcess {
   child: ChildProcess;

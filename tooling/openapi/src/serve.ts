@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { createTestHome } from "@cairn/core/testing";
 
 /** The built `cairn` command (`pnpm test` builds first). */
-export const CLI_BIN = fileURLToPath(new URL("../../../apps/cli/dist/bin.js", import.meta.url));
+export const CLI_BIN = fileURLToPath(new URL("../../../apps/cli/dist/bin.cjs", import.meta.url));
 
 export interface Served {
   url: string;

@@ -22,9 +22,21 @@ function traced(): { nodeArgs: string[]; loaded(): string[] } {
     join(dir, "hooks.mjs"),
     `import { appendFileSync } from "node:fs";\nexport async function resolve(s, c, next) { const r = await next(s, c); appendFileSync(${JSON.stringify(log)}, r.url + "\\n"); return r; }\n`,
   );
+  // The binary and the quick path are CommonJS (docs/adr/0070): their require()s are logged
+  // where CommonJS resolves, the ES modules' imports by the resolve hook.
   writeFileSync(
     join(dir, "register.mjs"),
-    `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(join(dir, "hooks.mjs")).href)});\n`,
+    [
+      'import { appendFileSync } from "node:fs";',
+      'import Module, { builtinModules, register } from "node:module";',
+      `register(${JSON.stringify(pathToFileURL(join(dir, "hooks.mjs")).href)});`,
+      "const resolve = Module._resolveFilename;",
+      "Module._resolveFilename = function (...args) {",
+      "  const r = resolve.apply(this, args);",
+      `  appendFileSync(${JSON.stringify(log)}, (builtinModules.includes(r) && !r.startsWith("node:") ? "node:" + r : r) + "\\n");`,
+      "  return r;",
+      "};",
+    ].join("\n"),
   );
   return {
     nodeArgs: ["--import", pathToFileURL(join(dir, "register.mjs")).href],
@@ -93,7 +105,7 @@ describe("cairn without a server", () => {
       expect(ran.code, `${args[0]}: ${ran.stderr}`).toBe(args[0] === "--help" ? 0 : args[0] === "mcp" ? 1 : 3);
       const loaded = trace.loaded();
       expect(
-        loaded.some((m) => m.endsWith("/apps/cli/dist/bin.js")),
+        loaded.some((m) => m.endsWith("/apps/cli/dist/bin.cjs")),
         args[0],
       ).toBe(true);
       expect(
@@ -102,7 +114,7 @@ describe("cairn without a server", () => {
       ).toEqual([]);
       // `cairn read ID` compiles two files of ours, not the program (docs/adr/0067).
       if (args[0] === "read")
-        expect(loaded.filter((m) => m.includes("/apps/cli/dist/")).map((m) => m.replace(/^.*\/dist\//, ""))).toEqual(["bin.js", "quick.js"]);
+        expect([...new Set(loaded.filter((m) => m.includes("/apps/cli/dist/")).map((m) => m.replace(/^.*\/dist\//, "")))]).toEqual(["bin.cjs", "quick.cjs"]);
     }
   });
 

@@ -53,9 +53,9 @@ describe("the packed CLI, installed with npm into an empty prefix", () => {
     expect(stdout).not.toContain("workspace:");
     const manifest = JSON.parse(stdout) as { bin: Record<string, string>; dependencies: Record<string, string> };
     expect(Object.keys(manifest.dependencies).filter((d) => d.startsWith("@cairn/"))).toEqual([]);
-    expect(manifest.bin.cairn).toBe("./pack/bin.js");
+    expect(manifest.bin.cairn).toBe("./pack/bin.cjs");
     const { stdout: listing } = await run("tar", ["-tzf", tarball]);
-    expect(listing).toContain("package/pack/bin.js");
+    expect(listing).toContain("package/pack/bin.cjs");
     expect(listing).not.toMatch(/package\/(src|dist)\//);
   });
 

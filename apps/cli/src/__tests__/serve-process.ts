@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 import { createTestHome } from "@cairn/core/testing";
 
-export const CLI_BIN = join(import.meta.dirname, "../../dist/bin.js");
+export const CLI_BIN = join(import.meta.dirname, "../../dist/bin.cjs");
 
 export interface ServeProcess {
   child: ChildProcess;

@@ -25,16 +25,21 @@ export type HttpFetch = (url: string | URL, init?: HttpInit) => Promise<HttpAnsw
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-/** Lazily: loading node:http and node:https costs a few milliseconds each, and a command uses one. */
+/**
+ * Lazily: loading node:http and node:https costs a few milliseconds each, and a command
+ * uses one. Taken from Node rather than imported: in the CommonJS quick path an `import()`
+ * would start the ES module loader for it (docs/adr/0070).
+ */
 const agents = new Map<string, Promise<{ request: typeof import("node:http").request; agent: import("node:http").Agent }>>();
 function clientFor(protocol: string) {
   let client = agents.get(protocol);
   if (!client) {
-    client = (protocol === "https:" ? import("node:https") : import("node:http")).then((m) => ({
+    const m = protocol === "https:" ? process.getBuiltinModule("node:https") : process.getBuiltinModule("node:http");
+    client = Promise.resolve({
       request: m.request,
       // Kept alive: `cairn verify FILE` sends one request per line. Idle sockets do not hold the process.
       agent: new m.Agent({ keepAlive: true }),
-    }));
+    });
     agents.set(protocol, client);
   }
   return client;

@@ -4,9 +4,11 @@ import { dirname } from "node:path";
 /**
  * The file system, loaded when a file is touched: a client command given CAIRN_URL and
  * CAIRN_TOKEN never reads this file, and loading fs/promises (with the watchers and
- * readline it brings) is ~3 ms of such a command's start (docs/adr/0067).
+ * readline it brings) is ~3 ms of such a command's start (docs/adr/0067). Taken from Node
+ * rather than imported: in the CommonJS quick path an `import()` would start the ES module
+ * loader for it (docs/adr/0070).
  */
-const fs = () => import("node:fs/promises");
+const fs = async () => process.getBuiltinModule("node:fs/promises");
 
 /** `$CAIRN_HOME/credentials` (SPEC §13): JSON `{url, token}`, mode 0600. */
 export interface Credentials {

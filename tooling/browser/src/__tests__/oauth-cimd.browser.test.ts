@@ -15,7 +15,7 @@ import { launchBrowser } from "../env.js";
 import { HostProvider, startCallback } from "../oauth-host.js";
 
 const run = promisify(execFile);
-const CAIRN = fileURLToPath(new URL("../../../../apps/cli/dist/bin.js", import.meta.url));
+const CAIRN = fileURLToPath(new URL("../../../../apps/cli/dist/bin.cjs", import.meta.url));
 
 /** An https site on 127.0.0.1 with its own certificate authority: where a client publishes its metadata document. */
 async function startDocumentSite(scratch: string, documents: (base: string) => Record<string, string>) {

@@ -16,7 +16,7 @@ import { launchBrowser } from "../env.js";
 import { HostProvider, pkce, postForm, startCallback, startHostSite } from "../oauth-host.js";
 
 const run = promisify(execFile);
-const CAIRN = fileURLToPath(new URL("../../../../apps/cli/dist/bin.js", import.meta.url));
+const CAIRN = fileURLToPath(new URL("../../../../apps/cli/dist/bin.cjs", import.meta.url));
 const SCREENSHOTS = fileURLToPath(new URL("../../../../apps/web/screenshots/", import.meta.url));
 
 /**

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, startWebServer } from "../env.js";
 
 const run = promisify(execFile);
-const CAIRN = fileURLToPath(new URL("../../../../apps/cli/dist/bin.js", import.meta.url));
+const CAIRN = fileURLToPath(new URL("../../../../apps/cli/dist/bin.cjs", import.meta.url));
 const SCREENSHOTS = fileURLToPath(new URL("../../../../apps/web/screenshots/", import.meta.url));
 
 /** `cairn open` as a person runs it: the built binary, with no display and no $BROWSER unless given. */

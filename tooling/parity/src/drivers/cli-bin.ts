@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 /** The built `cairn` binary: the CLI and stdio MCP drivers run exactly what users run. */
-export const CLI_BIN = join(import.meta.dirname, "../../../../apps/cli/dist/bin.js");
+export const CLI_BIN = join(import.meta.dirname, "../../../../apps/cli/dist/bin.cjs");
 
 export function requireBuiltCli(): string {
   if (!existsSync(CLI_BIN)) throw new Error(`${CLI_BIN} is missing: build first (\`pnpm test\` does; or \`npx turbo run build\`).`);
