@@ -68,6 +68,14 @@ describe.each(DRIVERS)("runs people can read on %s", (driver) => {
     return run.id;
   }
 
+  /** A receipt sent from inside a new trace (its traceparent names the trace and the root span). */
+  async function receiptInTrace(user: TestUser, learned: string) {
+    const traceId = hex(16);
+    const root = hex(8);
+    const receipt = await fx.world.cairn.invoke("receipt_create", user.ctx("rest", { traceparent: `00-${traceId}-${root}-01` }), minimalReceipt({ learned }));
+    return { receipt, traceId, root };
+  }
+
   /** An agent's turn: a root, two chat spans (300/30 tokens, two models) and a tool span that failed. */
   const agentTurn = (opts: { agent?: string; conversation?: string; model?: string; error?: boolean } = {}): SpanSpec[] => {
     const root = hex(8);
@@ -176,13 +184,7 @@ describe.each(DRIVERS)("runs people can read on %s", (driver) => {
 
   it("a receipt linked by a span attribute and by traceparent is listed once", async () => {
     const sam = await fx.world.user("sam");
-    const traceId = hex(16);
-    const root = hex(8);
-    const receipt = await fx.world.cairn.invoke(
-      "receipt_create",
-      sam.ctx("rest", { traceparent: `00-${traceId}-${root}-01` }),
-      minimalReceipt({ learned: "linked both ways" }),
-    );
+    const { receipt, traceId, root } = await receiptInTrace(sam, "linked both ways");
     const writer = hex(8);
     const id = await trace(
       sam,
@@ -200,13 +202,7 @@ describe.each(DRIVERS)("runs people can read on %s", (driver) => {
 
   it("a receipt that named only its trace id is produced by that trace's run, on a read and on a page", async () => {
     const sam = await fx.world.user("sam");
-    const traceId = hex(16);
-    const root = hex(8);
-    const receipt = await fx.world.cairn.invoke(
-      "receipt_create",
-      sam.ctx("rest", { traceparent: `00-${traceId}-${root}-01` }),
-      minimalReceipt({ learned: "linked by its trace id alone" }),
-    );
+    const { receipt, traceId, root } = await receiptInTrace(sam, "linked by its trace id alone");
     const id = await trace(sam, [{ spanId: root, name: "invoke_agent", from: 0, to: 100 }], traceId);
     const read = await fx.world.cairn.invoke("artifact_read", sam.ctx(), { id: receipt.id });
     expect(read.produced_by).toEqual([{ id, name: "svc" }]);
@@ -235,13 +231,7 @@ describe.each(DRIVERS)("runs people can read on %s", (driver) => {
   it("the owner deletes a run: its receipts stay and stop naming it, another user gets 404, the trace starts anew", async () => {
     const sam = await fx.world.user("sam");
     const eve = await fx.world.user("eve");
-    const traceId = hex(16);
-    const root = hex(8);
-    const receipt = await fx.world.cairn.invoke(
-      "receipt_create",
-      sam.ctx("rest", { traceparent: `00-${traceId}-${root}-01` }),
-      minimalReceipt({ learned: "outlives its run" }),
-    );
+    const { receipt, traceId, root } = await receiptInTrace(sam, "outlives its run");
     const spans = [{ spanId: root, name: "invoke_agent", from: 0, to: 100, attributes: [str("cairn.artifact.id", receipt.id)] }];
     const id = await trace(sam, spans, traceId);
 
