@@ -72,15 +72,16 @@ const EXTRAS = "select cairn_artifact_extras($1::text[], $2::text[], $3::text[])
 export async function toArtifacts(sql: Sql, config: CairnConfig, viewer: Viewer, rows: readonly ArtifactRow[]): Promise<Artifact[]> {
   if (rows.length === 0) return [];
   const distinct = (values: Iterable<string>) => [...new Set(values)];
-  const [row] = await sql.query<{ extras: LinkCandidates & { acknowledgements: AcknowledgementRow[] } }>(EXTRAS, [
+  const [answer] = await sql.query<{ extras: LinkCandidates & { acknowledgements: AcknowledgementRow[] } }>(EXTRAS, [
     distinct(rows.map((r) => r.id)),
     distinct(rows.flatMap((r) => (r.follows ? [r.follows] : []))),
     distinct(rows.filter((r) => r.metadata !== null).map((r) => r.id)),
   ]);
-  if (!row) throw new Error("cairn_artifact_extras returned nothing");
-  const links = visibleLinks(viewer, rows, row.extras);
+  if (!answer) throw new Error("cairn_artifact_extras returned nothing");
+  const { extras } = answer;
+  const links = visibleLinks(viewer, rows, extras);
   const acknowledgements = new Map<string, Acknowledgements>();
-  for (const { artifact_id, ...ack } of row.extras.acknowledgements) {
+  for (const { artifact_id, ...ack } of extras.acknowledgements) {
     const list = acknowledgements.get(artifact_id);
     if (list) list.push(toAcknowledgement(ack));
     else acknowledgements.set(artifact_id, [toAcknowledgement(ack)]);
