@@ -147,8 +147,9 @@ async function buildCli() {
  * (docs/adr/0070): bin.cjs `require`s quick.cjs, and quick.cjs takes the Node modules it
  * loads late from `process.getBuiltinModule`, never `import()`. The rest of the CLI stays ES
  * modules, loaded by `import()`. Their loads of our own modules (quick.cjs, cli.js, the
- * operations table) stay loads of the files beside them. quick.cjs shares no live objects with cli.js, only plain data and
- * functions, so the two copies of small modules (transport, output) cannot disagree.
+ * operations table) stay loads of the files beside them. quick.cjs shares no live objects
+ * with cli.js, only plain data and functions, so the two copies of small modules
+ * (transport, output) cannot disagree.
  */
 async function buildBin() {
   const result = await build({
