@@ -124,6 +124,9 @@ const carriedPackages = {
   },
 };
 
+/** What the stand-in dist/bin.js says of itself (written last, below). */
+const BIN_JS_STANDS_IN = "Stands in for the binary, now dist/bin.cjs, where a command line names dist/bin.js";
+
 const common = { bundle: true, write: false, format: "esm", platform: "node", target: "node20", legalComments: "none", logLevel: "silent" };
 
 /** dist/cli.js and dist/chunks/: every command line but the quick ones, loaded by bin.cjs when needed. */
@@ -152,6 +155,8 @@ async function buildCli() {
  * (transport, output) cannot disagree.
  */
 async function buildBin() {
+  if ((await readFile(dist("bin.js"), "utf8")).includes(BIN_JS_STANDS_IN))
+    throw new Error("dist/bin.js is the stand-in, not tsc's output: run `pnpm build`, which runs tsc first.");
   const result = await build({
     ...common,
     format: "cjs",
@@ -198,5 +203,8 @@ async function writeBin() {
 await writeTable();
 await writeLight();
 await writeBin();
-// tsc's bin.js became bin.cjs; its source maps describe the files these replaced.
-await Promise.all(["bin.js", "table.js.map", "light.js.map", "bin.js.map", "cli.js.map"].map((name) => rm(dist(name), { force: true })));
+// tsc's source maps describe the files these replaced.
+await Promise.all(["table.js.map", "light.js.map", "bin.js.map", "cli.js.map"].map((name) => rm(dist(name), { force: true })));
+// tsc's bin.js became bin.cjs. MCP host configurations written before that run
+// `node …/dist/bin.js mcp`: in its place, a file that runs the binary (docs/adr/0070).
+await writeFile(dist("bin.js"), `#!/usr/bin/env node\n// ${BIN_JS_STANDS_IN} (docs/adr/0070): it runs dist/bin.cjs.\nimport "./bin.cjs";\n`);

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -50,6 +51,9 @@ describe("cairn without a server", () => {
     const v = await spawnCli(["--version"]);
     expect(v.code).toBe(0);
     expect(v.stdout.trim()).toBe(version);
+    // Configurations written before the binary became bin.cjs (docs/adr/0070) name dist/bin.js: it still runs.
+    const old = spawnSync(process.execPath, [join(REPO_ROOT, "apps/cli/dist/bin.js"), "--version"], { encoding: "utf8" });
+    expect([old.status, old.stdout.trim()]).toEqual([0, version]);
     const help = await spawnCli(["--help"]);
     expect(help.code).toBe(0);
     for (const word of ["receipt", "read", "search", "export", "retain", "whoami", "user", "token", "CAIRN_TOKEN", "Exit codes"]) {
