@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { LongestFirst } from "./tooling/vitest/sequencer.mjs";
 
 export default defineConfig({
   test: {
@@ -15,5 +16,7 @@ export default defineConfig({
     // Most test files wait on a database, a spawned server or a browser, not on this process's
     // CPU: three files at a time on two cores took the suite from 21.6 to 12.5 minutes (ADR 0044).
     maxWorkers: 3,
+    // The projects with the longest files start first, so no long file runs alone at the end (ADR 0071).
+    sequence: { sequencer: LongestFirst },
   },
 });

@@ -16,6 +16,8 @@ export default defineProject({
     include: LATENCY_FILES,
     testTimeout: 180_000,
     fileParallelism: false,
+    // Each starts in a fresh worker: the bound is on the server, not on what an earlier file left.
+    isolate: true,
     sequence: { groupOrder: 1 },
   },
 });
