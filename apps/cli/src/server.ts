@@ -145,7 +145,9 @@ export async function startServer(settings: Settings, log: ServerLog, version: s
       );
     }
   } catch (err) {
+    // Everything close() stops: a worker left running would poll the closed store for as long as the process lives.
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    await worker.stop();
     await cairn.close();
     await release();
     throw err;
