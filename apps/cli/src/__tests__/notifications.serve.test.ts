@@ -207,14 +207,25 @@ describe.each(DRIVERS)("notifications through cairn serve on %s", (driver) => {
     expect((await call("PUT", "/v1/me/notifications", { remind_after: 59 })).status).toBe(422);
 
     const me = (await call("GET", "/v1/me")).json.user.name as string;
+    const since = now().getTime();
     const waiting = await receipt({ changed: "Moved the nightly backup to a new bucket", human_action: "Check the restore drill" }, { assignee: me });
     const acked = await receipt({ changed: "Raised the connection limit of the pooler", human_action: "Approve the new limit" }, { assignee: me });
-    // Every channel has both before the clock moves (a send in flight must not outlive its lease on the moved clock).
+    // Every channel has both before the clock moves (a send in flight must not outlive its lease on the moved clock):
+    // received, and recorded by the server, which ends the send's lease. A receiver has a message
+    // before the server hears back from it; a send still open when the clock jumps is claimed
+    // again with the reminder, in one grouped message.
     await eventually(
       async () => [waiting, acked].every((id) => slackFor(id).length === 1 && ntfyFor(id).length === 1 && mailsFor(id).length === 1),
       15_000,
       50,
     );
+    const channels = ((await call("GET", "/v1/me/channels")).json.items as { id: string; state: string }[]).filter((c) => c.state === "active");
+    expect(channels).toHaveLength(3);
+    const recorded = async (channel: string) =>
+      ((await call("GET", `/v1/me/channels/${channel}/deliveries`)).json.items as { at: string; ok: boolean; notifications: number }[])
+        .filter((a) => a.ok && Date.parse(a.at) >= since)
+        .reduce((n, a) => n + a.notifications, 0);
+    await eventually(async () => (await Promise.all(channels.map((c) => recorded(c.id)))).every((n) => n >= 2), 15_000, 50);
     expect((await call("POST", `/v1/artifacts/${acked}/acknowledge`, {})).status).toBe(200);
 
     advance(61);
