@@ -2,7 +2,7 @@ import { type Cairn, CairnError, OAUTH_LIMITS, OAUTH_PATHS, OAuthError, isClient
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { loggablePath, type RestEnv } from "./adapter.js";
-import { readCountedBody } from "./body.js";
+import { readBoundedBody } from "./body.js";
 
 /**
  * Cairn as the OAuth 2.1 authorization server of /mcp (SPEC §26, ADR 0053): the metadata
@@ -13,12 +13,11 @@ import { readCountedBody } from "./body.js";
 
 const tooLarge = () => new OAuthError("invalid_request", `The request body is larger than ${OAUTH_LIMITS.bodyBytes} bytes.`);
 
-/** The body's text, at most OAUTH_LIMITS.bodyBytes (counted as it arrives), of the one content type the endpoint takes. */
+/** The body's text, at most OAUTH_LIMITS.bodyBytes, of the one content type the endpoint takes. */
 async function bodyText(c: Context, type: "application/x-www-form-urlencoded" | "application/json"): Promise<string> {
   const sent = c.req.header("content-type")?.split(";")[0]?.trim().toLowerCase();
   if (sent !== type) throw new OAuthError("invalid_request", `The body must be ${type}.`);
-  if (Number(c.req.header("content-length") ?? "0") > OAUTH_LIMITS.bodyBytes) throw tooLarge();
-  const bytes = await readCountedBody(c.req.raw.body, OAUTH_LIMITS.bodyBytes, tooLarge);
+  const bytes = await readBoundedBody(c, OAUTH_LIMITS.bodyBytes, tooLarge);
   return bytes ? new TextDecoder("utf-8").decode(bytes) : "";
 }
 

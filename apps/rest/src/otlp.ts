@@ -2,7 +2,7 @@ import { type Cairn, CairnError, OTLP_LIMITS, otlpFailure, otlpTooLarge, receive
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { errorResponse, type RestEnv, statusOf } from "./adapter.js";
-import { readCountedBody } from "./body.js";
+import { readBoundedBody } from "./body.js";
 import { surfaceOf } from "./surface.js";
 
 /** OTLP/HTTP answers a malformed request with 400, where the rest of /v1 says 422. */
@@ -19,8 +19,7 @@ export function mountOtlpRoutes(app: OpenAPIHono<RestEnv>, cairn: Cairn): void {
     const contentType = c.req.header("content-type");
     let reply: Awaited<ReturnType<typeof receiveTraces>>;
     try {
-      if (Number(c.req.header("content-length") ?? "0") > OTLP_LIMITS.requestBytes) throw otlpTooLarge();
-      const body = (await readCountedBody(c.req.raw.body, OTLP_LIMITS.requestBytes, otlpTooLarge)) ?? new Uint8Array();
+      const body = (await readBoundedBody(c, OTLP_LIMITS.requestBytes, otlpTooLarge)) ?? new Uint8Array();
       const ctx = cairn.context(c.get("principal"), surfaceOf(c.req.header("x-cairn-surface")), { requestId: c.get("requestId") });
       reply = await receiveTraces(ctx, { body, contentType, contentEncoding: c.req.header("content-encoding") });
     } catch (err) {
