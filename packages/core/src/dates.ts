@@ -32,9 +32,11 @@ const EARLIEST = Date.parse("1970-01-01T00:00:00Z");
 const LATEST = Date.parse("9999-12-31T23:59:59.999Z");
 
 export function isInStoredRange(value: string): boolean {
-  const t = Date.parse(value);
-  return t >= EARLIEST && t <= LATEST;
+  return isStoredInstant(Date.parse(value));
 }
+
+/** The same range for an instant in milliseconds since the epoch (NaN is outside it). */
+export const isStoredInstant = (ms: number): boolean => ms >= EARLIEST && ms <= LATEST;
 
 /**
  * Years 0001–9999, read in UTC: what PostgreSQL parses and what an ISO string shows with

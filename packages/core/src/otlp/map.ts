@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { isInStoredRange } from "../dates.js";
+import { isStoredInstant } from "../dates.js";
 import { OwnerRef } from "../identity/names.js";
 import { LIMITS } from "../limits.js";
 import type { SpanStatus } from "../run/schemas.js";
@@ -93,9 +93,8 @@ function timeOf(nanos: unknown): string | null {
       return null;
     }
   }
-  if (ms <= 0) return null;
-  const iso = new Date(ms).toISOString();
-  return isInStoredRange(iso) ? iso : null;
+  // The range is checked on the number: formatting first would parse the string back to check it.
+  return ms > 0 && isStoredInstant(ms) ? new Date(ms).toISOString() : null;
 }
 
 /** A string as Cairn can store it, cut at `max` characters. */
