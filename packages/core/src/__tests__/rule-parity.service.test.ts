@@ -3,6 +3,8 @@ import { createCairn } from "../cairn.js";
 import { actionStateSql, measureDueAt, outcomeStateOf, outcomeStateSql } from "../inbox/rules.js";
 import { needsHuman } from "../view/card.js";
 import { IDEMPOTENCY_WINDOW_MS } from "../receipt/idempotency.js";
+import { spanTotalsOf } from "../run/totals.js";
+import { BytesValue } from "../otlp/map.js";
 import { DRIVERS, minimalReceipt, TEST_PUBLIC_URL } from "../testing/index.js";
 import { rejectionOf, useTestWorld } from "./helpers.js";
 
@@ -33,8 +35,61 @@ const MEASURE_AT = [
 /** human_action values at the edges of "does it ask a person". */
 const HUMAN_ACTIONS = [undefined, "Nothing", "nothing", "Nothing.", "Approve the retry budget", " Nothing "] as const;
 
+/** Span attribute values at the edges of what a run's token and model totals count (migration 0017's rule). */
+const TOTALS_VALUES: Array<[string, unknown]> = [
+  ["a JSON number", 4096],
+  ["digits as a string", "4096"],
+  ["a fraction", 4096.5],
+  ["a negative number", -5],
+  ["leading zeros", "0012"],
+  ["15 digits", 999_999_999_999_999],
+  ["16 digits", 1_234_567_890_123_456],
+  ["an exponent", 1e21],
+  ["digits with a space", " 12"],
+  ["an empty string", ""],
+  ["a boolean", true],
+  ["null", null],
+  ["an object", { n: 1 }],
+  ["a list", [1, 2]],
+  ["bytes", new BytesValue(Buffer.from("77").toString("base64"), "77")],
+  ["no attribute", undefined],
+];
+
 describe.each(DRIVERS)("TypeScript and SQL apply the same rules on %s", (driver) => {
   const fx = useTestWorld(driver);
+
+  it.each(TOTALS_VALUES)("run totals: spanTotalsOf and the JSON rule of cairn_insert_spans count %s alike", async (_what, value) => {
+    const sam = await fx.world.user("sam");
+    const attributes: Record<string, unknown> = {};
+    if (value !== undefined) {
+      for (const key of ["gen_ai.usage.input_tokens", "gen_ai.usage.output_tokens", "gen_ai.request.model", "gen_ai.response.model"]) attributes[key] = value;
+    }
+    const status = { code: "error", message: null };
+    const totalsOf = async (withTotals: boolean) => {
+      const run = await fx.world.cairn.invoke("run_create", sam.ctx(), { name: "totals" });
+      const row = {
+        run_id: run.id,
+        span_id: "aaaaaaaaaaaaaaaa",
+        parent_span_id: null,
+        name: "s",
+        start_time: "2026-12-01T00:00:00.000Z",
+        end_time: null,
+        attributes,
+        produced_artifact_id: null,
+        status,
+        resource_id: null,
+        conversation_id: null,
+        // Without them the function reads the span's JSON, as for a row of the previous release.
+        ...(withTotals && spanTotalsOf(attributes, status)),
+      };
+      await fx.store.query("select cairn_store_spans(now(), $1::json, '[]', '[]')", [JSON.stringify([row])]);
+      const [totals] = await fx.store.query("select error_count, input_tokens::text, output_tokens::text, models from runs where id = $1", [run.id]);
+      return totals;
+    };
+    const fromJavaScript = await totalsOf(true);
+    expect(fromJavaScript).toEqual(await totalsOf(false));
+    expect(fromJavaScript).toMatchObject({ error_count: 1 });
+  });
 
   it.each(MEASURE_AT)("due time: measureDueAt and cairn_measure_due_at read %s as the same instant", async (measureAt) => {
     const [row] = await fx.store.query<{ ms: number }>("select (extract(epoch from cairn_measure_due_at($1)) * 1000)::float8 as ms", [measureAt]);

@@ -13,7 +13,7 @@ import { loadRevisedPolicy } from "../policy/store.js";
 import type { StaleFact } from "../receipt/write.js";
 import { RUN_LIMITS } from "../run/schemas.js";
 import type { NormalizedSpan } from "../run/span-checks.js";
-import { conversationOf } from "../run/totals.js";
+import { conversationOf, spanTotalsOf } from "../run/totals.js";
 import type { Sql } from "../store/port.js";
 import { callReadCommitted } from "../store/read-committed.js";
 import { ROOT_FIELD } from "../validation.js";
@@ -321,6 +321,7 @@ async function storeSpans(ctx: ServiceContext, spans: readonly Kept[], checks: S
           status: k.span.status,
           resource_id: k.stored?.id ?? null,
           conversation_id: conversationOf(k.span.attributes, k.resource),
+          ...spanTotalsOf(k.span.attributes, k.span.status),
         }),
       );
     }

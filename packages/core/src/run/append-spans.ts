@@ -8,7 +8,7 @@ import { requireRun, type RunRow, SPAN_COLUMNS, type SpanRow, toSpan } from "./i
 import { RUN_LIMITS, type RunAppendSpansInput, type RunAppendSpansOutput } from "./schemas.js";
 import { type NormalizedSpan, normalizeSpan, sameSpan, spanBatchIssues } from "./span-checks.js";
 import { storeSpanRows } from "./store-spans.js";
-import { conversationOf } from "./totals.js";
+import { conversationOf, spanTotalsOf } from "./totals.js";
 
 type Input = z.output<typeof RunAppendSpansInput>;
 type Output = z.output<typeof RunAppendSpansOutput>;
@@ -91,6 +91,12 @@ async function producedIssues(tx: Sql, run: RunRow, spans: NormalizedSpan[], fre
 /** The fresh spans, their produced edges and the run's totals (SPEC §28), in one call. */
 async function insertSpans(tx: Sql, runId: string, spans: NormalizedSpan[], now: string): Promise<void> {
   if (spans.length === 0) return;
-  const rows = spans.map(({ resource: _resource, ...s }) => ({ ...s, run_id: runId, resource_id: null, conversation_id: conversationOf(s.attributes) }));
+  const rows = spans.map(({ resource: _resource, ...s }) => ({
+    ...s,
+    run_id: runId,
+    resource_id: null,
+    conversation_id: conversationOf(s.attributes),
+    ...spanTotalsOf(s.attributes, s.status),
+  }));
   await storeSpanRows(tx, now, rows);
 }

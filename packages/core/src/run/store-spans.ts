@@ -1,7 +1,8 @@
 import type { Sql } from "../store/port.js";
+import type { SpanTotals } from "./totals.js";
 
-/** A span row as `cairn_store_spans` reads it (its `span_rows` recordset). */
-export interface SpanRowInput {
+/** A span row as `cairn_store_spans` reads it (its `span_rows` recordset), with what it adds to its run's totals. */
+export interface SpanRowInput extends SpanTotals {
   run_id: string;
   span_id: string;
   parent_span_id: string | null;

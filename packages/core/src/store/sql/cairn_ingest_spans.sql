@@ -86,13 +86,14 @@ begin
     select s.*, runs_by_n -> s.t::text as r
       from json_to_recordset(span_rows) as s(t integer, n integer, span_id text, parent_span_id text, name text,
         start_time timestamptz, end_time timestamptz, attributes json, produced_artifact_id text, status json,
-        resource_id text, conversation_id text)
+        resource_id text, conversation_id text, error boolean, input_tokens bigint, output_tokens bigint,
+        request_model text, response_model text)
   ),
   c as (
     select s.t, s.n, s.r ->> 'id' as run_id, s.r ->> 'owner' as owner, (s.r ->> 'closed')::boolean as closed,
            (s.r ->> 'span_count')::integer as span_count, count(*) over (partition by s.t) as offered,
            s.span_id, s.parent_span_id, s.name, s.start_time, s.end_time, s.attributes, s.produced_artifact_id, s.status,
-           s.resource_id, s.conversation_id
+           s.resource_id, s.conversation_id, s.error, s.input_tokens, s.output_tokens, s.request_model, s.response_model
       from s
   ),
   o as (

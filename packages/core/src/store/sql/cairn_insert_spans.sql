@@ -18,15 +18,25 @@ begin
   on conflict do nothing;
 
   -- The spans, their produced edges and their runs' totals (SPEC §28) in one statement. The
-  -- totals count only the rows this statement inserted: a span re-sent adds nothing. Token
-  -- counts follow 0017's rule: whole numbers of up to 15 digits, anything else 0.
+  -- totals count only the rows this statement inserted: a span re-sent adds nothing. Each row
+  -- carries what it adds (run/totals.ts: spanTotalsOf), so no span's JSON is parsed again
+  -- here; a row without those columns (a server of the previous release, during a rolling
+  -- deploy) is read from its JSON by 0017's rule: whole numbers of up to 15 digits, else 0.
   -- A row names its run, or (OTLP ingest) the number of its trace in runs_by_trace.
   with input as (
     select coalesce(s.run_id, runs_by_trace -> s.t::text ->> 'id') as run_id, s.span_id, s.parent_span_id, s.name,
-           s.start_time, s.end_time, s.attributes, s.produced_artifact_id, s.status, s.resource_id, s.conversation_id
+           s.start_time, s.end_time, s.attributes, s.produced_artifact_id, s.status, s.resource_id, s.conversation_id,
+           coalesce(s.error, s.status ->> 'code' = 'error') as error,
+           coalesce(s.input_tokens, case when s.attributes ->> 'gen_ai.usage.input_tokens' ~ '^[0-9]{1,15}$'
+                                         then (s.attributes ->> 'gen_ai.usage.input_tokens')::bigint else 0 end) as input_tokens,
+           coalesce(s.output_tokens, case when s.attributes ->> 'gen_ai.usage.output_tokens' ~ '^[0-9]{1,15}$'
+                                          then (s.attributes ->> 'gen_ai.usage.output_tokens')::bigint else 0 end) as output_tokens,
+           coalesce(s.request_model, s.attributes ->> 'gen_ai.request.model') as request_model,
+           coalesce(s.response_model, s.attributes ->> 'gen_ai.response.model') as response_model
       from json_to_recordset(span_rows) as s(run_id text, t integer, span_id text, parent_span_id text, name text,
         start_time timestamptz, end_time timestamptz, attributes json, produced_artifact_id text, status json,
-        resource_id text, conversation_id text)
+        resource_id text, conversation_id text, error boolean, input_tokens bigint, output_tokens bigint,
+        request_model text, response_model text)
   ),
   ins as (
     insert into spans (run_id, span_id, parent_span_id, name, start_time, end_time, attributes, produced_artifact_id, status, resource_id, appended_at)
@@ -43,17 +53,15 @@ begin
   totals as (
     select i.run_id,
            count(*)::int as n,
-           (count(*) filter (where i.status ->> 'code' = 'error'))::int as errors,
-           coalesce(sum(case when i.attributes ->> 'gen_ai.usage.input_tokens' ~ '^[0-9]{1,15}$'
-                             then (i.attributes ->> 'gen_ai.usage.input_tokens')::bigint end), 0) as input_tokens,
-           coalesce(sum(case when i.attributes ->> 'gen_ai.usage.output_tokens' ~ '^[0-9]{1,15}$'
-                             then (i.attributes ->> 'gen_ai.usage.output_tokens')::bigint end), 0) as output_tokens,
+           (count(*) filter (where i.error))::int as errors,
+           sum(i.input_tokens) as input_tokens,
+           sum(i.output_tokens) as output_tokens,
            min(i.start_time) as first_start,
            max(i.end_time) as last_end,
            max(i.end_time) filter (where i.parent_span_id is null) as root_end,
            min(i.conversation_id) as conversation_id,
-           array_remove(array_agg(distinct nullif(i.attributes ->> 'gen_ai.request.model', ''))
-                        || array_agg(distinct nullif(i.attributes ->> 'gen_ai.response.model', '')), null) as models
+           array_remove(array_agg(distinct nullif(i.request_model, ''))
+                        || array_agg(distinct nullif(i.response_model, '')), null) as models
       from ins join input i on i.run_id = ins.run_id and i.span_id = ins.span_id
      group by i.run_id
   ),
