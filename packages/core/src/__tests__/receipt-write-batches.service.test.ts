@@ -71,6 +71,25 @@ describe.each(DRIVERS)("receipt writes gathered into one call on %s", (driver) =
     expect(sent).toHaveLength(3);
   });
 
+  it("a full call goes at once, before the turn ends, so the database starts on it while the turn's later inputs arrive", async () => {
+    const sent: number[][] = [];
+    const doubles = new PerTurn<number, number>({
+      most: 2,
+      send: async (inputs) => {
+        sent.push(inputs);
+        const rows = await fx.store.query<{ v: number }>("select (x * 2)::int as v from unnest($1::int[]) with ordinality as u(x, n) order by n", [inputs]);
+        return rows.map((r) => r.v);
+      },
+    });
+    const answers = [1, 2].map((n) => doubles.call(n));
+    // Nothing has yielded to the event loop yet: the full call is already on its way, the next input not.
+    expect(sent).toEqual([[1, 2]]);
+    answers.push(doubles.call(3));
+    expect(sent).toEqual([[1, 2]]);
+    expect(await Promise.all(answers)).toEqual([2, 4, 6]);
+    expect(sent).toEqual([[1, 2], [3]]);
+  });
+
   it("a call that fails answers each of its inputs with the database's error, and the next turn's call is sent afresh", async () => {
     const sent: number[][] = [];
     const inverses = new PerTurn<number, number>({

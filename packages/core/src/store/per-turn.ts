@@ -26,8 +26,9 @@ export interface PerTurnOptions<I, O> {
 /**
  * Calls gathered for one turn of the event loop and sent together (ADR 0065): the inputs
  * that arrive before the turn's check phase — every request whose bytes arrived in this
- * turn has asked by then — go in one call, and a lone input waits for nothing else. Each
- * input is still sent after it arrived, so an answer is never older than one sent alone.
+ * turn has asked by then — go in one call, and a lone input waits for nothing else. A call
+ * that reaches `most` inputs goes at once (ADR 0072). Each input is still sent after it
+ * arrived, so an answer is never older than one sent alone.
  */
 export class PerTurn<I, O> {
   #waiting: Waiting<I, O>[] = [];
@@ -38,6 +39,8 @@ export class PerTurn<I, O> {
     return new Promise((resolve, reject) => {
       if (this.#waiting.length === 0) setImmediate(() => this.#flush());
       this.#waiting.push({ input, resolve, reject });
+      // A full call goes now: the database starts on it while this turn's other requests are still being prepared.
+      if (this.#waiting.length >= this.options.most) this.#flush();
     });
   }
 
