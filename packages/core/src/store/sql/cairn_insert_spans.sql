@@ -12,10 +12,13 @@ begin
   -- unnamed statement of this size was parsed, analysed and planned on every export (ADR 0061).
   -- The callers (cairn_store_spans for run_append_spans, cairn_ingest_spans for OTLP) hold
   -- the runs' row locks already.
-  insert into span_resources (owner, id, attributes, created_at)
-  select x.owner, x.id, x.attributes, at_time
-    from json_to_recordset(resource_rows) as x(owner text, id text, attributes json)
-  on conflict do nothing;
+  -- Statements with nothing to do are not run: each costs every export its start-up.
+  if json_array_length(resource_rows) > 0 then
+    insert into span_resources (owner, id, attributes, created_at)
+    select x.owner, x.id, x.attributes, at_time
+      from json_to_recordset(resource_rows) as x(owner text, id text, attributes json)
+    on conflict do nothing;
+  end if;
 
   -- The spans, their produced edges and their runs' totals (SPEC §28) in one statement. The
   -- totals count only the rows this statement inserted: a span re-sent adds nothing. Each row
@@ -87,9 +90,11 @@ begin
   select coalesce(sum(t.n), 0)::int into inserted from totals t;
 
   -- OTLP ingest names a run by its root span when the root arrives after other spans.
-  update runs r set name = u.name
-    from json_to_recordset(renames) as u(id text, name text)
-   where r.id = u.id and u.name is not null;
+  if json_array_length(renames) > 0 then
+    update runs r set name = u.name
+      from json_to_recordset(renames) as u(id text, name text)
+     where r.id = u.id and u.name is not null;
+  end if;
   return inserted;
 end
 $function$
