@@ -38,6 +38,27 @@ export function isInStoredRange(value: string): boolean {
 /** The same range for an instant in milliseconds since the epoch (NaN is outside it). */
 export const isStoredInstant = (ms: number): boolean => ms >= EARLIEST && ms <= LATEST;
 
+const DAY_MS = 86_400_000;
+/** The UTC day of the last instant formatted: its first millisecond and its "YYYY-MM-DDT". */
+let lastDay = { start: Number.NaN, prefix: "" };
+const two = (n: number) => (n < 10 ? `0${n}` : `${n}`);
+const three = (n: number) => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n}`);
+
+/**
+ * `new Date(ms).toISOString()` for an instant in the stored range, to the character. The
+ * spans of one export fall on one day, and Node 20's toISOString costs about 0.4 µs a call,
+ * so the day's part is kept from the last call and only the time of day is written.
+ */
+export function isoOfStoredInstant(ms: number): string {
+  const t = ms - lastDay.start;
+  if (!(t >= 0 && t < DAY_MS) || !Number.isInteger(ms)) {
+    const iso = new Date(ms).toISOString();
+    lastDay = { start: ms - (ms % DAY_MS), prefix: iso.slice(0, 11) };
+    return iso;
+  }
+  return `${lastDay.prefix}${two(Math.floor(t / 3_600_000))}:${two(Math.floor(t / 60_000) % 60)}:${two(Math.floor(t / 1_000) % 60)}.${three(t % 1_000)}Z`;
+}
+
 /**
  * Years 0001–9999, read in UTC: what PostgreSQL parses and what an ISO string shows with
  * four digits. A value inside them in its own zone can leave them once converted

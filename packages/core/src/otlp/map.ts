@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { isStoredInstant } from "../dates.js";
+import { isoOfStoredInstant, isStoredInstant } from "../dates.js";
 import { OwnerRef } from "../identity/names.js";
 import { LIMITS } from "../limits.js";
 import type { SpanStatus } from "../run/schemas.js";
@@ -94,7 +94,7 @@ function timeOf(nanos: unknown): string | null {
     }
   }
   // The range is checked on the number: formatting first would parse the string back to check it.
-  return ms > 0 && isStoredInstant(ms) ? new Date(ms).toISOString() : null;
+  return ms > 0 && isStoredInstant(ms) ? isoOfStoredInstant(ms) : null;
 }
 
 /** A string as Cairn can store it, cut at `max` characters. */
