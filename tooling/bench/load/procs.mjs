@@ -96,6 +96,9 @@ export async function cpuMs(pid) {
 /**
  * CPU time every PostgreSQL process on this machine has used so far, in ms: the server the
  * bench talks to, for a figure per request. Only meaningful while nothing else uses it.
+ * A backend that exits (a pool closing an idle connection mid-round) takes its time with
+ * it, so each process's reaped children count too: the postmaster's hold every backend
+ * that has ended.
  */
 export async function postgresCpuMs() {
   let total = 0;
@@ -104,7 +107,8 @@ export async function postgresCpuMs() {
     const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
     if (!stat.includes("(postgres)")) continue;
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    total += (Number(fields[11]) + Number(fields[12])) * 10;
+    // utime, stime, then cutime, cstime: the children it has waited for.
+    total += (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 10;
   }
   return total;
 }
