@@ -7,6 +7,22 @@ import { useTestWorld } from "./helpers.js";
 describe.each(DRIVERS)("receipt writes gathered into one call on %s", (driver) => {
   const fx = useTestWorld(driver);
 
+  /** A `PerTurn` whose call computes `expression` of each input `x` in the database, and the inputs of every call it sent. */
+  const gathered = (most: number, expression: string) => {
+    const sent: number[][] = [];
+    const calls = new PerTurn<number, number>({
+      most,
+      send: async (inputs) => {
+        sent.push(inputs);
+        const rows = await fx.store.query<{ v: number }>(`select (${expression})::int as v from unnest($1::int[]) with ordinality as u(x, n) order by n`, [
+          inputs,
+        ]);
+        return rows.map((r) => r.v);
+      },
+    });
+    return { sent, calls };
+  };
+
   it("writes of several users at once are each stored, and a same-body pair among them is one receipt and a duplicate", async () => {
     const users = await Promise.all(["ana", "ben", "cy"].map((name) => fx.world.user(name)));
     const twin = minimalReceipt({ learned: "sent twice at once" });
@@ -53,15 +69,7 @@ describe.each(DRIVERS)("receipt writes gathered into one call on %s", (driver) =
   });
 
   it("calls made in one turn go out as one call, in order; a lone call waits for nothing else", async () => {
-    const sent: number[][] = [];
-    const squares = new PerTurn<number, number>({
-      most: 3,
-      send: async (inputs) => {
-        sent.push(inputs);
-        const rows = await fx.store.query<{ v: number }>("select (x * x)::int as v from unnest($1::int[]) with ordinality as u(x, n) order by n", [inputs]);
-        return rows.map((r) => r.v);
-      },
-    });
+    const { sent, calls: squares } = gathered(3, "x * x");
     expect(await Promise.all([1, 2, 3, 4, 5].map((n) => squares.call(n)))).toEqual([1, 4, 9, 16, 25]);
     expect(sent).toEqual([
       [1, 2, 3],
@@ -72,15 +80,7 @@ describe.each(DRIVERS)("receipt writes gathered into one call on %s", (driver) =
   });
 
   it("a full call goes at once, before the turn ends, so the database starts on it while the turn's later inputs arrive", async () => {
-    const sent: number[][] = [];
-    const doubles = new PerTurn<number, number>({
-      most: 2,
-      send: async (inputs) => {
-        sent.push(inputs);
-        const rows = await fx.store.query<{ v: number }>("select (x * 2)::int as v from unnest($1::int[]) with ordinality as u(x, n) order by n", [inputs]);
-        return rows.map((r) => r.v);
-      },
-    });
+    const { sent, calls: doubles } = gathered(2, "x * 2");
     const answers = [1, 2].map((n) => doubles.call(n));
     // Nothing has yielded to the event loop yet: the full call is already on its way, the next input not.
     expect(sent).toEqual([[1, 2]]);
@@ -91,15 +91,7 @@ describe.each(DRIVERS)("receipt writes gathered into one call on %s", (driver) =
   });
 
   it("a call that fails answers each of its inputs with the database's error, and the next turn's call is sent afresh", async () => {
-    const sent: number[][] = [];
-    const inverses = new PerTurn<number, number>({
-      most: 10,
-      send: async (inputs) => {
-        sent.push(inputs);
-        const rows = await fx.store.query<{ v: number }>("select (100 / x)::int as v from unnest($1::int[]) with ordinality as u(x, n) order by n", [inputs]);
-        return rows.map((r) => r.v);
-      },
-    });
+    const { sent, calls: inverses } = gathered(10, "100 / x");
     const settled = await Promise.allSettled([4, 0, 5].map((n) => inverses.call(n)));
     expect(settled.map((s) => s.status)).toEqual(["rejected", "rejected", "rejected"]);
     // 22012: division_by_zero, the one refusal of the call, given to each input.
