@@ -17,7 +17,7 @@ function isJsonContentType(header: string | undefined): boolean {
 const fromNodeServer = (c: Context): boolean => typeof (c.env as { incoming?: unknown } | undefined)?.incoming === "object";
 
 /** A body read as it arrives, refused with `tooBig()` once it passes `limit` bytes (Content-Length is not trusted). */
-export async function readCountedBody(stream: ReadableStream<Uint8Array> | null, limit: number, tooBig: () => Error): Promise<Uint8Array | undefined> {
+async function readCountedBody(stream: ReadableStream<Uint8Array> | null, limit: number, tooBig: () => Error): Promise<Uint8Array | undefined> {
   if (!stream) return undefined;
   const chunks: Uint8Array[] = [];
   let size = 0;
