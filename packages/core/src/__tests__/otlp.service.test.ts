@@ -366,6 +366,92 @@ describe.each(DRIVERS)("OTLP ingest on %s", (driver) => {
     expect(new Date(after?.ended_at as string).toISOString()).toBe("2025-12-01T14:40:02.000Z");
   });
 
+  it("writes a run it makes with the same totals as spans added to a run that was there (ADR 0073)", async () => {
+    const sam = await fx.world.user("sam");
+    const at = (ms: number) => String(1764600000000000000n + BigInt(ms) * 1_000_000n);
+    const int = (key: string, n: number) => ({ key, value: { intValue: String(n) } });
+    // Edge values for every total: models and conversations whose order depends on the
+    // collation, token counts as text, too long, or not whole, two roots (one unended),
+    // errors, and spans out of time order.
+    const spansOf = (traceId: string) => {
+      const [rootA, rootB, c1, c2, c3] = [hex(8), hex(8), hex(8), hex(8), hex(8)];
+      return [
+        {
+          traceId,
+          spanId: c1,
+          parentSpanId: rootA,
+          name: "c1",
+          startTimeUnixNano: at(500),
+          endTimeUnixNano: at(4_000),
+          attributes: [
+            str("gen_ai.request.model", "opus-5"),
+            str("gen_ai.response.model", "Opus-5"),
+            int("gen_ai.usage.input_tokens", 120),
+            str("gen_ai.usage.output_tokens", "42"),
+            str("gen_ai.conversation.id", "conv-b"),
+          ],
+          status: { code: 2 },
+        },
+        {
+          traceId,
+          spanId: c2,
+          parentSpanId: rootA,
+          name: "c2",
+          startTimeUnixNano: at(50),
+          endTimeUnixNano: at(60),
+          attributes: [
+            str("gen_ai.request.model", "a_b"),
+            str("gen_ai.response.model", "é-model"),
+            str("gen_ai.usage.input_tokens", "1e3"),
+            str("gen_ai.usage.output_tokens", "1234567890123456"),
+            str("session.id", "Conv-A"),
+          ],
+        },
+        {
+          traceId,
+          spanId: c3,
+          parentSpanId: rootB,
+          name: "c3",
+          startTimeUnixNano: at(700),
+          attributes: [str("gen_ai.request.model", "Z"), int("gen_ai.usage.input_tokens", 999_999_999_999_999), str("gen_ai.response.model", "")],
+          status: { code: 2 },
+        },
+        { traceId, spanId: rootA, name: "root a", startTimeUnixNano: at(100), endTimeUnixNano: at(3_000) },
+        { traceId, spanId: rootB, name: "root b", startTimeUnixNano: at(10), attributes: [str("gen_ai.conversation.id", "conv-c")] },
+      ];
+    };
+    const totalsOf = async (traceId: string) =>
+      (
+        await fx.store.query(
+          `select span_count, error_count, input_tokens::text, output_tokens::text, models, first_start_at, last_end_at, ended_at, conversation_id
+             from runs where owner = $1 and trace_id = $2`,
+          [`user:${sam.name}`, traceId],
+        )
+      )[0];
+    const made = hex(16);
+    const there = hex(16);
+    // The run of `there` is on file before its spans arrive, so they are added to it.
+    await fx.store.query("insert into runs (id, owner, name, provenance, created_at, trace_id) values ($1, $2, 'waiting', '{}', now(), $3)", [
+      `run_there_${there}`,
+      `user:${sam.name}`,
+      there,
+    ]);
+    for (const traceId of [made, there]) {
+      const reply = await send(sam, { resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ spans: spansOf(traceId) }] }] });
+      expect(reply.result).toMatchObject({ stored: 5, rejected: 0 });
+    }
+    const expected = await totalsOf(there);
+    expect(expected).toMatchObject({
+      span_count: 5,
+      error_count: 2,
+      input_tokens: "1000000000000119",
+      output_tokens: "42",
+      conversation_id: expect.any(String),
+    });
+    expect(expected?.models).toHaveLength(5);
+    expect(await totalsOf(made)).toEqual(expected);
+  });
+
   it("keeps the totals on run_append_spans too, and a re-sent batch adds nothing", async () => {
     const sam = await fx.world.user("sam");
     const run = await fx.world.cairn.invoke("run_create", sam.ctx(), { name: "appended" });

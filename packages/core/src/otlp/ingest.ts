@@ -13,7 +13,7 @@ import { loadRevisedPolicy } from "../policy/store.js";
 import type { StaleFact } from "../receipt/write.js";
 import { RUN_LIMITS } from "../run/schemas.js";
 import type { NormalizedSpan } from "../run/span-checks.js";
-import { conversationOf, spanTotalsOf } from "../run/totals.js";
+import { conversationOf, runTotalsOf, type SpanForTotals, spanTotalsOf } from "../run/totals.js";
 import type { Sql } from "../store/port.js";
 import { callReadCommitted } from "../store/read-committed.js";
 import { ROOT_FIELD } from "../validation.js";
@@ -285,21 +285,18 @@ async function storeSpans(ctx: ServiceContext, spans: readonly Kept[], checks: S
   // One order for inserts and locks, so two exports of the same traces never deadlock.
   const keys = [...traces.keys()].sort();
   const base = ctx.now();
-  const traceRows = keys.map((key, n) => {
+  const resources = new Map<string, string>();
+  let position = 0;
+  const rows: string[] = [];
+  const traceRows = keys.map((key, t) => {
     const list = traces.get(key) as Kept[];
     const resourceOf = new Map(list.map((k) => [k.span, k.resource]));
     const naming = runNameOf(
       list.map((k) => k.span),
       (s) => resourceOf.get(s) ?? {},
     );
-    const first = list[0] as Kept;
-    return { n, id: newId("run", base), owner: first.owner, trace_id: first.traceId, name: naming.name, from_root: naming.fromRoot, offered: list.length };
-  });
-  const resources = new Map<string, string>();
-  let position = 0;
-  const rows: string[] = [];
-  keys.forEach((key, t) => {
-    for (const k of traces.get(key) as Kept[]) {
+    const forTotals: SpanForTotals[] = [];
+    for (const k of list) {
       if (k.stored !== null) {
         const resourceKey = traceKey(k.owner, k.stored.id);
         if (!resources.has(resourceKey)) {
@@ -307,6 +304,15 @@ async function storeSpans(ctx: ServiceContext, spans: readonly Kept[], checks: S
           resources.set(resourceKey, `{"owner":${JSON.stringify(k.owner)},"id":${JSON.stringify(k.stored.id)},"attributes":${k.stored.json}}`);
         }
       }
+      const conversation = conversationOf(k.span.attributes, k.resource);
+      const totals = spanTotalsOf(k.span.attributes, k.span.status);
+      forTotals.push({
+        parent_span_id: k.span.parent_span_id,
+        start_time: k.span.start_time,
+        end_time: k.span.end_time,
+        conversation_id: conversation,
+        totals,
+      });
       rows.push(
         JSON.stringify({
           t,
@@ -320,11 +326,23 @@ async function storeSpans(ctx: ServiceContext, spans: readonly Kept[], checks: S
           produced_artifact_id: k.span.produced_artifact_id,
           status: k.span.status,
           resource_id: k.stored?.id ?? null,
-          conversation_id: conversationOf(k.span.attributes, k.resource),
-          ...spanTotalsOf(k.span.attributes, k.span.status),
+          conversation_id: conversation,
+          ...totals,
         }),
       );
     }
+    const first = list[0] as Kept;
+    return {
+      n: t,
+      id: newId("run", base),
+      owner: first.owner,
+      trace_id: first.traceId,
+      name: naming.name,
+      from_root: naming.fromRoot,
+      offered: list.length,
+      // A run this export makes is written with its totals when all of these spans go in with it (ADR 0073).
+      totals: list.length <= RUN_LIMITS.spansPerRun ? runTotalsOf(forTotals) : null,
+    };
   });
   const params = [
     now,

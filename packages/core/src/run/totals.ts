@@ -60,3 +60,76 @@ export function conversationOf(attributes: Readonly<Record<string, unknown>>, re
   }
   return null;
 }
+
+/** What a new run's row is written with when every span of its trace goes in with it: its totals, whole. */
+export interface RunTotals {
+  span_count: number;
+  error_count: number;
+  input_tokens: number;
+  output_tokens: number;
+  first_start_at: string;
+  last_end_at: string | null;
+  /** Its root span's end (a span without a parent), or null while none has ended. */
+  ended_at: string | null;
+  /** The distinct conversations and models seen; the database picks the least and sorts, in its own collation, as it does for a run's later spans. */
+  conversations: string[];
+  models: string[];
+}
+
+/** One span as a run's totals read it. */
+export interface SpanForTotals {
+  parent_span_id: string | null;
+  start_time: string;
+  end_time: string | null;
+  conversation_id: string | null;
+  totals: SpanTotals;
+}
+
+/**
+ * The totals of a run whose spans are exactly these (distinct span ids), as
+ * `cairn_insert_spans` would add them up: what a run made by this export is inserted
+ * with, so its row is written once rather than inserted and then updated across the
+ * runs' indexes (ADR 0073). Null when a sum would not be exact as a JavaScript number: the
+ * database adds those up instead.
+ */
+export function runTotalsOf(spans: readonly SpanForTotals[]): RunTotals | null {
+  let errors = 0;
+  let input = 0;
+  let output = 0;
+  let firstStart = Number.POSITIVE_INFINITY;
+  let first = "";
+  let lastEnd = Number.NEGATIVE_INFINITY;
+  let last: string | null = null;
+  let rootEnd = Number.NEGATIVE_INFINITY;
+  let root: string | null = null;
+  const conversations = new Set<string>();
+  const models = new Set<string>();
+  for (const s of spans) {
+    if (s.totals.error) errors++;
+    input += s.totals.input_tokens;
+    output += s.totals.output_tokens;
+    // Compared as instants: an ISO string past year 9999 does not sort as text.
+    const start = Date.parse(s.start_time);
+    if (start < firstStart) [firstStart, first] = [start, s.start_time];
+    if (s.end_time !== null) {
+      const end = Date.parse(s.end_time);
+      if (end > lastEnd) [lastEnd, last] = [end, s.end_time];
+      if (s.parent_span_id === null && end > rootEnd) [rootEnd, root] = [end, s.end_time];
+    }
+    if (s.conversation_id !== null) conversations.add(s.conversation_id);
+    if (s.totals.request_model !== "") models.add(s.totals.request_model);
+    if (s.totals.response_model !== "") models.add(s.totals.response_model);
+  }
+  if (spans.length === 0 || !Number.isSafeInteger(input) || !Number.isSafeInteger(output)) return null;
+  return {
+    span_count: spans.length,
+    error_count: errors,
+    input_tokens: input,
+    output_tokens: output,
+    first_start_at: first,
+    last_end_at: last,
+    ended_at: root,
+    conversations: [...conversations],
+    models: [...models],
+  };
+}

@@ -49,10 +49,24 @@ begin
 
   -- Each trace's run, made on first sight or locked as it is (the no-op update takes the row
   -- lock), in the caller's (owner, trace id) order, so two exports of the same traces never deadlock.
+  -- A run made here is written with the totals of the spans that come with it, when the caller
+  -- sent them (every span of the trace goes in): one row version, where an insert and then an
+  -- update of the totals wrote two, each across the runs' indexes (ADR 0073). Models are sorted
+  -- and the least conversation picked here, in the database's collation, as for later spans.
   with u as (
-    insert into runs (id, owner, name, provenance, created_at, trace_id)
-    select t.id, t.owner, t.name, run_provenance, at_time, t.trace_id
-      from json_to_recordset(traces) as t(n integer, id text, owner text, trace_id text, name text)
+    insert into runs (id, owner, name, provenance, created_at, trace_id, span_count, error_count, input_tokens, output_tokens,
+                      models, first_start_at, last_end_at, ended_at, conversation_id)
+    select t.id, t.owner, t.name, run_provenance, at_time, t.trace_id,
+           coalesce((t.totals ->> 'span_count')::integer, 0),
+           coalesce((t.totals ->> 'error_count')::integer, 0),
+           coalesce((t.totals ->> 'input_tokens')::bigint, 0),
+           coalesce((t.totals ->> 'output_tokens')::bigint, 0),
+           array(select distinct m from json_array_elements_text(t.totals -> 'models') as m order by m),
+           (t.totals ->> 'first_start_at')::timestamptz,
+           (t.totals ->> 'last_end_at')::timestamptz,
+           (t.totals ->> 'ended_at')::timestamptz,
+           (select min(c) from json_array_elements_text(t.totals -> 'conversations') as c)
+      from json_to_recordset(traces) as t(n integer, id text, owner text, trace_id text, name text, totals json)
      order by t.n
     on conflict (owner, trace_id) where trace_id is not null do update set trace_id = excluded.trace_id
     returning runs.id, runs.owner, runs.trace_id, runs.name, runs.closed_at, runs.span_count
@@ -65,15 +79,19 @@ begin
   -- The runs by the traces' numbers, and the runs to rename: OTLP names a run by its root
   -- span when the root arrives after other spans did.
   -- Whether any span must be sifted: one of a closed run, or of a run these spans could fill.
-  select jsonb_object_agg(x.n::text, x.r),
+  -- A run written with its totals just now (the id this call proposed is the one it holds) is
+  -- marked so its spans add nothing more, and counts as empty for the sifting.
+  select jsonb_object_agg(x.n::text, case when x.prefilled then x.r || '{"span_count": 0, "prefilled": true}' else x.r end),
          json_agg(json_build_object('id', x.r ->> 'id', 'name', x.name))
            filter (where x.from_root and not (x.r ->> 'closed')::boolean and x.name <> x.r ->> 'name'),
-         coalesce(bool_or((x.r ->> 'closed')::boolean or (x.r ->> 'span_count')::integer + x.offered > spans_per_run), false),
+         coalesce(bool_or((x.r ->> 'closed')::boolean
+                          or (case when x.prefilled then 0 else (x.r ->> 'span_count')::integer end) + x.offered > spans_per_run), false),
          coalesce(sum(x.offered), 0)::integer,
          json_agg(x.r ->> 'id')
     into runs_by_n, renames, sifted, admitted_n, run_ids
-    from (select t.n, t.name, t.from_root, t.offered, by_trace -> (t.owner || chr(1) || t.trace_id) as r
-            from json_to_recordset(traces) as t(n integer, owner text, trace_id text, name text, from_root boolean, offered integer)) x;
+    from (select t.n, t.name, t.from_root, t.offered, r.r, t.totals is not null and r.r ->> 'id' = t.id as prefilled
+            from json_to_recordset(traces) as t(n integer, id text, owner text, trace_id text, name text, from_root boolean, offered integer, totals json)
+           cross join lateral (select by_trace -> (t.owner || chr(1) || t.trace_id) as r) r) x;
 
   if not sifted and not names_artifacts then
     -- The common export: every span goes in, as sent, matched to its run by its trace's number.
@@ -93,6 +111,7 @@ begin
   ),
   c as (
     select s.t, s.n, s.r ->> 'id' as run_id, s.r ->> 'owner' as owner, (s.r ->> 'closed')::boolean as closed,
+           coalesce((s.r ->> 'prefilled')::boolean, false) as prefilled,
            (s.r ->> 'span_count')::integer as span_count, count(*) over (partition by s.t) as offered,
            s.span_id, s.parent_span_id, s.name, s.start_time, s.end_time, s.attributes, s.produced_artifact_id, s.status,
            s.resource_id, s.conversation_id, s.error, s.input_tokens, s.output_tokens, s.request_model, s.response_model

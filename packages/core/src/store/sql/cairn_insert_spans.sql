@@ -25,9 +25,13 @@ begin
   -- carries what it adds (run/totals.ts: spanTotalsOf), so no span's JSON is parsed again
   -- here; a row without those columns (a server of the previous release, during a rolling
   -- deploy) is read from its JSON by 0017's rule: whole numbers of up to 15 digits, else 0.
-  -- A row names its run, or (OTLP ingest) the number of its trace in runs_by_trace.
+  -- A row names its run, or (OTLP ingest) the number of its trace in runs_by_trace. A run
+  -- marked prefilled was inserted by this export with these spans' totals (ADR 0073): its
+  -- spans add nothing more to it.
   with input as (
-    select coalesce(s.run_id, runs_by_trace -> s.t::text ->> 'id') as run_id, s.span_id, s.parent_span_id, s.name,
+    select coalesce(s.run_id, runs_by_trace -> s.t::text ->> 'id') as run_id,
+           coalesce(s.prefilled, (runs_by_trace -> s.t::text ->> 'prefilled')::boolean, false) as prefilled,
+           s.span_id, s.parent_span_id, s.name,
            s.start_time, s.end_time, s.attributes, s.produced_artifact_id, s.status, s.resource_id, s.conversation_id,
            coalesce(s.error, s.status ->> 'code' = 'error') as error,
            coalesce(s.input_tokens, case when s.attributes ->> 'gen_ai.usage.input_tokens' ~ '^[0-9]{1,15}$'
@@ -39,7 +43,7 @@ begin
       from json_to_recordset(span_rows) as s(run_id text, t integer, span_id text, parent_span_id text, name text,
         start_time timestamptz, end_time timestamptz, attributes json, produced_artifact_id text, status json,
         resource_id text, conversation_id text, error boolean, input_tokens bigint, output_tokens bigint,
-        request_model text, response_model text)
+        request_model text, response_model text, prefilled boolean)
   ),
   ins as (
     insert into spans (run_id, span_id, parent_span_id, name, start_time, end_time, attributes, produced_artifact_id, status, resource_id, appended_at)
@@ -55,6 +59,7 @@ begin
   ),
   totals as (
     select i.run_id,
+           bool_and(i.prefilled) as prefilled,
            count(*)::int as n,
            (count(*) filter (where i.error))::int as errors,
            sum(i.input_tokens) as input_tokens,
@@ -84,7 +89,7 @@ begin
       ended_at = greatest(r.ended_at, t.root_end),
       conversation_id = coalesce(r.conversation_id, t.conversation_id)
       from totals t
-     where r.id = t.run_id
+     where r.id = t.run_id and not t.prefilled
     returning r.id
   )
   select coalesce(sum(t.n), 0)::int into inserted from totals t;
