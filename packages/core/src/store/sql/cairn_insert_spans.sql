@@ -27,7 +27,7 @@ begin
   -- deploy) is read from its JSON by 0017's rule: whole numbers of up to 15 digits, else 0.
   -- A row names its run, or (OTLP ingest) the number of its trace in runs_by_trace. A run
   -- marked prefilled was inserted by this export with these spans' totals (ADR 0073): its
-  -- spans add nothing more to it.
+  -- spans are not added up again, so an export of new traces only inserts.
   with input as (
     select coalesce(s.run_id, runs_by_trace -> s.t::text ->> 'id') as run_id,
            coalesce(s.prefilled, (runs_by_trace -> s.t::text ->> 'prefilled')::boolean, false) as prefilled,
@@ -59,7 +59,6 @@ begin
   ),
   totals as (
     select i.run_id,
-           bool_and(i.prefilled) as prefilled,
            count(*)::int as n,
            (count(*) filter (where i.error))::int as errors,
            sum(i.input_tokens) as input_tokens,
@@ -71,6 +70,7 @@ begin
            array_remove(array_agg(distinct nullif(i.request_model, ''))
                         || array_agg(distinct nullif(i.response_model, '')), null) as models
       from ins join input i on i.run_id = ins.run_id and i.span_id = ins.span_id
+     where not i.prefilled
      group by i.run_id
   ),
   touched as (
@@ -89,10 +89,10 @@ begin
       ended_at = greatest(r.ended_at, t.root_end),
       conversation_id = coalesce(r.conversation_id, t.conversation_id)
       from totals t
-     where r.id = t.run_id and not t.prefilled
+     where r.id = t.run_id
     returning r.id
   )
-  select coalesce(sum(t.n), 0)::int into inserted from totals t;
+  select count(*)::int into inserted from ins;
 
   -- OTLP ingest names a run by its root span when the root arrives after other spans.
   if json_array_length(renames) > 0 then
