@@ -68,6 +68,24 @@ describe("share page revalidation", () => {
     expect((await get(path, { "if-none-match": before })).status).toBe(304);
   });
 
+  it("gives a new validator when time alone turns a pending outcome overdue, and the page says so", async () => {
+    const sam = await fx.world.user("sam");
+    clock = Date.parse("2026-12-01T09:00:00Z");
+    const created = await fx.world.cairn.invoke(
+      "receipt_create",
+      sam.ctx(),
+      fullReceipt({ learned: "turns overdue", outcome: { status: "pending", measure_at: "2026-12-01T12:00:00Z" } }),
+    );
+    const path = pathOf(created.url);
+    const upcoming = await get(path);
+    expect(await upcoming.text()).not.toContain("Overdue");
+    clock = Date.parse("2026-12-01T12:00:01Z");
+    const overdue = await get(path, { "if-none-match": upcoming.headers.get("etag") ?? "" });
+    expect(overdue.status).toBe(200);
+    expect(overdue.headers.get("etag")).not.toBe(upcoming.headers.get("etag"));
+    expect(await overdue.text()).toContain("Overdue");
+  });
+
   it("keeps the JSON answer and the page apart", async () => {
     const sam = await fx.world.user("sam");
     const created = await fx.world.cairn.invoke("receipt_create", sam.ctx(), fullReceipt({ learned: "two forms" }));

@@ -138,6 +138,8 @@ export function receiptDetailsOf(artifact: Pick<Artifact, "title" | "body" | "me
  * The card of a receipt as it stands now, or null when the artifact is not one. `now`
  * decides whether a pending outcome is overdue, by the one rule; `followed` (true even when
  * the viewer may read no follow-up, as on a share link) decides whether it was measured.
+ * `now` reaches the card through the outcome's state alone (`receiptLiveStateOf`): the
+ * share page's validator hashes that state in place of the card (view/validator.ts).
  */
 export function receiptCardOf(artifact: Artifact, now: Date = new Date()): ReceiptCardView | null {
   const m = receiptMetadataOf(artifact);

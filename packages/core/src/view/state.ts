@@ -97,6 +97,17 @@ type Followed = Pick<Artifact, "followed_by"> & Partial<Pick<Artifact, "followed
 /** Whether a later receipt follows it, readable by the viewer or not. */
 const isFollowed = (a: Followed) => a.followed === true || a.followed_by.length > 0;
 
+/**
+ * The one way time reaches a receipt's card (and so its page): the outcome's state at `now`
+ * (upcoming, overdue, closed), or null when the artifact is no receipt or its outcome is not
+ * pending. Everything else on the card is read from the artifact alone, so the card at `now`
+ * is fixed by the artifact and this (the share page's validator rests on that, ADR 0057).
+ */
+export function receiptLiveStateOf(artifact: Pick<Artifact, "metadata"> & Followed, now: Date): OutcomeState | null {
+  const m = receiptMetadataOf(artifact);
+  return m === null ? null : outcomeStateOf(m, isFollowed(artifact), now);
+}
+
 export function outcomeNowOf(m: ReceiptMetadata, artifact: Followed, now: Date, name: (id: string) => string = (id) => id): OutcomeNowView {
   const state = outcomeStateOf(m, isFollowed(artifact), now);
   const mark = outcomeMark(state);
