@@ -80,6 +80,10 @@ export async function benchAb(drivers, beforeCli, workload = AB_WORKLOADS.create
       for (let round = 0; round < (QUICK ? 2 : 4); round++) {
         for (const name of round % 2 ? ["now", "before"] : ["before", "now"]) {
           const s = sides[name];
+          // A second of the same load first, unmeasured: a side run right after the other found
+          // the caches the other's, and one run right after itself did not, which the order
+          // gives `now` more often (an A/A run read 1.04–1.09× in spans/s without it).
+          await workload.load(s.url, s.token, 1);
           const before = { server: await cpuMs(s.pid), db: await postgresCpuMs(), machine: await machineCpuMs() };
           const r = await workload.load(s.url, s.token, seconds);
           const per = (ms) => ms / Math.max(1, r.ok);
@@ -91,9 +95,25 @@ export async function benchAb(drivers, beforeCli, workload = AB_WORKLOADS.create
           });
         }
       }
-      // Medians of the rounds: on shared cores a best-of hides how often a side was slow.
-      const median = (s, key) => s.runs.map((r) => r[key]).sort((a, b) => a - b)[Math.floor(s.runs.length / 2)];
+      // Medians of the rounds: on shared cores a best-of hides how often a side was slow. With
+      // an even count, the mean of the middle two: the rounds go before, now, now, before, …,
+      // so under a machine that speeds up (or slows) through the run the two sides' middle
+      // rounds sit equally early, where the upper middle one was always later for `now`
+      // (an A/A run read 1.04×, 1.06×, 1.06× in spans/s).
+      const median = (s, key) => {
+        const values = s.runs.map((r) => r[key]).sort((a, b) => a - b);
+        const mid = Math.floor(values.length / 2);
+        return values.length % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+      };
       const best = (s) => median(s, "perSecond");
+      // CAIRN_BENCH_ROUNDS=1: each side's rounds in order ([rate, server, PostgreSQL, machine CPU ms per unit]), to see the spread.
+      if (process.env.CAIRN_BENCH_ROUNDS) {
+        for (const [name, s] of Object.entries(sides)) {
+          console.log(
+            `rounds (${driver}, ${name}): ${JSON.stringify(s.runs.map((r) => [Math.round(r.perSecond), +r.cpu.toFixed(4), +r.db.toFixed(4), +r.machine.toFixed(4)]))}`,
+          );
+        }
+      }
       const cpu = (s) => median(s, "cpu");
       figure({
         name: `A/B ${workload.rate} (${driver})`,
