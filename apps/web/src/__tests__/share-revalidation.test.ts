@@ -53,15 +53,16 @@ describe("share page revalidation", () => {
     expect(seen.size).toBe(4);
   });
 
-  it("keeps its validator while time passes and nothing a link holder sees changes", async () => {
+  /** The share page's path of a receipt whose outcome is pending until `measureAt`, made at 09:00. */
+  const pendingUntil = async (learned: string, measureAt: string) => {
     const sam = await fx.world.user("sam");
     clock = Date.parse("2026-12-01T09:00:00Z");
-    const created = await fx.world.cairn.invoke(
-      "receipt_create",
-      sam.ctx(),
-      fullReceipt({ learned: "time passes", outcome: { status: "pending", measure_at: "2026-12-02T09:00:00Z" } }),
-    );
-    const path = pathOf(created.url);
+    const created = await fx.world.cairn.invoke("receipt_create", sam.ctx(), fullReceipt({ learned, outcome: { status: "pending", measure_at: measureAt } }));
+    return pathOf(created.url);
+  };
+
+  it("keeps its validator while time passes and nothing a link holder sees changes", async () => {
+    const path = await pendingUntil("time passes", "2026-12-02T09:00:00Z");
     const before = (await get(path)).headers.get("etag") ?? "";
     clock = Date.parse("2026-12-01T10:00:00Z");
     // Nothing a link holder sees has changed: still the same page.
@@ -69,14 +70,7 @@ describe("share page revalidation", () => {
   });
 
   it("gives a new validator when time alone turns a pending outcome overdue, and the page says so", async () => {
-    const sam = await fx.world.user("sam");
-    clock = Date.parse("2026-12-01T09:00:00Z");
-    const created = await fx.world.cairn.invoke(
-      "receipt_create",
-      sam.ctx(),
-      fullReceipt({ learned: "turns overdue", outcome: { status: "pending", measure_at: "2026-12-01T12:00:00Z" } }),
-    );
-    const path = pathOf(created.url);
+    const path = await pendingUntil("turns overdue", "2026-12-01T12:00:00Z");
     const upcoming = await get(path);
     expect(await upcoming.text()).not.toContain("Overdue");
     clock = Date.parse("2026-12-01T12:00:01Z");
