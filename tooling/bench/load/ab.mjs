@@ -80,9 +80,9 @@ export async function benchAb(drivers, beforeCli, workload = AB_WORKLOADS.create
       for (let round = 0; round < (QUICK ? 2 : 4); round++) {
         for (const name of round % 2 ? ["now", "before"] : ["before", "now"]) {
           const s = sides[name];
-          // A second of the same load first, unmeasured: a side run right after the other found
-          // the caches the other's, and one run right after itself did not, which the order
-          // gives `now` more often (an A/A run read 1.04–1.09× in spans/s without it).
+          // A second of the same load first, unmeasured: a side measured right after the other
+          // side starts on caches the other filled, and the order runs `now` right after itself
+          // more often than `before` (an A/A run read 1.04–1.09× in spans/s without this).
           await workload.load(s.url, s.token, 1);
           const before = { server: await cpuMs(s.pid), db: await postgresCpuMs(), machine: await machineCpuMs() };
           const r = await workload.load(s.url, s.token, seconds);

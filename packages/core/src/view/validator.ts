@@ -19,8 +19,8 @@ const PROCESS_SALT = randomBytes(12).toString("base64url");
  *
  * The card is the artifact's, read at `now` only through `receiptLiveStateOf`, and this
  * process's code is in the salt: so the artifact and that state fix the page, and hashing
- * them stands for hashing the card, which cost twice as much to build and serialize as
- * the rest of the validator.
+ * them stands for hashing the card, whose building and serializing was about half of the
+ * validator's cost.
  */
 export function readerValidator(artifact: Artifact, now: Date, variant: string): string {
   const live = receiptLiveStateOf(artifact, now) ?? "-";
