@@ -1,11 +1,14 @@
-// Seed data for the 100k benches: realistic receipts (rendered by core, so bodies and
-// checksums are what the server would store) written straight to the artifacts table in
+// Seed data for the 100k benches: realistic receipts (rendered by core, so bodies,
+// checksums and search vectors are what the server would store) written straight to the artifacts table in
 // batches, spread over 180 days and over the owners given.
 import { randomBytes } from "node:crypto";
 import { newId } from "@cairn/core";
-import { dueAtOf, prepareReceipt } from "@cairn/core/receipt";
+import { dueAtOf, prepareReceipt, receiptSearchText } from "@cairn/core/receipt";
 
 const DAY_MS = 86_400_000;
+/** How each column's parameter is written: the json ones cast, the search text made a vector as the server's insert does. */
+const placeholder = (column, param) =>
+  column === 14 ? `to_tsvector('english', ${param}::text)` : `${param}${column === 6 ? "::jsonb" : column === 7 || column === 8 ? "::json" : ""}`;
 const TAGS = ["export", "finance", "deploy", "db", "ci", "search", "infra", "docs", "billing", "auth"];
 const WORDS = ["retries", "upload", "latency", "index", "cache", "rollout", "migration", "alert", "budget", "quota"];
 
@@ -75,14 +78,15 @@ export async function seedReceipts(store, { count, owners, now = Date.now(), bat
         expired ? new Date(now - DAY_MS).toISOString() : new Date(now + 365 * DAY_MS).toISOString(),
         p.details ?? null,
         dueAtOf(p.metadata)?.toISOString() ?? null,
+        receiptSearchText(p),
       ];
       const base = params.length;
-      values.push(`(${row.map((_, k) => `$${base + k + 1}${k === 6 ? "::jsonb" : k === 7 || k === 8 ? "::json" : ""}`).join(", ")})`);
+      values.push(`(${row.map((_, k) => placeholder(k, `$${base + k + 1}`)).join(", ")})`);
       params.push(...row);
     }
     await store.query(
       `insert into artifacts (id, owner, title, share_type, body, checksum, tags, metadata, provenance, share_token,
-                              created_at, expires_at, details, measure_due_at)
+                              created_at, expires_at, details, measure_due_at, search)
        values ${values.join(", ")}`,
       params,
     );

@@ -41,9 +41,9 @@ describe.each(DRIVERS)("the duplicate gate's cached plan on %s", (driver) => {
     // 100 receipts of one owner from one actor, never analyzed: the size at which the generic
     // plan chose the drops' actor index before its predicate named the actor (0026).
     await fx.store.query(
-      `insert into artifacts (id, owner, title, share_type, body, checksum, metadata, provenance, share_token, created_at)
+      `insert into artifacts (id, owner, title, share_type, body, checksum, metadata, provenance, share_token, created_at, search)
        select 'art_gate_' || i, 'user:gate', 'r' || i, 'markdown', repeat('a receipt body of some length ', 28) || i, 'sha256:' || encode(sha256(i::text::bytea), 'hex'), json_build_object('schema', 'receipt/v1', 'pad', repeat('x', 700)),
-              '{"actor":{"id":"agent:gate"}}', 'shr_gate_' || i, now() - make_interval(secs => i)
+              '{"actor":{"id":"agent:gate"}}', 'shr_gate_' || i, now() - make_interval(secs => i), to_tsvector('english', 'r' || i)
          from generate_series(1, 100) i`,
     );
     const owner = JSON.stringify({ owner: "user:gate", checksum: "sha256:none", follows: null });

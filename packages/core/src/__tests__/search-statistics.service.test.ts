@@ -13,12 +13,12 @@ describe.each(DRIVERS)("search planner statistics on %s", (driver) => {
   /** ROWS receipts' worth of rows: 80% need no one, 40% pending, every one a receipt. */
   const seed = (owner: string) =>
     fx.store.query(
-      `insert into artifacts (id, owner, title, share_type, body, checksum, metadata, provenance, share_token, expires_at)
+      `insert into artifacts (id, owner, title, share_type, body, checksum, metadata, provenance, share_token, expires_at, search)
        select 'art_stats_' || $1::text || '_' || g, $1::text, 'r' || g, 'markdown', 'b', 'c' || g,
               json_build_object('schema', 'cairn.receipt/v1',
                                 'human_action', case when g % 5 = 0 then 'Approve ' || g else 'Nothing' end,
                                 'outcome', json_build_object('status', case when g % 5 < 2 then 'pending' else 'measured' end)),
-              '{}'::json, 'tok_stats_' || $1::text || '_' || g, now() + interval '1 day'
+              '{}'::json, 'tok_stats_' || $1::text || '_' || g, now() + interval '1 day', to_tsvector('english', 'r' || g)
          from generate_series(1, $2::int) g`,
       [owner, ROWS],
     );

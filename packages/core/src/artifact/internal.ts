@@ -189,12 +189,16 @@ export function newArtifactRow(now: Date, expiresAt: Date, a: NewArtifact): Arti
   };
 }
 
+/** What `q` finds a plain artifact by: its title and its body, as written (ADR 0074). */
+export const plainArtifactSearchText = (row: Pick<ArtifactRow, "title" | "body">) => `${row.title}\n${row.body}`;
+
 /**
  * The argument of `cairn_insert_artifact` (store/sql): json columns as the text Cairn
- * serialised; with an assignee, the `artifact.assigned` event it records too. The due
- * time is not passed: the function reads it from the metadata (cairn_measure_due_at).
+ * serialised, the text its search vector is made of (ADR 0074); with an assignee, the
+ * `artifact.assigned` event it records too. The due time is not passed: the function
+ * reads it from the metadata (cairn_measure_due_at).
  */
-export function artifactInsertArgument(row: ArtifactRow, assignedEvent?: Record<string, string>): Record<string, unknown> {
+export function artifactInsertArgument(row: ArtifactRow, searchText: string, assignedEvent?: Record<string, string>): Record<string, unknown> {
   return {
     id: row.id,
     owner: row.owner,
@@ -211,6 +215,7 @@ export function artifactInsertArgument(row: ArtifactRow, assignedEvent?: Record<
     expires_at: row.expires_at === null ? null : iso(row.expires_at),
     details: row.details ?? null,
     assignee: row.assignee,
+    search_text: searchText,
     ...(assignedEvent && { assigned_event: assignedEvent }),
   };
 }
@@ -223,7 +228,7 @@ export async function insertArtifact(
   assignedEvent?: (row: ArtifactRow) => Record<string, string>,
 ): Promise<ArtifactRow> {
   const row = newArtifactRow(now, expiresAt, a);
-  await sql.query("select cairn_insert_artifact($1::jsonb)", [JSON.stringify(artifactInsertArgument(row, assignedEvent?.(row)))]);
+  await sql.query("select cairn_insert_artifact($1::jsonb)", [JSON.stringify(artifactInsertArgument(row, plainArtifactSearchText(row), assignedEvent?.(row)))]);
   return row;
 }
 

@@ -110,7 +110,10 @@ export const SEARCH_FIELDS = ["full", "summary"] as const;
 
 /** Every filter is optional and they combine with AND; only artifacts the caller may read are ever listed. */
 export const ArtifactSearchInput = z.strictObject({
-  q: queryText(LIMITS.query, "Full-text query over title and body (web-search syntax).").optional(),
+  q: queryText(
+    LIMITS.query,
+    "Full-text query (web-search syntax) over a receipt's title, answers and details (not the template's headings), or a plain artifact's title and body.",
+  ).optional(),
   tag: storableString()
     .overwrite((s) => s.trim().toLowerCase())
     .max(LIMITS.tag)

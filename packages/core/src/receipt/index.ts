@@ -5,7 +5,7 @@ export { rejectionError } from "./create.js";
 export { dueAtOf, measureDueAt, outcomeStateOf } from "../inbox/rules.js";
 export type { GateContext, GateReceipt, GateRefusal, ReceiptGate } from "./custom-gate.js";
 export { IdempotencyKey } from "./idempotency.js";
-export { prepareReceipt, prepareRedactedReceipt, renderValidReceipt, storedReceiptFields, type PreparedReceipt } from "./prepare.js";
+export { prepareReceipt, prepareRedactedReceipt, receiptSearchText, renderValidReceipt, storedReceiptFields, type PreparedReceipt } from "./prepare.js";
 export { mapReceiptStrings, redactReceipt, type Redaction, type RedactionResult } from "./redact.js";
 export { isRegisteredSchema, jsonSchemaOf, registeredSchemaIds, SCHEMA_REGISTRY, SCHEMA_TAG, type RegisteredSchemaId } from "./registry.js";
 export { RECEIPT_V1_TEMPLATE_VERSION, renderReceiptV1 } from "./render.js";

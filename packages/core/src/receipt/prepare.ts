@@ -24,6 +24,11 @@ export function renderValidReceipt(valid: ValidReceipt): PreparedReceipt {
   return { ...valid, body, checksum: checksumOf(body) };
 }
 
+/** What `q` finds the receipt by (ADR 0074): its schema's own choice of its words, not the rendered body. */
+export function receiptSearchText(valid: ValidReceipt): string {
+  return SCHEMA_REGISTRY[valid.metadata.schema].searchText(valid);
+}
+
 /** The static gates and the render, with no secret scan (synchronous). Prefer prepareRedactedReceipt for a preview. */
 export function prepareReceipt(raw: unknown): { ok: true; value: PreparedReceipt } | Extract<ReceiptValidation, { ok: false }> {
   const validation = validateReceiptInput(raw);

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineApiTag } from "../operations/api-tags.js";
 import { renderReceiptV1 } from "./render.js";
 import { RECEIPT_SCHEMA_ID, ReceiptCreateInput } from "./schemas.js";
+import { receiptSearchTextV1 } from "./search-text.js";
 
 /** The published schemas' group in the API documentation. */
 export const SCHEMA_TAG = defineApiTag(
@@ -19,6 +20,7 @@ export const SCHEMA_REGISTRY = {
     description: "A structured receipt: the nine answers an agent or script leaves when it finishes work.",
     createInput: ReceiptCreateInput,
     render: renderReceiptV1,
+    searchText: receiptSearchTextV1,
   },
 } as const;
 

@@ -14,7 +14,7 @@ import { callReadCommitted } from "../store/read-committed.js";
 import { receiptExpiry } from "./expiry.js";
 import type { GatedReceipt } from "./gates.js";
 import { type IdempotencyClaim, idempotencyLock, outcomeArgument, type StoredOutcome } from "./idempotency.js";
-import { renderValidReceipt, storedReceiptFields } from "./prepare.js";
+import { receiptSearchText, renderValidReceipt, storedReceiptFields } from "./prepare.js";
 import { RECEIPT_SCHEMA_ID } from "./schemas.js";
 import { receiptWarnings } from "./warnings.js";
 
@@ -118,7 +118,7 @@ export async function writeReceipt(ctx: ServiceContext, gated: GatedReceipt, cla
     now: now.toISOString(),
     receipt_schema: RECEIPT_SCHEMA_ID,
     duplicate_since: new Date(now.getTime() - DUPLICATE_WINDOW_MS).toISOString(),
-    artifact: artifactInsertArgument(row, row.assignee === null ? undefined : assignedAtCreate(ctx, now)(row)),
+    artifact: artifactInsertArgument(row, receiptSearchText(prepared), row.assignee === null ? undefined : assignedAtCreate(ctx, now)(row)),
     event: eventArgument(event, eventId, eventPayload(event.type, eventId, now, event.data), now),
     trace: link.trace,
     claim: claim ? outcomeArgument(claim, { kind: "created", value }, now) : null,

@@ -24,6 +24,7 @@ import { oauth } from "./0024-oauth.js";
 import { notifications } from "./0025-notifications.js";
 import { actorIndexPredicate } from "./0026-actor-index-predicate.js";
 import { fanoutQueue } from "./0027-fanout-queue.js";
+import { searchText } from "./0028-search-text.js";
 import type { Migration } from "./types.js";
 
 export type { Migration } from "./types.js";
@@ -59,4 +60,5 @@ export const MIGRATIONS: readonly Migration[] = [
   notifications,
   actorIndexPredicate,
   fanoutQueue,
+  searchText,
 ];

@@ -7,12 +7,15 @@ CREATE OR REPLACE FUNCTION cairn_insert_artifact(a jsonb)
 AS $function$
 begin
   -- measure_due_at is read from the metadata by the one rule (cairn_measure_due_at), never passed in.
+  -- The search vector is made of the words the server chose (ADR 0074); a server of an earlier release
+  -- sends none, and its artifacts are searched by title and body as they were then.
   insert into artifacts (id, owner, title, share_type, body, checksum, tags, metadata, provenance, follows,
-                         share_token, created_at, expires_at, details, measure_due_at, assignee)
+                         share_token, created_at, expires_at, details, measure_due_at, assignee, search)
   values (a->>'id', a->>'owner', a->>'title', a->>'share_type', a->>'body', a->>'checksum', a->'tags',
           (a->>'metadata')::json, (a->>'provenance')::json, a->>'follows', a->>'share_token',
           (a->>'created_at')::timestamptz, (a->>'expires_at')::timestamptz, a->>'details',
-          cairn_measure_due_at((a->>'metadata')::jsonb->'outcome'->>'measure_at'), a->>'assignee');
+          cairn_measure_due_at((a->>'metadata')::jsonb->'outcome'->>'measure_at'), a->>'assignee',
+          to_tsvector('english'::regconfig, coalesce(a->>'search_text', (a->>'title') || ' ' || (a->>'body'))));
   if a ? 'assigned_event' then perform cairn_record_event(a->'assigned_event'); end if;
 end
 $function$
