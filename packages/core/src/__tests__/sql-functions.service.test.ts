@@ -87,4 +87,25 @@ describe.each(DRIVERS)("SQL functions as installed on %s", (driver) => {
     const rows = await store.query<{ name: string; checksum: string }>("select name, checksum from schema_functions order by name");
     expect(rows).toEqual(SQL_FUNCTIONS.map((f) => ({ name: f.name, checksum: functionChecksum(f.sql) })));
   });
+
+  it("a database a newer release migrated keeps that release's functions when this one starts", async () => {
+    const store = fx.store;
+    // As if a newer release had applied a migration this one does not know, and shipped another body.
+    await store.query("insert into schema_migrations (version, checksum) values ('9999_a_newer_release', 'theirs')");
+    await store.query(
+      "create or replace function cairn_measure_due_at(measure_at text) returns timestamptz language sql immutable strict as $$ select '2030-01-01T00:00:00Z'::timestamptz $$",
+    );
+    await store.query("update schema_functions set checksum = 'the newer file' where name = 'cairn_measure_due_at'");
+    try {
+      expect(await migrate(store)).toEqual([]);
+      const [due] = await store.query<{ due: string | Date | null }>("select cairn_measure_due_at('2026-12-07') as due");
+      expect(new Date(due?.due as string).toISOString()).toBe("2030-01-01T00:00:00.000Z");
+      const [row] = await store.query<{ checksum: string }>("select checksum from schema_functions where name = 'cairn_measure_due_at'");
+      expect(row?.checksum).toBe("the newer file");
+    } finally {
+      // This file's other tests share the database: put this release back.
+      await store.query("delete from schema_migrations where version = '9999_a_newer_release'");
+      await migrate(store);
+    }
+  });
 });

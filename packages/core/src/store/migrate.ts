@@ -34,6 +34,8 @@ export async function migrate(store: Store): Promise<string[]> {
     const rows = await tx.query<{ version: string; checksum: string | null }>("select version, checksum from schema_migrations");
     const recorded = new Map(rows.map((r) => [r.version, r.checksum]));
     const applied: string[] = [];
+    const known = new Set(MIGRATIONS.map((m) => m.version));
+    const newerRelease = rows.some((r) => !known.has(r.version));
     for (const m of MIGRATIONS) {
       const checksum = migrationChecksum(m);
       if (recorded.has(m.version)) {
@@ -46,7 +48,10 @@ export async function migrate(store: Store): Promise<string[]> {
       await tx.query("insert into schema_migrations (version, checksum) values ($1, $2)", [m.version, checksum]);
       applied.push(m.version);
     }
-    await installFunctions(tx);
+    // A newer release migrated this database: its functions are written for the schema as it
+    // is now, and for callers of earlier releases (ADR 0073, 0074); this release's older
+    // bodies may not even fit that schema. They stay until that release starts again.
+    if (!newerRelease) await installFunctions(tx);
     return applied;
   });
 }
