@@ -83,7 +83,7 @@ describe.each(DRIVERS)("what q finds (ADR 0074) on %s", (driver) => {
       provenance: { actor: { id: sam.principal.token.id, name: "old", kind: "human" }, on_behalf_of: sam.name, model: null, surface: "rest" },
       follows: null,
     });
-    const { search_text: _left, ...previousRelease } = artifactInsertArgument(row, "unused");
+    const { search_text: _left, ...previousRelease } = artifactInsertArgument(row, "what this release would send");
     await fx.store.query("select cairn_insert_artifact($1::jsonb)", [JSON.stringify(previousRelease)]);
     expect(await found(sam, title)).toEqual([row.id]);
     expect(await found(sam, body)).toEqual([row.id]);

@@ -189,16 +189,14 @@ export function newArtifactRow(now: Date, expiresAt: Date, a: NewArtifact): Arti
   };
 }
 
-/** What `q` finds a plain artifact by: its title and its body, as written (ADR 0074). */
-export const plainArtifactSearchText = (row: Pick<ArtifactRow, "title" | "body">) => `${row.title}\n${row.body}`;
-
 /**
  * The argument of `cairn_insert_artifact` (store/sql): json columns as the text Cairn
- * serialised, the text its search vector is made of (ADR 0074); with an assignee, the
- * `artifact.assigned` event it records too. The due time is not passed: the function
+ * serialised; a receipt's search text, its schema's choice of words (ADR 0074; without
+ * one, as for a plain artifact, the function indexes title and body); with an assignee,
+ * the `artifact.assigned` event it records too. The due time is not passed: the function
  * reads it from the metadata (cairn_measure_due_at).
  */
-export function artifactInsertArgument(row: ArtifactRow, searchText: string, assignedEvent?: Record<string, string>): Record<string, unknown> {
+export function artifactInsertArgument(row: ArtifactRow, searchText: string | null, assignedEvent?: Record<string, string>): Record<string, unknown> {
   return {
     id: row.id,
     owner: row.owner,
@@ -215,7 +213,7 @@ export function artifactInsertArgument(row: ArtifactRow, searchText: string, ass
     expires_at: row.expires_at === null ? null : iso(row.expires_at),
     details: row.details ?? null,
     assignee: row.assignee,
-    search_text: searchText,
+    ...(searchText !== null && { search_text: searchText }),
     ...(assignedEvent && { assigned_event: assignedEvent }),
   };
 }
@@ -228,7 +226,7 @@ export async function insertArtifact(
   assignedEvent?: (row: ArtifactRow) => Record<string, string>,
 ): Promise<ArtifactRow> {
   const row = newArtifactRow(now, expiresAt, a);
-  await sql.query("select cairn_insert_artifact($1::jsonb)", [JSON.stringify(artifactInsertArgument(row, plainArtifactSearchText(row), assignedEvent?.(row)))]);
+  await sql.query("select cairn_insert_artifact($1::jsonb)", [JSON.stringify(artifactInsertArgument(row, null, assignedEvent?.(row)))]);
   return row;
 }
 

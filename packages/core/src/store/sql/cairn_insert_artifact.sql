@@ -7,8 +7,8 @@ CREATE OR REPLACE FUNCTION cairn_insert_artifact(a jsonb)
 AS $function$
 begin
   -- measure_due_at is read from the metadata by the one rule (cairn_measure_due_at), never passed in.
-  -- The search vector is made of the words the server chose (ADR 0074); a server of an earlier release
-  -- sends none, and its artifacts are searched by title and body as they were then.
+  -- The search vector: a receipt's words as its schema chose them (ADR 0074); without them (a plain
+  -- artifact, or any artifact of a server of an earlier release) its title and body.
   insert into artifacts (id, owner, title, share_type, body, checksum, tags, metadata, provenance, follows,
                          share_token, created_at, expires_at, details, measure_due_at, assignee, search)
   values (a->>'id', a->>'owner', a->>'title', a->>'share_type', a->>'body', a->>'checksum', a->'tags',
