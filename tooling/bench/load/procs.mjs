@@ -8,6 +8,7 @@ import { createTestDatabase } from "@cairn/core/testing";
 
 export const CLI = fileURLToPath(new URL("../../../apps/cli/dist/bin.cjs", import.meta.url));
 const CEILING = fileURLToPath(new URL("./ceiling.mjs", import.meta.url));
+const CEILING_WORK = fileURLToPath(new URL("./ceiling-work.mjs", import.meta.url));
 
 /** Starts `node args` and resolves once it prints a http://127.0.0.1:PORT URL. */
 export function startListening(args, env, name) {
@@ -78,6 +79,11 @@ export async function startCairn(db, extraEnv = {}, nodeArgs = []) {
 /** The ceiling server on a database of the same kind (its own, so the two never share rows). */
 export async function startCeiling(db) {
   return startListening([CEILING, db.driver, db.driver === "pg" ? db.databaseUrl : db.dataDir], process.env, "ceiling");
+}
+
+/** The same-work ceiling (ceiling-work.mjs) on its own database of the same kind, migrated as Cairn's. */
+export async function startWorkCeiling(db) {
+  return startListening([CEILING_WORK, db.driver, db.driver === "pg" ? db.databaseUrl : db.dataDir], process.env, "same-work ceiling");
 }
 
 /** Resident set size of a process in MB, from /proc. */

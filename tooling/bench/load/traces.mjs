@@ -1,11 +1,13 @@
 // Traces row: spans/s ingested through POST /v1/traces (OTLP/HTTP protobuf) by a real
-// `cairn serve`, each request a new 50-span agent trace, against the ceiling of a bare
-// hono handler decoding the same requests (ceiling-traces.mjs), measured in the same run.
+// `cairn serve`, each request a new 50-span agent trace, against two ceilings measured in the
+// same run: a bare hono handler decoding the same requests (ceiling-traces.mjs), and the
+// same-work ceiling (ceiling-work.mjs: decode, then the trace's run and its spans inserted into
+// Cairn's own tables in one statement per request).
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { figure, QUICK } from "../lib.mjs";
 import { agentTraceBody, amplifiedBody, otlpTypes } from "./otlp-body.mjs";
-import { benchDatabase, cpuMs, rssMb, startCairn, startListening } from "./procs.mjs";
+import { benchDatabase, cpuMs, rssMb, startCairn, startListening, startWorkCeiling } from "./procs.mjs";
 
 const SPANS = 50;
 const CONNECTIONS = 8;
@@ -53,48 +55,67 @@ export async function benchTraces(drivers) {
   try {
     for (const driver of drivers) {
       const db = await benchDatabase(driver);
+      const workDb = await benchDatabase(driver);
       const cairn = await startCairn(db);
+      const work = await startWorkCeiling(workDb);
       try {
         await load(ceiling.url, "x", ceiling.pid, 1);
+        await load(work.url, "x", work.pid, 1);
         await load(cairn.url, cairn.token, cairn.pid, 1);
-        // Alternating rounds, best of each, so neither side gets the quieter moment of a busy machine.
-        let best = { cairn: null, ceiling: null };
+        // Alternating rounds, best of each, so no side gets the quieter moment of a busy machine.
+        let best = { cairn: null, ceiling: null, work: null };
+        const keep = (key, run) => {
+          if (!best[key] || run.spansPerSecond > best[key].spansPerSecond) best = { ...best, [key]: run };
+        };
         for (let round = 0; round < (QUICK ? 1 : 2); round++) {
-          const c = await load(ceiling.url, "x", ceiling.pid, DURATION);
+          keep("ceiling", await load(ceiling.url, "x", ceiling.pid, DURATION));
+          const w = await load(work.url, "x", work.pid, DURATION);
+          if (w.bad > 0) throw new Error(`the traces-work ceiling answered ${w.bad} non-2xx or errors`);
+          keep("work", w);
           const k = await load(cairn.url, cairn.token, cairn.pid, DURATION);
           if (k.bad > 0) throw new Error(`cairn answered ${k.bad} non-2xx or errors on /v1/traces`);
-          if (!best.ceiling || c.spansPerSecond > best.ceiling.spansPerSecond) best.ceiling = c;
-          if (!best.cairn || k.spansPerSecond > best.cairn.spansPerSecond) best = { ...best, cairn: k };
+          keep("cairn", k);
         }
         const check = await fetch(`${cairn.url}/v1/runs?limit=1`, { headers: { authorization: `Bearer ${cairn.token}` } }).then((r) => r.json());
         if (check.items[0]?.span_count !== SPANS) throw new Error(`the newest run holds ${check.items[0]?.span_count} spans, not ${SPANS}`);
+        // SPEC §38 sets the bars on PostgreSQL; the embedded store is reported beside them.
         figure({
           name: `POST /v1/traces spans/s (${driver}, protobuf, c${CONNECTIONS})`,
           value: best.cairn.spansPerSecond,
           unit: "spans/s",
-          baselineName: "ceiling: bare hono + protobuf decode",
+          baselineName: "traces-work: decode + run and spans",
+          baseline: best.work.spansPerSecond,
+          higherIsBetter: true,
+          ...(driver === "pg" && { target: 0.9 }),
+        });
+        figure({
+          name: `POST /v1/traces spans/s vs decode (${driver})`,
+          value: best.cairn.spansPerSecond,
+          unit: "spans/s",
+          baselineName: "bare hono + protobuf decode",
           baseline: best.ceiling.spansPerSecond,
           higherIsBetter: true,
-          // SPEC §29 sets the bar on PostgreSQL; the embedded store is reported beside it.
           ...(driver === "pg" && { target: 0.3 }),
         });
         figure({
           name: `POST /v1/traces p99 (${driver}, ${SPANS} spans)`,
           value: best.cairn.p99,
           unit: "ms",
-          baselineName: "ceiling p99",
-          baseline: best.ceiling.p99,
+          baselineName: "traces-work p99",
+          baseline: best.work.p99,
         });
         figure({
           name: `POST /v1/traces server CPU ms/span (${driver})`,
           value: best.cairn.cpuPerSpan,
           unit: "ms",
-          baselineName: "ceiling CPU ms/span",
-          baseline: best.ceiling.cpuPerSpan,
+          baselineName: "traces-work CPU ms/span",
+          baseline: best.work.cpuPerSpan,
         });
       } finally {
+        await work.stop();
         await cairn.stop();
         await db.dispose();
+        await workDb.dispose();
       }
     }
   } finally {
