@@ -2,11 +2,11 @@ import type { CairnConfig } from "../context.js";
 import type { RetrySchedule } from "../events/schedule.js";
 import type { Logger } from "../log.js";
 import type { Store } from "../store/port.js";
-import { type ClaimedBatch, type ClaimedNotification, claimBatches, GROUP_AFTER, recordMessage, releaseBatch } from "./deliver.js";
-import { FANOUT_BATCH, fanOut } from "./fanout.js";
-import { messageOf } from "./render.js";
-import { sendTo } from "./transports.js";
-import { onNotifierRing } from "./wake.js";
+import { type ClaimedBatch, type ClaimedNotification, claimBatches, GROUP_AFTER, recordMessage, releaseBatch } from "../notify/deliver.js";
+import { FANOUT_BATCH, fanOut } from "../notify/fanout.js";
+import { messageOf } from "../notify/render.js";
+import { sendTo } from "../notify/transports.js";
+import { onNotifierRing } from "../notify/wake.js";
 
 export interface NotifierOptions {
   store: Store;

@@ -1,13 +1,13 @@
 import type { CairnConfig } from "../context.js";
 import { defaultLogger, type Logger } from "../log.js";
 import type { Store } from "../store/port.js";
-import { claimDue, type Claimed, recordAttempt, releaseClaim } from "./deliver.js";
+import { claimDue, type Claimed, recordAttempt, releaseClaim } from "../events/deliver.js";
 import { JOBS } from "./job-list.js";
-import { type Job, runDueJobs } from "./jobs.js";
-import { DEFAULT_SCHEDULE, type RetrySchedule } from "./schedule.js";
-import { sendEvent } from "./send.js";
-import { onOutboxRing } from "./wake.js";
-import { startNotifier } from "../notify/notifier.js";
+import { type Job, runDueJobs } from "../events/jobs.js";
+import { DEFAULT_SCHEDULE, type RetrySchedule } from "../events/schedule.js";
+import { sendEvent } from "../events/send.js";
+import { onOutboxRing } from "../events/wake.js";
+import { startNotifier } from "./notifier.js";
 
 export interface WorkerOptions {
   store: Store;
