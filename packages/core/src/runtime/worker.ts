@@ -2,6 +2,7 @@ import type { CairnConfig } from "../context.js";
 import { defaultLogger, type Logger } from "../log.js";
 import type { Store } from "../store/port.js";
 import { claimDue, type Claimed, recordAttempt, releaseClaim } from "../events/deliver.js";
+import { type ClaimLoop, startClaimLoop } from "./claim-loop.js";
 import { JOBS } from "./job-list.js";
 import { type Job, runDueJobs } from "../events/jobs.js";
 import { DEFAULT_SCHEDULE, type RetrySchedule } from "../events/schedule.js";
@@ -28,12 +29,8 @@ export interface WorkerOptions {
   logger?: Logger;
 }
 
-export interface Worker {
-  /** Look for due work now. */
-  wake(): void;
-  /** Stops claiming; lets in-flight deliveries finish within `graceMs`, then aborts and releases them. */
-  stop(graceMs?: number): Promise<void>;
-}
+/** `stop` stops claiming, lets in-flight deliveries finish within `graceMs`, then aborts and releases them. */
+export type Worker = ClaimLoop;
 
 /**
  * The delivery and job loop every `cairn serve` and `cairn worker` runs. Processes share
@@ -46,111 +43,47 @@ export function startWorker(options: WorkerOptions): Worker {
   const schedule = options.schedule ?? DEFAULT_SCHEDULE;
   const pollMs = options.pollMs ?? 1_000;
   const jobsEveryMs = options.jobsEveryMs ?? 5_000;
-  const concurrency = options.concurrency ?? 8;
   const jobs = options.jobs ?? JOBS;
   const logger = options.logger ?? defaultLogger;
   const log = (line: string) => logger.info("job_note", { line });
   const denyPrivate = options.denyPrivate ?? false;
-  const abort = new AbortController();
+  const timeout = options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {};
 
-  let running = true;
-  let rung = true;
-  let sleeping: (() => void) | null = null;
-  const inFlight = new Set<Promise<void>>();
-  const wake = () => {
-    rung = true;
-    sleeping?.();
-  };
-  const unsubscribe = onOutboxRing(wake);
   // Notifications (SPEC §27) share the schedule, the lease and the clock, with slots of their own.
-  const notifier = startNotifier({
-    store,
-    config,
-    now,
-    schedule,
-    denyPrivate,
-    logger,
-    pollMs,
-    ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
-  });
-
-  const deliver = async (c: Claimed) => {
-    const result = await sendEvent(c.url, c.secrets, c.event_id, c.payload, {
-      denyPrivate,
-      signal: abort.signal,
-      ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
-    });
-    if (abort.signal.aborted && result.status === null) return releaseClaim(store, c, now());
-    await recordAttempt(store, c, result, now(), schedule);
-  };
-
-  const track = (p: Promise<void>) => {
-    const t = p
-      .catch((err) => logger.warn({ code: "webhook_record_failed" }, err))
-      .finally(() => {
-        inFlight.delete(t);
-        wake();
-      });
-    inFlight.add(t);
-  };
+  const notifier = startNotifier({ store, config, now, schedule, denyPrivate, logger, pollMs, ...timeout });
 
   let lastJobs = 0;
   let jobsRunning: Promise<unknown> | null = null;
-  const maybeRunJobs = () => {
+  const maybeRunJobs = (signal: AbortSignal) => {
     if (jobsRunning || jobs.length === 0 || Date.now() - lastJobs < jobsEveryMs) return;
     lastJobs = Date.now();
-    jobsRunning = runDueJobs({ store, config, now, log, logger, signal: abort.signal }, jobs)
+    jobsRunning = runDueJobs({ store, config, now, log, logger, signal }, jobs)
       .catch((err) => logger.warn({ code: "jobs_failed" }, err))
       .finally(() => {
         jobsRunning = null;
       });
   };
 
-  const loop = (async () => {
-    while (running) {
-      maybeRunJobs();
-      const free = concurrency - inFlight.size;
-      let claimed: Claimed[] = [];
-      if (free > 0 && rung) {
-        rung = false;
-        claimed = await claimDue(store, now(), free, schedule.leaseMs).catch((err) => {
-          logger.warn({ code: "webhook_claim_failed" }, err);
-          return [];
-        });
-        for (const c of claimed) track(deliver(c));
-        // A full batch may mean more is due: look again at once.
-        if (claimed.length === free) rung = true;
-      }
-      if (!running) break;
-      if (!rung || concurrency - inFlight.size <= 0) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(done, pollMs);
-          function done() {
-            clearTimeout(timer);
-            sleeping = null;
-            resolve();
-          }
-          sleeping = done;
-        });
-        // A poll tick counts as a ring: other processes' events and due retries are found this way.
-        rung = true;
-      }
-    }
-  })();
+  const outbox = startClaimLoop<Claimed>({
+    pollMs,
+    concurrency: options.concurrency ?? 8,
+    onRing: onOutboxRing,
+    everyTurn: maybeRunJobs,
+    claim: (free) => claimDue(store, now(), free, schedule.leaseMs),
+    async work(c, signal) {
+      const result = await sendEvent(c.url, c.secrets, c.event_id, c.payload, { denyPrivate, signal, ...timeout });
+      if (signal.aborted && result.status === null) return releaseClaim(store, c, now());
+      await recordAttempt(store, c, result, now(), schedule);
+    },
+    logger,
+    codes: { claimFailed: "webhook_claim_failed", workFailed: "webhook_record_failed" },
+  });
 
   return {
-    wake,
+    wake: outbox.wake,
     async stop(graceMs = 20_000) {
-      if (!running) return;
-      running = false;
-      unsubscribe();
-      sleeping?.();
       const notifierStopped = notifier.stop(graceMs);
-      await loop;
-      const grace = setTimeout(() => abort.abort(), graceMs);
-      await Promise.allSettled([...inFlight]);
-      clearTimeout(grace);
-      abort.abort();
+      await outbox.stop(graceMs);
       await jobsRunning;
       await notifierStopped;
     },
