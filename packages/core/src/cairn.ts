@@ -7,13 +7,13 @@ import { cachedPrincipal, INVALID_TOKEN, newReadCaches } from "./identity/princi
 import { authenticate, bearerOf } from "./identity/tokens.js";
 import { type BootstrapOptions, bootstrapAdmin } from "./identity/users.js";
 import { invokeOperation, refuseUnreadableInput } from "./operations/invoke.js";
-import { OPERATIONS, type OperationName, type OperationOutput } from "./operations/registry.js";
+import { OPERATIONS, type OperationName, type OperationOutput } from "./runtime/registry.js";
 import { preloadSecretScanner } from "./secrets/secretlint.js";
 import { type FollowedLink, followSigninLink, type PeekedLink, peekSigninLink } from "./session/links.js";
 import { authenticateSession, closeSession, type OpenedSession, openSession } from "./session/sessions.js";
 import { type LinkContext, type LinkOperationName, type LinkOperationOutput, SHARE_OPERATIONS } from "./share/operations.js";
 import { ensureSigningKey } from "./signing/keys.js";
-import { startWorker, type Worker, type WorkerOptions } from "./events/worker.js";
+import { startWorker, type Worker, type WorkerOptions } from "./runtime/worker.js";
 import { confirmChannel, peekConfirmation } from "./notify/channels.js";
 import { inboxFeed } from "./notify/feed.js";
 import { openStore } from "./store/open.js";

@@ -1,4 +1,3 @@
-import type { DropReceipt } from "./drops/schemas.js";
 import { capIssues, type Issue, moreCount, ROOT_FIELD } from "./validation.js";
 
 export type { Issue } from "./validation.js";
@@ -74,11 +73,24 @@ export interface ExistingArtifactRef {
   url: string;
 }
 
+/**
+ * The drop receipt a refusal left. Its whole shape is `DropReceipt` (drops/schemas.ts);
+ * errors sit below every area, so only the fields the surfaces read are named here.
+ */
+export interface RefusalDrop {
+  readonly id: string;
+  readonly category: string;
+  readonly cause: string;
+  readonly next_action: string;
+  readonly fields: readonly string[];
+  readonly [field: string]: unknown;
+}
+
 export interface CairnErrorBody {
   code: CairnErrorCode;
   message: string;
   issues?: Issue[];
-  drop?: DropReceipt;
+  drop?: RefusalDrop;
   existing?: ExistingArtifactRef;
   /** The request's id, as answered in `X-Request-Id` and written in the server's log line (SPEC §30): what a user quotes. */
   request_id?: string;
@@ -87,10 +99,10 @@ export interface CairnErrorBody {
 export class CairnError extends Error {
   readonly code: CairnErrorCode;
   readonly issues?: Issue[];
-  drop?: DropReceipt;
+  drop?: RefusalDrop;
   readonly existing?: ExistingArtifactRef;
 
-  constructor(code: CairnErrorCode, message: string, extra: { issues?: Issue[]; drop?: DropReceipt; existing?: ExistingArtifactRef } = {}) {
+  constructor(code: CairnErrorCode, message: string, extra: { issues?: Issue[]; drop?: RefusalDrop; existing?: ExistingArtifactRef } = {}) {
     super(message);
     this.name = "CairnError";
     this.code = code;

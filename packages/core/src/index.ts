@@ -42,6 +42,7 @@ export { createLogger, defaultLogger, describeError, type ErrorFields, type LogF
 export { CLIENT_CLOSED_REQUEST, clientAbortResponse, isClientAbort } from "./client-abort.js";
 export { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts, databaseTimeoutsFrom, isUnavailable } from "./store/faults.js";
 export * from "./operations/index.js";
+export * from "./runtime/index.js";
 export * from "./receipt/index.js";
 export * from "./run/schemas.js";
 export { type FollowedLink, type PeekedLink, type OpenedSession, SESSION_TTL_DAYS, SIGNIN_LINK_PATH, SIGNIN_LINK_TTL_MINUTES } from "./session/index.js";

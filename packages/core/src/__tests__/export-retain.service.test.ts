@@ -4,7 +4,7 @@ import type { Artifact } from "../artifact/schemas.js";
 import type { Principal } from "../context.js";
 import { CairnError } from "../errors.js";
 import { newId } from "../ids.js";
-import { pagesOf } from "../operations/paging.js";
+import { pagesOf } from "../runtime/paging.js";
 import type { Store } from "../store/port.js";
 import { createTestWorld, DRIVERS, minimalReceipt, openTestStore, type TestWorld } from "../testing/index.js";
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Principal } from "../context.js";
 import { CairnError } from "../errors.js";
 import { authenticate } from "../identity/tokens.js";
-import { OPERATIONS, type OperationName, operationNames } from "../operations/registry.js";
+import { OPERATIONS, type OperationName, operationNames } from "../runtime/registry.js";
 import { rejectionOf, useTestWorld } from "./helpers.js";
 
 /**

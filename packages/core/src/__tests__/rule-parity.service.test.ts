@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createCairn } from "../cairn.js";
-import { actionStateSql, measureDueAt, outcomeStateOf, outcomeStateSql } from "../inbox/rules.js";
+import { actionStateSql, asksAPerson, measureDueAt, needsActionSql, outcomeStateOf, outcomeStateSql } from "../inbox/rules.js";
+import { runInErrorOf, runInErrorSql, runStatusOf, runStatusSql } from "../run/internal.js";
+import { RUN_STATES } from "../run/schemas.js";
 import { needsHuman } from "../view/card.js";
 import { IDEMPOTENCY_WINDOW_MS } from "../receipt/idempotency.js";
 import { spanTotalsOf } from "../run/totals.js";
@@ -54,6 +56,24 @@ const TOTALS_VALUES: Array<[string, unknown]> = [
   ["bytes", new BytesValue(Buffer.from("77").toString("base64"), "77")],
   ["no attribute", undefined],
 ];
+
+/** Stored metadata at the edges of "asks a person": no metadata, no field, JSON null, look-alikes of `Nothing`. */
+const STORED_HUMAN_ACTIONS: Array<[string, Record<string, unknown> | null]> = [
+  ["no metadata", null],
+  ["metadata without the field", { what: "x" }],
+  ["a JSON null", { human_action: null }],
+  ["Nothing", { human_action: "Nothing" }],
+  ["nothing", { human_action: "nothing" }],
+  ["Nothing with spaces", { human_action: " Nothing " }],
+  ["Nothing.", { human_action: "Nothing." }],
+  ["a full-width N", { human_action: "Ｎothing" }],
+  ["an empty string", { human_action: "" }],
+  ["a request", { human_action: "Approve the retry budget" }],
+];
+
+const T = "2026-11-01T12:00:00.000Z";
+/** Runs rows at the edges of a run's state: ended, closed, both, neither; no error, one, several. */
+const RUN_ROWS = [null, T].flatMap((ended_at) => [null, T].flatMap((closed_at) => [0, 1, 7].map((error_count) => ({ ended_at, closed_at, error_count }))));
 
 describe.each(DRIVERS)("TypeScript and SQL apply the same rules on %s", (driver) => {
   const fx = useTestWorld(driver);
@@ -114,6 +134,26 @@ describe.each(DRIVERS)("TypeScript and SQL apply the same rules on %s", (driver)
       );
       expect(row?.stored).toBe(true);
       expect(row?.state).toBe(outcomeStateOf(created.metadata as Parameters<typeof outcomeStateOf>[0], false, now));
+    }
+  });
+
+  it.each(STORED_HUMAN_ACTIONS)("asks a person: asksAPerson and needsActionSql read %s alike", async (_what, metadata) => {
+    const [row] = await fx.store.query<{ asks: boolean }>(`select ${needsActionSql("a")} as asks from (select $1::jsonb as metadata) a`, [
+      metadata === null ? null : JSON.stringify(metadata),
+    ]);
+    expect(row?.asks).toBe(asksAPerson(metadata?.human_action as string | null | undefined));
+  });
+
+  it.each(RUN_ROWS)("run state: run_list's filters and a run's status agree on %j", async (run) => {
+    const from = "(select $1::timestamptz as ended_at, $2::timestamptz as closed_at, $3::int as error_count) r";
+    const args = [run.ended_at, run.closed_at, run.error_count];
+    for (const status of RUN_STATES) {
+      const [row] = await fx.store.query<{ v: boolean }>(`select ${runStatusSql("r", status)} as v from ${from}`, args);
+      expect(row?.v, `status ${status}`).toBe(runStatusOf(run) === status);
+    }
+    for (const inError of [true, false]) {
+      const [row] = await fx.store.query<{ v: boolean }>(`select ${runInErrorSql("r", inError)} as v from ${from}`, args);
+      expect(row?.v, `error ${inError}`).toBe(runInErrorOf(run) === inError);
     }
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { artifactsNeedAnalyze, searchStatisticsJob } from "../artifact/search-statistics.js";
-import { JOBS } from "../events/job-list.js";
+import { JOBS } from "../runtime/job-list.js";
 import { readJobRuns, runDueJobs } from "../events/jobs.js";
 import { DRIVERS, fullReceipt } from "../testing/index.js";
 import { useTestWorld } from "./helpers.js";

@@ -3,7 +3,7 @@ import { Envelope } from "@sigstore/protobuf-specs";
 import { describe, expect, it } from "vitest";
 import type { DsseEnvelope } from "../signing/dsse.js";
 import { ensureSigningKey, listPublicKeys } from "../signing/keys.js";
-import { pagesOf } from "../operations/paging.js";
+import { pagesOf } from "../runtime/paging.js";
 import { verifyLine } from "../signing/verify.js";
 import { DRIVERS, fullReceipt, minimalReceipt } from "../testing/index.js";
 import { rejectionOf, useTestWorld } from "./helpers.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CairnError } from "../errors.js";
-import { OPERATIONS } from "../operations/index.js";
+import { OPERATIONS } from "../runtime/registry.js";
 import { DRIVERS, fullReceipt, minimalReceipt } from "../testing/index.js";
 import { fieldOf, inputWith, KEY, operationStringFields } from "../testing/string-fields.js";
 import { storableCopy, UNSTORABLE_REASON } from "../text.js";

@@ -1,5 +1,4 @@
 export { artifactCreatedData, recordArtifactCreated } from "./artifact-event.js";
-export { JOBS } from "./job-list.js";
 export { defineJob, type Job, type JobContext, type JobRun, readJobRuns, runDueJobs } from "./jobs.js";
 export { eventPayload, recordEvent } from "./outbox.js";
 export { EVENT_RETENTION_DAYS } from "./prune.js";
@@ -7,7 +6,6 @@ export * from "./schemas.js";
 export { onOutboxRing, ringOutbox } from "./wake.js";
 export * from "./subscription-schemas.js";
 export { DEFAULT_SCHEDULE, type RetrySchedule, retryDelay } from "./schedule.js";
-export { startWorker, type Worker, type WorkerOptions } from "./worker.js";
 export { isPrivateAddress } from "./targets.js";
 export { scheduleFrom } from "./worker-settings.js";
 export { attemptOutcomeOf, eventDeliveryTextOf, type SubscriptionState, subscriptionStateOf } from "./subscription-view.js";

@@ -1,18 +1,9 @@
 import { z } from "zod";
 import { DROP_CATEGORIES } from "../drops/classification.js";
 import { InboxSummary } from "../inbox/schemas.js";
+import { DoctorCheck } from "../doctor-check.js";
 
-export const CHECK_STATUSES = ["ok", "warn", "fail"] as const;
-
-export const DoctorCheck = z
-  .object({
-    name: z.string().describe("What was checked: Database, Drops, Policy, Inbox."),
-    status: z.enum(CHECK_STATUSES).describe("`ok`, `warn` (something to act on) or `fail` (broken)."),
-    summary: z.string().describe("One line saying what was found."),
-    next_action: z.string().optional().describe("What to do about it, when there is something to do."),
-  })
-  .meta({ id: "DoctorCheck", description: "One finding of doctor." });
-export type DoctorCheck = z.infer<typeof DoctorCheck>;
+export { CHECK_STATUSES, DoctorCheck } from "../doctor-check.js";
 
 export const Doctor = z
   .object({ checks: z.array(DoctorCheck).describe("Database, Drops, Policy while a vetoing policy is still on, Webhooks and Inbox.") })

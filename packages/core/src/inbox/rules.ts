@@ -52,9 +52,10 @@ export function outcomeStateOf(metadata: OutcomeFacts, followed: boolean, now: D
 /**
  * Whether a receipt's `human_action` asks a person for something: the one rule in
  * TypeScript (the card, the inbox's words, events), beside `needsActionSql` for the same in SQL.
- * `Nothing` is what the server stores when the field is omitted.
+ * `Nothing` is what the server stores when the field is omitted; metadata without one
+ * (a plain artifact) asks nothing, as in SQL.
  */
-export const asksAPerson = (humanAction: string) => humanAction !== DEFAULT_HUMAN_ACTION;
+export const asksAPerson = (humanAction: string | null | undefined) => typeof humanAction === "string" && humanAction !== DEFAULT_HUMAN_ACTION;
 
 /** Whether a receipt asks a person for something, in SQL (see `asksAPerson`). */
 export function needsActionSql(a: string): string {

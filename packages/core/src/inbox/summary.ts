@@ -1,4 +1,4 @@
-import type { DoctorCheck } from "../health/schemas.js";
+import type { DoctorCheck } from "../doctor-check.js";
 import type { Sql } from "../store/port.js";
 import { actionStateSql, dueAtSql, isPendingSql, needsActionSql, outcomeStateSql, STALE_ACTION_DAYS, unexpiredSql } from "./rules.js";
 import type { InboxSummary } from "./schemas.js";

@@ -1,5 +1,5 @@
 import type { ServiceContext } from "../context.js";
-import type { DoctorCheck } from "../health/schemas.js";
+import type { DoctorCheck } from "../doctor-check.js";
 import { maskTarget } from "./targets.js";
 import type { ChannelKind } from "./schemas.js";
 

@@ -5,5 +5,4 @@ export { remindersJob } from "./fanout.js";
 export { NOTIFY_OPERATIONS, NOTIFY_TAG } from "./operations.js";
 export { CHANNEL_KINDS, type ChannelKind, TRIGGERS, type Trigger } from "./schemas.js";
 export { DEFAULT_SETTINGS } from "./settings.js";
-export { startNotifier } from "./notifier.js";
 export type { Channel as NotificationChannel, NotificationSettings as NotificationSettingsView } from "./schemas.js";

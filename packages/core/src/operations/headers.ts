@@ -1,6 +1,13 @@
 import { z } from "zod";
-import { IdempotencyKey } from "../receipt/idempotency.js";
 import type { RequestOptions } from "../context.js";
+
+/** The key a client sends to retry a write safely; declared with the headers that carry it. */
+export const IdempotencyKey = z
+  .string()
+  .min(1)
+  .max(255)
+  .regex(/^[\x21-\x7e]+$/, "must be 1-255 printable ASCII characters without spaces")
+  .describe("A client-chosen key (e.g. a UUID). The same key and input within 24 hours replays the first response.");
 
 /**
  * Request headers an operation may read, by their HTTP name. A surface passes a header to

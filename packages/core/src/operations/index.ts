@@ -10,6 +10,4 @@ export {
 } from "./define.js";
 export { OPERATION_HEADERS, type OperationHeader } from "./headers.js";
 export { invokeOperation } from "./invoke.js";
-export { pagesOf, type PagedOperationName } from "./paging.js";
 export { type ApiTag, defineApiTag } from "./api-tags.js";
-export { API_TAGS, type ApiTagName, OPERATIONS, type OperationInput, type OperationName, type OperationOutput, operationNames } from "./registry.js";

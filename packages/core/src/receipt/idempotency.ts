@@ -10,12 +10,7 @@ import type { Rejection } from "./validate.js";
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3_600_000;
 const IDEMPOTENCY_FIELD = "idempotency_key";
 
-export const IdempotencyKey = z
-  .string()
-  .min(1)
-  .max(255)
-  .regex(/^[\x21-\x7e]+$/, "must be 1-255 printable ASCII characters without spaces")
-  .describe("A client-chosen key (e.g. a UUID). The same key and input within 24 hours replays the first response.");
+export { IdempotencyKey } from "../operations/headers.js";
 
 /** What a key remembers: the first response, replayed byte for byte. */
 export type StoredOutcome = { kind: "created"; value: CreatedArtifact } | { kind: "rejected"; error: CairnErrorBody };

@@ -4,7 +4,9 @@ import { notFound } from "../errors.js";
 import { authorizeRead } from "../identity/authorize.js";
 import type { Sql } from "../store/port.js";
 import { validationFailed } from "../errors.js";
-import { RUN_SPAN_PAGE, type Run, type RunProduced, type Span, type SpanStatus } from "./schemas.js";
+import { type RUN_STATES, RUN_SPAN_PAGE, type Run, type RunProduced, type Span, type SpanStatus } from "./schemas.js";
+
+type RunState = (typeof RUN_STATES)[number];
 
 export interface RunRow {
   id: string;
@@ -88,12 +90,30 @@ export const toSpan = (r: SpanRow, resources: ResourceMap = new Map()): Span => 
   resource: (r.resource_id === null ? null : resources.get(r.resource_id)) ?? r.resource ?? {},
 });
 
+/**
+ * A run's state, once in TypeScript (a run read whole) and once in SQL (run_list's
+ * filters): a run has ended once its root span ended or it was closed; it is in error once
+ * a span ended in error. The rule-parity tests run both over the same rows.
+ */
+export const runStatusOf = (row: Pick<RunRow, "ended_at" | "closed_at">): RunState => ((row.ended_at ?? row.closed_at) === null ? "open" : "ended");
+export const runInErrorOf = (row: Pick<RunRow, "error_count">): boolean => row.error_count > 0;
+
+/** `runStatusOf(r) = status` in SQL over the runs row `r`. */
+export function runStatusSql(r: string, status: RunState): string {
+  return status === "open" ? `(${r}.ended_at is null and ${r}.closed_at is null)` : `(${r}.ended_at is not null or ${r}.closed_at is not null)`;
+}
+
+/** `runInErrorOf(r) = inError` in SQL over the runs row `r`. */
+export function runInErrorSql(r: string, inError: boolean): string {
+  return inError ? `(${r}.error_count > 0)` : `(${r}.error_count = 0)`;
+}
+
 /** State and totals as a run, a list item and the page show them (SPEC §28): read from the row, never summed per read. */
 export function totalsOf(row: Omit<RunRow, "provenance" | "name" | "owner" | "id" | "trace_id">) {
   const ended = row.ended_at ?? row.closed_at;
   return {
-    status: ended === null ? ("open" as const) : ("ended" as const),
-    error: row.error_count > 0,
+    status: runStatusOf(row),
+    error: runInErrorOf(row),
     span_count: row.span_count,
     error_count: row.error_count,
     usage: { input_tokens: Number(row.input_tokens), output_tokens: Number(row.output_tokens) },

@@ -7,7 +7,7 @@ import { resolveOwner } from "../identity/owner.js";
 import { idFloorAt } from "../ids.js";
 import { measureDueAt } from "../inbox/rules.js";
 import { LIMITS } from "../limits.js";
-import { RUN_COLUMNS, type RunRow, totalsOf } from "./internal.js";
+import { RUN_COLUMNS, type RunRow, runInErrorSql, runStatusSql, totalsOf } from "./internal.js";
 import type { RunList, RunListInput, RunSummary } from "./schemas.js";
 
 const iso = (v: Date | string) => new Date(v).toISOString();
@@ -42,10 +42,8 @@ export function addRunFilters(where: Conditions, input: Input): void {
     where.add(`(r.name = ${agent}::text or (r.provenance -> 'actor' ->> 'name') = ${agent}::text)`);
   }
   if (input.model !== undefined) where.add(`r.models @> array[${where.param(input.model)}::text]`);
-  if (input.status === "open") where.add("r.ended_at is null and r.closed_at is null");
-  if (input.status === "ended") where.add("(r.ended_at is not null or r.closed_at is not null)");
-  if (input.error === true || input.error === "true") where.add("r.error_count > 0");
-  if (input.error === false || input.error === "false") where.add("r.error_count = 0");
+  if (input.status !== undefined) where.add(runStatusSql("r", input.status));
+  if (input.error !== undefined) where.add(runInErrorSql("r", input.error === true || input.error === "true"));
   if (input.conversation !== undefined) where.add(`r.conversation_id = ${where.param(input.conversation)}::text`);
   // A run's id begins with its creation millisecond, the instant of its created_at.
   if (input.since !== undefined) where.add(`r.id >= ${where.param(idFloorAt(instant(input.since), "run"))}::text`);

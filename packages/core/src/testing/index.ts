@@ -9,5 +9,4 @@ export * from "./receiver.js";
 export * from "./string-fields.js";
 export * from "./pgbouncer.js";
 export * from "./deliveries.js";
-export * from "./run-totals.js";
 export * from "./renderings.js";

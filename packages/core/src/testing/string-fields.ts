@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { OPERATIONS, type OperationName } from "../operations/index.js";
+import { OPERATIONS, type OperationName } from "../runtime/registry.js";
 
 /** A record key in a path: the string goes into the key, not the value. */
 export const KEY = Symbol("record key");

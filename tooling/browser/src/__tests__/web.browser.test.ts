@@ -4,7 +4,6 @@ import { fileURLToPath } from "node:url";
 import AxeBuilder from "@axe-core/playwright";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { settleRunTotals } from "@cairn/core/testing";
 import { contrastOf, launchBrowser, startHostileSite, startWebServer } from "../env.js";
 import { LONG_WORD, type Seeded, seed } from "../seed.js";
 
@@ -57,9 +56,6 @@ describe("the web in Chromium", () => {
     env = await startWebServer();
     base = env.server.url;
     data = await seed(base, env.adminToken);
-    // Until ingest keeps a run's totals as spans arrive (the otlp branch), a fixture fills them
-    // from the stored spans; once ingest does, it finds nothing to fill.
-    await settleRunTotals(env.server.cairn.linkContext("web").store);
     sam = await launchBrowser();
     eve = await launchBrowser();
     mkdirSync(SCREENSHOTS, { recursive: true });

@@ -4,7 +4,7 @@ import { rejectionOf, useTestWorld } from "../../__tests__/helpers.js";
 import { CairnError } from "../../errors.js";
 import { DRIVERS, startReceiver, type TestReceiver } from "../../testing/index.js";
 import type { RetrySchedule } from "../schedule.js";
-import { startWorker, type Worker } from "../worker.js";
+import { startWorker, type Worker } from "../../runtime/worker.js";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DRIVERS, minimalReceipt, TEST_PUBLIC_URL } from "../../testing/index.js";
 import { useTestWorld } from "../../__tests__/helpers.js";
-import { JOBS } from "../../events/job-list.js";
+import { JOBS } from "../../runtime/job-list.js";
 import { runDueJobs } from "../../events/jobs.js";
 import { emitMeasureDue } from "../measure-due.js";
 

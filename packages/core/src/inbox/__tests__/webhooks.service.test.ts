@@ -1,7 +1,7 @@
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useTestWorld } from "../../__tests__/helpers.js";
-import { startWorker, type Worker } from "../../events/worker.js";
+import { startWorker, type Worker } from "../../runtime/worker.js";
 import { aWeekLater, claimableAt, DRIVERS, eventually, minimalReceipt, startReceiver, type TestReceiver } from "../../testing/index.js";
 import { measureDueJob } from "../measure-due.js";
 

@@ -1,6 +1,6 @@
 import { defineJob } from "../events/jobs.js";
-import { sweepExpired } from "./sweep.js";
-import { sweepExpiredRuns } from "./sweep-runs.js";
+import { sweepExpired } from "../lifecycle/sweep.js";
+import { sweepExpiredRuns } from "../lifecycle/sweep-runs.js";
 
 /**
  * The expiry sweeper (artifacts, then runs) as a scheduled job: every worker process runs it, the job lease lets

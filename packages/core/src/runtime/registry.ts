@@ -11,7 +11,7 @@ import { SCHEMA_TAG } from "../receipt/registry.js";
 import { RUN_TAG } from "../run/operations.js";
 import { SIGNING_TAG } from "../signing/operations.js";
 import { TEAM_TAG } from "../team/operations.js";
-import { defineApiTag } from "./api-tags.js";
+import { defineApiTag } from "../operations/api-tags.js";
 import { ARTIFACT_OPERATIONS } from "../artifact/operations.js";
 import { DROP_OPERATIONS } from "../drops/operations.js";
 import { EVENT_OPERATIONS } from "../events/operations.js";
@@ -25,7 +25,7 @@ import { RUN_OPERATIONS } from "../run/operations.js";
 import { SESSION_OPERATIONS } from "../session/operations.js";
 import { SIGNING_OPERATIONS } from "../signing/operations.js";
 import { TEAM_OPERATIONS } from "../team/operations.js";
-import type { Operation } from "./define.js";
+import type { Operation } from "../operations/define.js";
 
 /** An operation without a title is titled by its name in words: `team_member_add` → "Team member add". */
 function titled<T extends Record<string, Operation>>(table: T): T {

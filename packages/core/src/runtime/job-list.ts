@@ -1,7 +1,7 @@
-import type { Job } from "./jobs.js";
+import type { Job } from "../events/jobs.js";
 import { measureDueJob } from "../inbox/measure-due.js";
-import { pruneEventsJob } from "./prune.js";
-import { expirySweepJob } from "../lifecycle/sweep-job.js";
+import { pruneEventsJob } from "../events/prune.js";
+import { expirySweepJob } from "./sweep-job.js";
 import { searchStatisticsJob } from "../artifact/search-statistics.js";
 import { digestJob } from "../notify/digest.js";
 import { remindersJob } from "../notify/fanout.js";
