@@ -2,10 +2,9 @@ import type { CairnConfig } from "../context.js";
 import type { RetrySchedule } from "../events/schedule.js";
 import type { Logger } from "../log.js";
 import type { Store } from "../store/port.js";
-import { type ClaimedBatch, type ClaimedNotification, claimBatches, GROUP_AFTER, recordMessage, releaseBatch } from "./deliver.js";
+import { type ClaimedBatch, claimBatches } from "./deliver.js";
+import { dispatchBatch } from "./dispatch.js";
 import { FANOUT_BATCH, fanOut } from "./fanout.js";
-import { messageOf } from "./render.js";
-import { sendTo } from "./transports.js";
 import { onNotifierRing } from "./wake.js";
 
 export interface NotifierOptions {
@@ -20,9 +19,6 @@ export interface NotifierOptions {
   concurrency?: number;
   timeoutMs?: number;
 }
-
-/** Sent one by one, whatever the channel's minute looks like: a person asked for them. */
-const ALWAYS_ALONE = new Set(["confirm", "test"]);
 
 /**
  * The notifications half of every worker (`cairn serve`, `cairn worker`): fans new events
@@ -49,36 +45,8 @@ export function startNotifier(o: NotifierOptions): { wake(): void; stop(graceMs?
   let lastFanOut = 0;
   let fanOutFull = false;
 
-  const send = async (b: ClaimedBatch, items: ClaimedNotification[]) => {
-    const message = messageOf(
-      items.map((i) => i.content),
-      o.config.publicUrl,
-    );
-    const result = await sendTo(b.kind, b.target, message, settings());
-    if (abort.signal.aborted && !result.ok && result.status === null) {
-      await releaseBatch(o.store, { ...b, items }, o.now(), false);
-      return;
-    }
-    await recordMessage(o.store, b.channel_id, items, result, o.now(), o.schedule);
-  };
-
-  const run = async (b: ClaimedBatch) => {
-    const alone = b.items.filter((i) => ALWAYS_ALONE.has(i.trigger));
-    const rest = b.items.filter((i) => !ALWAYS_ALONE.has(i.trigger));
-    for (const i of alone) await send(b, [i]);
-    if (rest.length === 0) return;
-    if (b.recent + alone.length >= GROUP_AFTER) {
-      // The channel had its three messages this minute: the rest wait for the minute to pass, then go as one.
-      const frees = b.window_frees_at ? new Date(b.window_frees_at) : new Date(o.now().getTime() + 60_000);
-      await releaseBatch(o.store, { ...b, items: rest }, frees, true);
-      return;
-    }
-    if (rest.length > 1 && (b.recent + alone.length + rest.length > GROUP_AFTER || rest.some((i) => i.held))) {
-      await send(b, rest);
-      return;
-    }
-    for (const i of rest) await send(b, [i]);
-  };
+  const dispatch = { store: o.store, config: o.config, now: o.now, schedule: o.schedule, settings, stopping: () => abort.signal.aborted };
+  const run = (b: ClaimedBatch) => dispatchBatch(dispatch, b);
 
   const track = (p: Promise<void>) => {
     const t = p
