@@ -44,6 +44,80 @@ async function load(cairn, owner) {
   return { perSecond: done / DURATION, p50: r.latency.p50, p99: r.latency.p99, cpu: ((await cpuMs(cairn.pid)) - before) / Math.max(1, done) };
 }
 
+const BURST = QUICK ? 500 : 2_000;
+
+/** The receipts one Slack message showed (its section's /a/ links) and the "and N more" it admits to. */
+function shownIn(body) {
+  const section = JSON.parse(body).blocks.find((b) => b.type === "section")?.text?.text ?? "";
+  return { ids: [...section.matchAll(/\/a\/(art_[0-9a-z]+)/g)].map((m) => m[1]), more: Number(/and (\d+) more/.exec(section)?.[1] ?? 0) };
+}
+
+/**
+ * SPEC §37: after a burst of BURST receipts assigned to one person with one Slack channel, how
+ * fast the channel drains (messages a minute, from the first message to the one that shows the
+ * last receipt) and whether every receipt was shown exactly once.
+ */
+async function burst(cairn, driver, startReceiver) {
+  const slack = await startReceiver("/services/T/B/burst");
+  try {
+    const user = await call(cairn.url, cairn.token, "POST", "/v1/users", { name: "burst" });
+    const token = user.token.token;
+    await call(cairn.url, token, "POST", "/v1/me/channels", { kind: "slack", target: slack.url });
+    const ids = new Set();
+    const started = performance.now();
+    for (let i = 0; i < BURST; i += 20) {
+      const made = await Promise.all(
+        Array.from({ length: Math.min(20, BURST - i) }, (_, j) =>
+          call(cairn.url, token, "POST", "/v1/receipts", {
+            ...EXAMPLE,
+            human_action: `Check burst item ${i + j}`,
+            learned: `burst ${i + j}`,
+            assignee: "burst",
+          }),
+        ),
+      );
+      for (const m of made) ids.add(m.id);
+    }
+    const written = performance.now();
+    const seen = new Set();
+    let shownTwice = 0;
+    let counted = 0;
+    const deadline = Date.now() + 15 * 60_000;
+    while (seen.size < ids.size && Date.now() < deadline) {
+      for (; counted < slack.received.length; counted++) {
+        for (const id of shownIn(slack.received[counted].body).ids) {
+          if (seen.has(id)) shownTwice++;
+          seen.add(id);
+        }
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const messages = slack.received.length;
+    const spanMin = (slack.received.at(-1).at - slack.received[0].at) / 60_000;
+    const admitted = slack.received.filter((r) => shownIn(r.body).more > 0).length;
+    figure({
+      name: `Slack drain after a ${BURST}-receipt burst, messages/min (${driver})`,
+      value: (messages - 1) / Math.max(spanMin, 1 / 60),
+      unit: "msg/min",
+      baselineName: "three a minute (before SPEC §37)",
+      baseline: 3,
+      target: 10,
+      higherIsBetter: true,
+      extra: {
+        receipts_shown: seen.size,
+        shown_twice: shownTwice,
+        messages,
+        messages_saying_and_n_more: admitted,
+        write_s: Math.round((written - started) / 100) / 10,
+        drained_s_after_writes: Math.round((slack.received.at(-1).at - (written + performance.timeOrigin)) / 100) / 10,
+      },
+    });
+    if (seen.size !== ids.size || shownTwice > 0) throw new Error(`the burst showed ${seen.size} of ${ids.size} receipts, ${shownTwice} twice`);
+  } finally {
+    await slack.close();
+  }
+}
+
 export async function benchNotify(drivers, { startReceiver }) {
   for (const driver of drivers) {
     const receivers = [await startReceiver("/services/T/B/one"), await startReceiver("/services/T/B/two"), await startReceiver("/topic")];
@@ -91,6 +165,7 @@ export async function benchNotify(drivers, { startReceiver }) {
         baseline: best.none.cpu,
       });
       console.log(JSON.stringify({ note: "messages received by the loopback channels", count: receivers.reduce((n, r) => n + r.received.length, 0) }));
+      await burst(cairn, driver, startReceiver);
     } finally {
       await cairn?.stop();
       await db.dispose();

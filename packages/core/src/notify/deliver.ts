@@ -30,6 +30,10 @@ export interface ClaimedBatch {
   recent: number;
   /** When the oldest of those leaves the window. */
   window_frees_at: string | null;
+  /** When the newest of those went (the drain rate counts from it). */
+  last_at: string | null;
+  /** Whether due notifications of the channel wait beyond this batch (a backlog). */
+  more_due: boolean;
   items: ClaimedNotification[];
 }
 
@@ -70,10 +74,18 @@ export async function claimBatches(store: Store, now: Date, channels: number, le
        returning n.channel_id, n.id, n.trigger, n.attempts, n.retry, n.held, n.content`,
       [picked.map((p) => p.id), now.toISOString(), at(now, leaseMs), picked.length * BATCH_PER_CHANNEL],
     );
-    const recent = await tx.query<{ channel_id: string; n: number; oldest: Date | string }>(
-      `select channel_id, count(*)::int as n, min(at) as oldest from notification_attempts
+    const recent = await tx.query<{ channel_id: string; n: number; oldest: Date | string; newest: Date | string }>(
+      `select channel_id, count(*)::int as n, min(at) as oldest, max(at) as newest from notification_attempts
         where channel_id = any($1::text[]) and at > $2 group by channel_id`,
       [picked.map((p) => p.id), at(now, -GROUP_WINDOW_MS)],
+    );
+    // A backlog: notifications beyond this batch, due within the minute (held ones included;
+    // the claimed ones now carry a lease, a retry waits longer).
+    const backlog = await tx.query<{ channel_id: string }>(
+      `select c as channel_id from unnest($1::text[]) c
+        where exists (select 1 from notifications n where n.channel_id = c and n.state = 'pending' and n.next_at <= $3
+                        and (n.leased_until is null or n.leased_until <= $2))`,
+      [picked.map((p) => p.id), now.toISOString(), at(now, GROUP_WINDOW_MS)],
     );
     return picked
       .map((p) => {
@@ -84,6 +96,8 @@ export async function claimBatches(store: Store, now: Date, channels: number, le
           target: p.target,
           recent: r?.n ?? 0,
           window_frees_at: r ? at(new Date(r.oldest), GROUP_WINDOW_MS) : null,
+          last_at: r ? new Date(r.newest).toISOString() : null,
+          more_due: backlog.some((x) => x.channel_id === p.id),
           items: rows.filter((x) => x.channel_id === p.id).map(({ channel_id: _c, ...n }) => n),
         };
       })

@@ -28,8 +28,9 @@ const switchedOn = (s: string, trigger: string) => `coalesce(case ${trigger}
  * `open_action` for a new open action with nobody assigned (each user acting for the owner),
  * `assigned` for an assignment that still stands on an unacknowledged open action, and
  * `overdue` for `receipt.measure_due` (the owner's users and the assignee). The unique
- * key (channel, trigger:receipt) makes a second fan-out of the same event — after a
- * kill -9, or by a racing process — queue nothing. It also records when an artifact was
+ * key (channel, trigger:receipt, and for `assigned` the assignment's event: SPEC §37, a
+ * receipt assigned back notifies again) makes a second fan-out of the same event — after
+ * a kill -9, or by a racing process — queue nothing. It also records when an artifact was
  * assigned, which reminders count from. Returns how many events it took.
  */
 export async function fanOut(store: Store, now: Date): Promise<number> {
@@ -45,10 +46,11 @@ export async function fanOut(store: Store, now: Date): Promise<number> {
          from ev join artifacts a on a.id = ev.data->>'id'
         where ev.type in ('artifact.created', 'artifact.assigned', 'receipt.measure_due')
      ), assigned_at as (
-       insert into notify_assignments (artifact_id, assignee, assigned_at)
-       select distinct on (art.id) art.id, art.data->>'assignee', art.event_at from art where art.type = 'artifact.assigned'
-        order by art.id, art.event_at desc
-       on conflict (artifact_id) do update set assignee = excluded.assignee, assigned_at = excluded.assigned_at
+       insert into notify_assignments (artifact_id, assignee, assigned_at, event_id, reminded)
+       select distinct on (art.id) art.id, art.data->>'assignee', art.event_at, art.event_id, 0 from art where art.type = 'artifact.assigned'
+        order by art.id, art.event_at desc, art.event_id desc
+       on conflict (artifact_id) do update set assignee = excluded.assignee, assigned_at = excluded.assigned_at,
+              event_id = excluded.event_id, reminded = 0
         where notify_assignments.assigned_at <= excluded.assigned_at
        returning 1
      ), members as (
@@ -56,20 +58,22 @@ export async function fanOut(store: Store, now: Date): Promise<number> {
        union
        select art.event_id, m.user_id from art join teams t on art.owner = 'team:' || t.name join team_members m on m.team_id = t.id
      ), cand as (
-       select 'open_action' as trigger, art.id as artifact_id, mb.user_id
+       select 'open_action' as trigger, art.id as artifact_id, mb.user_id, '' as assignment
          from art join members mb on mb.event_id = art.event_id
         where art.type = 'artifact.created' and art.assignee is null and ${needsActionSql("art")} and ${unacknowledged("art")}
        union
-       select 'assigned', art.id, u.id from art join users u on u.name = art.data->>'assignee'
+       select 'assigned', art.id, u.id, ':' || art.event_id from art join users u on u.name = art.data->>'assignee'
         where art.type = 'artifact.assigned' and art.assignee = u.name and ${needsActionSql("art")} and ${unacknowledged("art")}
+          and not exists (select 1 from art later where later.id = art.id and later.type = 'artifact.assigned'
+                            and (later.event_at, later.event_id) > (art.event_at, art.event_id))
        union
-       select 'overdue', art.id, mb.user_id from art join members mb on mb.event_id = art.event_id
+       select 'overdue', art.id, mb.user_id, '' from art join members mb on mb.event_id = art.event_id
         where art.type = 'receipt.measure_due'
        union
-       select 'overdue', art.id, u.id from art join users u on u.name = art.assignee where art.type = 'receipt.measure_due'
+       select 'overdue', art.id, u.id, '' from art join users u on u.name = art.assignee where art.type = 'receipt.measure_due'
      ), queued as (
        insert into notifications (id, channel_id, dedupe_key, trigger, artifact_id, content, state, next_at, created_at)
-       select 'ntf_' || replace(gen_random_uuid()::text, '-', ''), c.id, cand.trigger || ':' || a.id, cand.trigger, a.id,
+       select 'ntf_' || replace(gen_random_uuid()::text, '-', ''), c.id, cand.trigger || ':' || a.id || cand.assignment, cand.trigger, a.id,
               ${contentSql("cand.trigger", "a")}, 'pending', $1, $1
          from cand join artifacts a on a.id = cand.artifact_id
          join channels c on c.user_id = cand.user_id and c.state = 'active'
@@ -89,13 +93,14 @@ export async function fanOut(store: Store, now: Date): Promise<number> {
  * Reminders (SPEC §27): an open action assigned to a person with the trigger on, still
  * unacknowledged, not followed and not expired, gets reminder k (1–3) once
  * `k × remind_after` has passed since it was assigned to them. Acknowledging, reassigning
- * or a follow-up removes it from this query, so nothing more is queued. The key
- * `reminder:<id>:<k>` holds it to once per channel.
+ * or a follow-up removes it from this query, so nothing more is queued. The assignment
+ * counts the reminders queued for it (`reminded`), so a pruned notification is never
+ * queued again; the key `reminder:<id>:<assignment>:<k>` holds it to once per channel.
  */
 export async function queueReminders(store: Store, now: Date): Promise<number> {
   const rows = await store.query<{ id: string }>(
-    `with due as (
-       select a.id as artifact_id, u.id as user_id,
+    `with reached as (
+       select a.id as artifact_id, u.id as user_id, na.event_id, na.reminded,
               least(3, floor(extract(epoch from ($1::timestamptz - na.assigned_at)) / coalesce(s.remind_after, 86400)))::int as k
          from artifacts a join users u on u.name = a.assignee
          join notify_assignments na on na.artifact_id = a.id and na.assignee = a.assignee
@@ -104,12 +109,16 @@ export async function queueReminders(store: Store, now: Date): Promise<number> {
           and not ${followedSql("a")} and ${unexpiredSql("a", "$1")}
           and ${switchedOn("s", "'reminder'")}
           and exists (select 1 from channels c where c.user_id = u.id and c.state = 'active')
+     ), due as (
+       select * from reached where k >= 1 and k > reminded
+     ), counted as (
+       update notify_assignments na set reminded = due.k from due where na.artifact_id = due.artifact_id and na.reminded < due.k
      )
      insert into notifications (id, channel_id, dedupe_key, trigger, artifact_id, content, state, next_at, created_at)
-     select 'ntf_' || replace(gen_random_uuid()::text, '-', ''), c.id, 'reminder:' || a.id || ':' || due.k, 'reminder', a.id,
+     select 'ntf_' || replace(gen_random_uuid()::text, '-', ''), c.id,
+            'reminder:' || a.id || coalesce(':' || due.event_id, '') || ':' || due.k, 'reminder', a.id,
             ${contentSql("'reminder'", "a")} || jsonb_build_object('reminder', due.k), 'pending', $1, $1
        from due join artifacts a on a.id = due.artifact_id join channels c on c.user_id = due.user_id and c.state = 'active'
-      where due.k >= 1
      on conflict (channel_id, dedupe_key) do nothing
      returning id`,
     [now.toISOString()],

@@ -35,7 +35,19 @@ export interface Message {
   priority: number;
   /** Sent as a grouped message (more than 3 to one channel within a minute). */
   grouped: boolean;
+  /** How many of the notifications rendered this message shows (the first ones); the rest wait for the next message. */
+  shown: number;
+  /** A grouped message that could not hold every item: how many it left out, and where they all wait. */
+  more: { count: number; url: string } | null;
 }
+
+/** Whether a channel can carry a message whole (Slack's section limit, ntfy's body size). */
+export type MessageFits = (m: Message) => boolean;
+
+/** The longest title and action a line of a grouped message quotes: every line keeps its link. */
+const GROUP_TITLE_CHARS = 120;
+const GROUP_ACTION_CHARS = 160;
+const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
 /** Where a person opens a receipt: the artifact page, which needs sign-in (never the share link). */
 export const artifactLink = (publicUrl: string, id: string) => `${publicUrl}/a/${encodeURIComponent(id)}`;
@@ -49,23 +61,10 @@ const TRIGGER_WORDS: Record<string, string> = {
 };
 
 /** The words of a notification (SPEC §27): the action as stored, the title, the owner, who asserted it, the link. */
-export function messageOf(contents: readonly NotificationContent[], publicUrl: string): Message {
+export function messageOf(contents: readonly NotificationContent[], publicUrl: string, fits: MessageFits = () => true): Message {
   const [first] = contents;
   if (!first) throw new Error("no notification to render");
-  if (contents.length > 1) {
-    return {
-      title: `Cairn: ${contents.length} notifications`,
-      lines: contents.map(
-        (c) =>
-          `• ${TRIGGER_WORDS[c.kind] ?? c.kind}: ${c.title ?? ""} — ${CARD_LABELS.action}: ${c.human_action ?? ""} (${c.artifact_id ? artifactLink(publicUrl, c.artifact_id) : ""})`,
-      ),
-      link: { label: "Open the inbox", url: `${publicUrl}/inbox` },
-      context: [`${contents.length} notifications within a minute, grouped into one message.`],
-      tags: ["bell"],
-      priority: 3,
-      grouped: true,
-    };
-  }
+  if (contents.length > 1) return groupedMessage(contents, publicUrl, fits);
   if (first.kind === "confirm") {
     return {
       title: "Confirm your address for Cairn notifications",
@@ -79,6 +78,8 @@ export function messageOf(contents: readonly NotificationContent[], publicUrl: s
       tags: ["email"],
       priority: 3,
       grouped: false,
+      shown: 1,
+      more: null,
     };
   }
   if (first.kind === "test") {
@@ -90,6 +91,8 @@ export function messageOf(contents: readonly NotificationContent[], publicUrl: s
       tags: ["white_check_mark"],
       priority: 3,
       grouped: false,
+      shown: 1,
+      more: null,
     };
   }
   if (first.kind === "digest") {
@@ -102,6 +105,8 @@ export function messageOf(contents: readonly NotificationContent[], publicUrl: s
       tags: ["inbox_tray"],
       priority: 2,
       grouped: false,
+      shown: 1,
+      more: null,
     };
   }
   const heading = TRIGGER_WORDS[first.kind] ?? "Notification";
@@ -120,8 +125,48 @@ export function messageOf(contents: readonly NotificationContent[], publicUrl: s
     tags: [first.kind === "overdue" ? "hourglass" : first.kind === "reminder" ? "alarm_clock" : "bell"],
     priority: first.kind === "overdue" || first.kind === "reminder" ? 4 : 3,
     grouped: false,
+    shown: 1,
+    more: null,
   };
 }
+
+/**
+ * One message for many notifications: as many lines as the channel can carry whole (at
+ * least one), then "and N more" with the inbox link. The caller marks delivered only the
+ * `shown` first ones; the others stay queued for the next message.
+ */
+function groupedMessage(contents: readonly NotificationContent[], publicUrl: string, fits: MessageFits): Message {
+  const inbox = `${publicUrl}/inbox`;
+  const line = (c: NotificationContent) =>
+    `• ${TRIGGER_WORDS[c.kind] ?? c.kind}: ${clip(c.title ?? "", GROUP_TITLE_CHARS)} — ${CARD_LABELS.action}: ${clip(c.human_action ?? "", GROUP_ACTION_CHARS)} (${c.artifact_id ? artifactLink(publicUrl, c.artifact_id) : inbox})`;
+  const all = contents.map(line);
+  const make = (shown: number): Message => ({
+    title: `Cairn: ${contents.length} notifications`,
+    lines: all.slice(0, shown),
+    link: { label: "Open the inbox", url: inbox },
+    context: [
+      shown < contents.length
+        ? `${contents.length} notifications within a minute: ${shown} shown here, the other ${contents.length - shown} in the next message.`
+        : `${contents.length} notifications within a minute, grouped into one message.`,
+    ],
+    tags: ["bell"],
+    priority: 3,
+    grouped: true,
+    shown,
+    more: shown < contents.length ? { count: contents.length - shown, url: inbox } : null,
+  });
+  let low = 1;
+  let high = contents.length;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (fits(make(mid))) low = mid;
+    else high = mid - 1;
+  }
+  return make(low);
+}
+
+/** The "and N more" line in plain text (email text part, ntfy body). */
+export const moreLine = (m: Message) => (m.more ? [`…and ${m.more.count} more: ${m.more.url}`] : []);
 
 const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] as string);
@@ -131,7 +176,7 @@ export const escapeMrkdwn = (s: string) => s.replace(/&/g, "&amp;").replace(/</g
 
 /** The plain-text part of an email (and the ntfy body). */
 export function plainTextOf(m: Message): string {
-  return `${[m.title, "", ...m.lines, "", ...(m.link ? [`${m.link.label}: ${m.link.url}`, ""] : []), ...m.context].join("\n").trimEnd()}\n`;
+  return `${[m.title, "", ...m.lines, ...moreLine(m), "", ...(m.link ? [`${m.link.label}: ${m.link.url}`, ""] : []), ...m.context].join("\n").trimEnd()}\n`;
 }
 
 /** The HTML part: the card's words in a small table, every value escaped. */
@@ -142,6 +187,7 @@ export function htmlOf(m: Message): string {
     '<html><body style="font-family:system-ui,sans-serif;color:#1f2328;max-width:560px">',
     `<h1 style="font-size:18px">${escapeHtml(m.title)}</h1>`,
     ...m.lines.map(p),
+    ...(m.more ? [`<p style="margin:0 0 8px">…and ${m.more.count} more: <a href="${escapeHtml(m.more.url)}">open the inbox</a></p>`] : []),
     ...(m.link
       ? [
           `<p><a href="${escapeHtml(m.link.url)}" style="display:inline-block;padding:8px 14px;background:#0b5cad;color:#fff;text-decoration:none;border-radius:6px">${escapeHtml(m.link.label)}</a></p>`,
@@ -152,10 +198,20 @@ export function htmlOf(m: Message): string {
   ].join("\n");
 }
 
+/** Slack's limit on a section block's text (Block Kit reference, "Section block"). */
+export const SLACK_SECTION_CHARS = 3_000;
+
+/** The section's mrkdwn: the title, the lines, and "and N more" as a link to the inbox. */
+export function slackSectionText(m: Message): string {
+  const e = escapeMrkdwn;
+  const more = m.more ? `\n_…and ${m.more.count} more_ — <${e(m.more.url)}|open the inbox>` : "";
+  return `*${e(m.title)}*\n${m.lines.map(e).join("\n")}${more}`;
+}
+
 /** Slack incoming-webhook body: `text` (the fallback) and Block Kit section, context and a button. */
 export function slackBodyOf(m: Message): Record<string, unknown> {
   const e = escapeMrkdwn;
-  const blocks: unknown[] = [{ type: "section", text: { type: "mrkdwn", text: `*${e(m.title)}*\n${m.lines.map(e).join("\n")}`.slice(0, 3000) } }];
+  const blocks: unknown[] = [{ type: "section", text: { type: "mrkdwn", text: slackSectionText(m).slice(0, SLACK_SECTION_CHARS) } }];
   if (m.context.length > 0) blocks.push({ type: "context", elements: m.context.slice(0, 10).map((c) => ({ type: "mrkdwn", text: e(c).slice(0, 3000) })) });
   if (m.link) {
     blocks.push({

@@ -1,7 +1,7 @@
 import nodemailer, { type Transporter } from "nodemailer";
 import type { MailConfig } from "../context.js";
 import { pinnedPost } from "../events/pinned-post.js";
-import { htmlOf, type Message, plainTextOf, slackBodyOf } from "./render.js";
+import { htmlOf, type Message, moreLine, plainTextOf, slackBodyOf } from "./render.js";
 import type { ChannelKind } from "./schemas.js";
 
 /** What one attempt came to. `permanent` disables the channel at once (an address refused at RCPT with a 5xx). */
@@ -46,7 +46,7 @@ export const headerText = (s: string) => {
   return /^[\x20-\x7e]*$/.test(flat) ? flat : `=?UTF-8?B?${Buffer.from(flat, "utf8").toString("base64")}?=`;
 };
 
-function ntfyRequest(m: Message): { headers: Record<string, string>; body: string } {
+export function ntfyRequest(m: Message): { headers: Record<string, string>; body: string } {
   return {
     headers: {
       "content-type": "text/plain; charset=utf-8",
@@ -55,7 +55,7 @@ function ntfyRequest(m: Message): { headers: Record<string, string>; body: strin
       tags: m.tags.join(","),
       priority: String(m.priority),
     },
-    body: [...m.lines, ...m.context].join("\n"),
+    body: [...m.lines, ...moreLine(m), ...m.context].join("\n"),
   };
 }
 

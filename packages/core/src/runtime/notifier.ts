@@ -3,7 +3,7 @@ import type { RetrySchedule } from "../events/schedule.js";
 import type { Logger } from "../log.js";
 import { claimBatches } from "../notify/deliver.js";
 import { FANOUT_BATCH, fanOut } from "../notify/fanout.js";
-import { sendClaimedBatch } from "../notify/send-batch.js";
+import { dispatchBatch } from "../notify/dispatch.js";
 import { onNotifierRing } from "../notify/wake.js";
 import type { Store } from "../store/port.js";
 import { type ClaimLoop, startClaimLoop } from "./claim-loop.js";
@@ -28,7 +28,7 @@ export interface NotifierOptions {
  * (ADR 0055, 0056); `stop()` lets a send in flight finish, then gives unsent claims back.
  */
 export function startNotifier(o: NotifierOptions): ClaimLoop {
-  const sending = { ...o, timeoutMs: o.timeoutMs ?? 15_000 };
+  const timeoutMs = o.timeoutMs ?? 15_000;
   // A wake-up after each send must not mean a fan-out statement each time: on the embedded
   // store (one connection) it would queue in front of the writes. New events wait at most this long.
   const fanOutEveryMs = Math.max(100, Math.floor(o.pollMs / 2));
@@ -46,7 +46,18 @@ export function startNotifier(o: NotifierOptions): ClaimLoop {
       return fanOutFull;
     },
     claim: (free) => claimBatches(o.store, o.now(), free, o.schedule.leaseMs),
-    work: (batch, signal) => sendClaimedBatch(sending, batch, signal),
+    work: (batch, signal) =>
+      dispatchBatch(
+        {
+          store: o.store,
+          config: o.config,
+          now: o.now,
+          schedule: o.schedule,
+          settings: () => ({ denyPrivate: o.denyPrivate, mail: o.config.mail, timeoutMs, signal }),
+          stopping: () => signal.aborted,
+        },
+        batch,
+      ),
     logger: o.logger,
     codes: { claimFailed: "notification_claim_failed", workFailed: "notification_failed" },
   });

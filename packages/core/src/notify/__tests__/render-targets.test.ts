@@ -1,8 +1,9 @@
 import { startReceiver } from "../../testing/receiver.js";
 import { describe, expect, it } from "vitest";
-import { escapeMrkdwn, htmlOf, messageOf, slackBodyOf } from "../render.js";
+import { MESSAGE_FITS, NTFY_BODY_BYTES } from "../drivers.js";
+import { escapeMrkdwn, htmlOf, messageOf, plainTextOf, SLACK_SECTION_CHARS, slackBodyOf } from "../render.js";
 import { channelTargetIssue, maskTarget } from "../targets.js";
-import { headerText, postTo } from "../transports.js";
+import { headerText, ntfyRequest, postTo } from "../transports.js";
 
 const content = {
   kind: "assigned",
@@ -26,6 +27,25 @@ describe("notification words and targets", () => {
     const slack = slackBodyOf(m) as { text: string; blocks: Array<{ type: string }> };
     expect(slack.text).toContain("Rotated &lt;the&gt; key");
     expect(slack.blocks.map((b) => b.type)).toEqual(["section", "context", "actions"]);
+  });
+
+  it("a grouped message shows what its channel carries whole, then says how many more and links the inbox", () => {
+    const many = Array.from({ length: 50 }, (_, i) => ({ ...content, artifact_id: `art_${String(i).padStart(26, "0")}`, title: "x".repeat(400) }));
+    const slack = messageOf(many, "https://cairn.example.com", MESSAGE_FITS.slack);
+    expect(slack.shown).toBeGreaterThan(1);
+    expect(slack.shown).toBeLessThan(50);
+    expect(slack.more).toEqual({ count: 50 - slack.shown, url: "https://cairn.example.com/inbox" });
+    const section = (slackBodyOf(slack) as { blocks: Array<{ text?: { text: string } }> }).blocks[0]?.text?.text ?? "";
+    expect(section.length).toBeLessThanOrEqual(SLACK_SECTION_CHARS);
+    expect(section).toContain(`and ${50 - slack.shown} more_ — <https://cairn.example.com/inbox|open the inbox>`);
+    expect(section.match(/\/a\/art_/g)).toHaveLength(slack.shown); // every line shown keeps its link
+    const ntfy = messageOf(many, "https://cairn.example.com", MESSAGE_FITS.ntfy);
+    expect(Buffer.byteLength(ntfyRequest(ntfy).body)).toBeLessThanOrEqual(NTFY_BODY_BYTES);
+    expect(ntfyRequest(ntfy).body).toContain(`…and ${50 - ntfy.shown} more: https://cairn.example.com/inbox`);
+    const mail = messageOf(many, "https://cairn.example.com", MESSAGE_FITS.email);
+    expect([mail.shown, mail.more]).toEqual([50, null]);
+    expect(plainTextOf(mail)).not.toContain("more:");
+    expect(htmlOf(slack)).toContain('more: <a href="https://cairn.example.com/inbox">open the inbox</a>');
   });
 
   it("names target in every refusal and masks URLs after creation", () => {
