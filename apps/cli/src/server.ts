@@ -1,7 +1,7 @@
 import { mkdir, open, readFile, rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { type Cairn, oauthSettingsFrom, openCairn, scheduleFrom, type Worker } from "@cairn/core";
+import { type Cairn, openCairn, scheduleFrom, type Worker } from "@cairn/core";
 import { readCredentials, replaceCredentials, type Settings, writeCredentials } from "@cairn/core/local";
 import { createMcpHttpHandler } from "@cairn/mcp";
 import { createRestApp } from "@cairn/rest";
@@ -96,7 +96,7 @@ export async function startServer(settings: Settings, log: ServerLog, version: s
       dataDir: settings.dataDir,
       publicUrl,
       webhookDenyPrivate: settings.webhookDenyPrivate,
-      oauth: oauthSettingsFrom(process.env),
+      oauth: settings.oauth,
       ...(settings.mail && { mail: settings.mail }),
       ...(options.now && { now: options.now }),
     });

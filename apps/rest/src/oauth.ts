@@ -1,4 +1,4 @@
-import { type Cairn, CairnError, OAUTH_LIMITS, OAUTH_PATHS, OAuthError, isClientAbort, clientAbortResponse } from "@cairn/core";
+import { type Cairn, CairnError, OAUTH_LIMITS, OAUTH_PATHS, type OAuthCaller, OAuthError, isClientAbort, clientAbortResponse } from "@cairn/core";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { loggablePath, type RestEnv } from "./adapter.js";
@@ -21,6 +21,12 @@ async function bodyText(c: Context, type: "application/x-www-form-urlencoded" | 
   return bytes ? new TextDecoder("utf-8").decode(bytes) : "";
 }
 
+/** The network peer, as node-server hands it over; an in-process request (`app.request`) has none. */
+export function callerOf(c: Context): OAuthCaller {
+  const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
+  return incoming ? { address: incoming.socket?.remoteAddress ?? "unknown" } : {};
+}
+
 const form = async (c: Context) => new URLSearchParams(await bodyText(c, "application/x-www-form-urlencoded"));
 
 /** OAuth answers are never cached (RFC 6749 §5.1), and any origin may call them: no cookie is involved (CORS for browser clients). */
@@ -39,6 +45,7 @@ function endpoint(cairn: Cairn, run: (c: Context<RestEnv>) => Promise<Response>)
     } catch (err) {
       if (err instanceof OAuthError) {
         if (err.status === 401) c.header("WWW-Authenticate", 'Bearer realm="cairn"');
+        if (err.retryAfterSeconds !== undefined) c.header("Retry-After", String(err.retryAfterSeconds));
         return c.json(err.toBody(), err.status);
       }
       const requestId = c.get("requestId");
@@ -95,13 +102,13 @@ export function mountOAuthRoutes(app: OpenAPIHono<RestEnv>, cairn: Cairn): void 
       } catch {
         throw new OAuthError("invalid_client_metadata", "The registration is not valid JSON.");
       }
-      return c.json(await cairn.oauth.register(body), 201);
+      return c.json(await cairn.oauth.register(body, callerOf(c)), 201);
     }),
   );
 
   app.post(
     OAUTH_PATHS.token,
-    endpoint(cairn, async (c) => c.json(await cairn.oauth.token(await form(c)))),
+    endpoint(cairn, async (c) => c.json(await cairn.oauth.token(await form(c), callerOf(c)))),
   );
 
   app.post(

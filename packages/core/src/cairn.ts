@@ -137,7 +137,7 @@ export function createCairn(store: Store, config: CairnConfig, options: CairnOpt
       follow: (code) => followSigninLink(store, code, now()),
       peek: (code) => peekSigninLink(store, code, now()),
     },
-    oauth: createOAuthService(store, config, now),
+    oauth: createOAuthService(store, config, now, hooks.logger ?? defaultLogger),
     notifications: {
       feed: (key) => inboxFeed(store, config.publicUrl, key, now()),
       peekConfirmation: (code) => peekConfirmation(store, code, now()),

@@ -1,4 +1,4 @@
-import { type Cairn, OAUTH_PATHS, OAuthError } from "@cairn/core";
+import { type Cairn, OAUTH_PATHS, type OAuthCaller, OAuthError } from "@cairn/core";
 import type { Context, Hono } from "hono";
 import type { WebEnv } from "../adapter.js";
 import { CARRIED_PARAMS, consentPage, oauthRefusedPage, reloadHerePage } from "../pages/consent.js";
@@ -16,6 +16,21 @@ function carried(form: Record<string, string | File | (string | File)[]>): URLSe
   return params;
 }
 
+/** The network peer, as node-server hands it over (document fetches are limited per address); none in process. */
+function callerOf(c: Context<WebEnv>): OAuthCaller {
+  const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
+  return incoming ? { address: incoming.socket?.remoteAddress ?? "unknown" } : {};
+}
+
+/** A refusal on Cairn's own page: 400, or 429 with Retry-After when the caller is asking too often. */
+function refused(c: Context<WebEnv>, error: OAuthError, chrome: Parameters<typeof oauthRefusedPage>[1]) {
+  if (error.status === 429 && error.retryAfterSeconds !== undefined) {
+    c.header("Retry-After", String(error.retryAfterSeconds));
+    return c.html(oauthRefusedPage(error.description, chrome), 429);
+  }
+  return c.html(oauthRefusedPage(error.description, chrome), 400);
+}
+
 /** The redirect URI's origin as a CSP source; CSP has no syntax for an IPv6 literal, so `http://[::1]:…` is allowed by scheme. */
 function formTarget(redirectUri: string): string {
   const url = new URL(redirectUri);
@@ -30,12 +45,12 @@ function formTarget(redirectUri: string): string {
 export function mountOAuthAuthorize(app: Hono<WebEnv>, cairn: Cairn): void {
   app.get(OAUTH_PATHS.authorize, async (c) => {
     const url = new URL(c.req.url);
-    const check = await cairn.oauth.checkAuthorize(url.searchParams);
+    const check = await cairn.oauth.checkAuthorize(url.searchParams, callerOf(c));
     const session = await sessionOf(cairn, c);
     const chrome = session ? { user: session.principal.user.name, formToken: session.formToken } : null;
     if (!check.ok) {
       if (check.redirect) return c.redirect(check.redirect, 302);
-      return c.html(oauthRefusedPage(check.error.description, chrome), 400);
+      return refused(c, check.error, chrome);
     }
     const here = `${url.pathname}${url.search}`;
     if (!session || !chrome) {
@@ -56,10 +71,10 @@ export function mountOAuthAuthorize(app: Hono<WebEnv>, cairn: Cairn): void {
     const csrf = form.csrf;
     if (!formIsGenuine(c, session, typeof csrf === "string" ? csrf : undefined)) return c.html(refusedForm(), 403);
     const chrome = { user: session.principal.user.name, formToken: session.formToken };
-    const check = await cairn.oauth.checkAuthorize(carried(form));
+    const check = await cairn.oauth.checkAuthorize(carried(form), callerOf(c));
     if (!check.ok) {
       if (check.redirect) return c.redirect(check.redirect, 303);
-      return c.html(oauthRefusedPage(check.error.description, chrome), 400);
+      return refused(c, check.error, chrome);
     }
     const decision = form.decision;
     if (decision !== "allow" && decision !== "deny") return c.html(oauthRefusedPage("Choose Allow or Deny.", chrome), 400);

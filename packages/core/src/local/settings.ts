@@ -1,5 +1,6 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { type OAuthSettings, oauthSettingsFrom } from "../oauth/settings.js";
 
 /** Process settings from the environment (SPEC §2). Pure: no file system access. */
 export interface Settings {
@@ -33,6 +34,8 @@ export interface Settings {
   mail: { smtpUrl: string; from: string } | undefined;
   /** CAIRN_ADMIN_TOKEN_NAME: what the administrator's first token is called (default "admin"). */
   adminTokenName: string | undefined;
+  /** CAIRN_OAUTH_CLIENTS, CAIRN_OAUTH_REGISTRATION, CAIRN_OAUTH_MAX_CLIENTS: which OAuth clients may ask for consent (SPEC §26, §37). */
+  oauth: OAuthSettings;
 }
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
@@ -86,5 +89,6 @@ export function resolveSettings(env: NodeJS.ProcessEnv = process.env): Settings 
     requestTimeoutMs: positiveInts("CAIRN_REQUEST_TIMEOUT_MS", env.CAIRN_REQUEST_TIMEOUT_MS)?.find((ms) => ms > 0) ?? DEFAULT_REQUEST_TIMEOUT_MS,
     mail: mailFrom(env, publicUrl),
     adminTokenName: env.CAIRN_ADMIN_TOKEN_NAME && env.CAIRN_ADMIN_TOKEN_NAME.length > 0 ? env.CAIRN_ADMIN_TOKEN_NAME : undefined,
+    oauth: oauthSettingsFrom(env),
   };
 }

@@ -5,8 +5,10 @@ import type { Sql } from "../store/port.js";
 import { isStorable } from "../text.js";
 import { type OAuthClient, resolveClient } from "./clients.js";
 import { CODE_TTL_SECONDS, OAUTH_LIMITS } from "./constants.js";
+import type { Caller, DocumentSource } from "./document-source.js";
 import { OAuthError, type OAuthErrorCode } from "./errors.js";
 import { issuerOf, mcpResourceOf } from "./metadata.js";
+import { redirectUriMatches } from "./redirect-uri.js";
 
 /** What a person is asked to allow: a checked authorization request (SPEC §26). */
 export interface AuthorizationRequest {
@@ -63,16 +65,23 @@ export function redirectWith(config: CairnConfig, redirectUri: string, answer: R
  * redirect URI first (an error about either is never sent to the URI), then everything
  * else, whose errors go back to the client with its `state`.
  */
-export async function checkAuthorizeRequest(sql: Sql, config: CairnConfig, params: Params, now: Date): Promise<AuthorizeCheck> {
+export async function checkAuthorizeRequest(
+  sql: Sql,
+  config: CairnConfig,
+  params: Params,
+  now: Date,
+  documents: DocumentSource,
+  caller: Caller,
+): Promise<AuthorizeCheck> {
   let client: OAuthClient;
   let redirectUri: string | undefined;
   let state: string | null = null;
   try {
-    client = await resolveClient(sql, config, single(params, "client_id"), now);
+    client = await resolveClient(sql, config, single(params, "client_id"), now, documents, caller);
     redirectUri = single(params, "redirect_uri");
     if (!redirectUri) throw new OAuthError("invalid_request", "redirect_uri is required.");
-    if (!client.redirect_uris.includes(redirectUri)) {
-      throw new OAuthError("invalid_request", "redirect_uri is not one the client registered (they must match exactly).");
+    if (!redirectUriMatches(client.redirect_uris, redirectUri)) {
+      throw new OAuthError("invalid_request", "redirect_uri is not one the client registered (they must match exactly; a loopback one on any port).");
     }
   } catch (err) {
     if (err instanceof OAuthError) return { ok: false, error: err, redirect: null };

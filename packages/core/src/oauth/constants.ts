@@ -37,4 +37,15 @@ export const OAUTH_LIMITS = {
   documentTimeoutMs: 5_000,
   /** A fetched metadata document is used again for this long before it is fetched anew. */
   documentCacheSeconds: 60 * 60,
+  /** A document that could not be fetched or used is not asked for again within this long (SPEC §37). */
+  documentFailureCacheSeconds: 60,
+  /** Document fetches one address may cause: a burst, then so many an hour (ADR 0075). */
+  documentFetches: { burst: 10, perHour: 120 },
+  /** Registrations (`POST /oauth/register`) from one address: a burst, then so many an hour. */
+  registrations: { burst: 20, perHour: 60 },
+  /** Clients no person has allowed that the server keeps at most; past it, the oldest go first (CAIRN_OAUTH_MAX_CLIENTS). */
+  unusedClients: 5_000,
 } as const;
+
+/** A spent refresh token presented again within this long by its own client gets the pair it was answered with (SPEC §37). */
+export const REFRESH_REUSE_GRACE_SECONDS = 10;

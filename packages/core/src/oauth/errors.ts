@@ -22,7 +22,9 @@ export class OAuthError extends Error {
   constructor(
     readonly error: OAuthErrorCode,
     readonly description: string,
-    readonly status: 400 | 401 | 403 | 503 = error === "invalid_client" ? 401 : 400,
+    readonly status: 400 | 401 | 403 | 429 | 503 = error === "invalid_client" ? 401 : 400,
+    /** With 429 and 503: the seconds a client should wait (the Retry-After header). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(description);
   }

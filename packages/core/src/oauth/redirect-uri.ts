@@ -34,3 +34,23 @@ export const redirectHostOf = (uri: string) => {
     return uri;
   }
 };
+
+/** An http loopback redirect URI as sent: its host, its port (maybe none) and the rest, split without normalising. */
+const LOOPBACK_URI = /^http:\/\/(127\.0\.0\.1|\[::1\]|localhost)(?::(\d{1,5}))?([/?].*)?$/s;
+
+/**
+ * Whether a redirect URI in a request is one the client registered: the same string, or,
+ * for an http loopback URI, the same string on any port (RFC 8252 §7.3: a native client
+ * listens on whatever port it was given). Host, path and query still match exactly.
+ */
+export function redirectUriMatches(registered: readonly string[], presented: string): boolean {
+  if (registered.includes(presented)) return true;
+  const asked = LOOPBACK_URI.exec(presented);
+  if (!asked || !portIsValid(asked[2])) return false;
+  return registered.some((uri) => {
+    const known = LOOPBACK_URI.exec(uri);
+    return known !== null && known[1] === asked[1] && (known[3] ?? "") === (asked[3] ?? "");
+  });
+}
+
+const portIsValid = (port: string | undefined) => port === undefined || (Number(port) >= 1 && Number(port) <= 65_535);

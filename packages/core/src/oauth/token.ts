@@ -4,10 +4,19 @@ import { hashToken, newId } from "../ids.js";
 import type { Sql, Store } from "../store/port.js";
 import { isStorable } from "../text.js";
 import { challengeOf, type Params, VERIFIER } from "./authorize.js";
-import { resolveClient } from "./clients.js";
-import { ACCESS_TOKEN_PREFIX, ACCESS_TOKEN_TTL_SECONDS, OAUTH_LIMITS, REFRESH_TOKEN_PREFIX, REFRESH_TOKEN_TTL_SECONDS } from "./constants.js";
+import { type OAuthClient, resolveClient } from "./clients.js";
+import {
+  ACCESS_TOKEN_PREFIX,
+  ACCESS_TOKEN_TTL_SECONDS,
+  OAUTH_LIMITS,
+  REFRESH_REUSE_GRACE_SECONDS,
+  REFRESH_TOKEN_PREFIX,
+  REFRESH_TOKEN_TTL_SECONDS,
+} from "./constants.js";
+import type { Caller, DocumentSource } from "./document-source.js";
 import { OAuthError } from "./errors.js";
 import { mcpResourceOf } from "./metadata.js";
+import { openReissue, sealReissue } from "./reissue.js";
 
 /** The token endpoint's answer (RFC 6749 §5.1). */
 export interface TokenResponse {
@@ -51,9 +60,16 @@ const secret = (prefix: string) => `${prefix}${randomBytes(32).toString("base64u
 const at = (now: Date, seconds: number) => new Date(now.getTime() + seconds * 1000).toISOString();
 
 /** The token endpoint (RFC 6749 §3.2): the authorization-code and refresh-token grants, for public clients. */
-export async function tokenRequest(store: Store, config: CairnConfig, form: Params, now: Date): Promise<TokenResponse> {
+export async function tokenRequest(
+  store: Store,
+  config: CairnConfig,
+  form: Params,
+  now: Date,
+  documents: DocumentSource,
+  caller: Caller,
+): Promise<TokenResponse> {
   const grantType = required(form, "grant_type");
-  if (grantType === "authorization_code") return exchangeCode(store, config, form, now);
+  if (grantType === "authorization_code") return exchangeCode(store, config, form, now, (id) => resolveClient(store, config, id, now, documents, caller));
   if (grantType === "refresh_token") return refreshGrant(store, config, form, now);
   throw new OAuthError("unsupported_grant_type", "grant_type must be authorization_code or refresh_token.");
 }
@@ -80,13 +96,19 @@ interface CodeRow {
  * it. A code presented again revokes what it was exchanged for (RFC 6749 §4.1.2, OAuth 2.1
  * §4.1.3): someone else had it.
  */
-async function exchangeCode(store: Store, config: CairnConfig, form: Params, now: Date): Promise<TokenResponse> {
+async function exchangeCode(
+  store: Store,
+  config: CairnConfig,
+  form: Params,
+  now: Date,
+  resolve: (clientId: string) => Promise<OAuthClient>,
+): Promise<TokenResponse> {
   const code = required(form, "code");
   const clientId = required(form, "client_id");
   const redirectUri = required(form, "redirect_uri");
   const verifier = required(form, "code_verifier");
   if (!VERIFIER.test(verifier)) throw new OAuthError("invalid_request", "code_verifier must be 43 to 128 unreserved characters (RFC 7636).");
-  const client = await resolveClient(store, config, clientId, now);
+  const client = await resolve(clientId);
   const refused = (why: string) => new OAuthError("invalid_grant", why);
   const outcome = await store.transaction(async (tx) => {
     const [row] = await tx.query<CodeRow>(
@@ -111,6 +133,8 @@ async function exchangeCode(store: Store, config: CairnConfig, form: Params, now
     }
     const tokens = await issueGrant(tx, { userId: row.user_id, client: { id: client.id, name: client.name }, resource: row.resource }, now);
     await tx.query("update oauth_codes set token_id = $2 where code_hash = $1", [hashToken(code), tokens.tokenId]);
+    // A person allowed it: no longer a stranger's registration that the cap or the cleanup may drop.
+    await tx.query("update oauth_clients set granted_at = $2 where id = $1 and granted_at is null", [client.id, now.toISOString()]);
     return { tokens: tokens.response };
   });
   if ("error" in outcome) throw outcome.error;
@@ -140,10 +164,10 @@ async function insertRefresh(tx: Sql, tokenId: string, refresh: string, now: Dat
   ]);
 }
 
-const answer = (access: string, refresh: string): TokenResponse => ({
+const answer = (access: string, refresh: string, expiresIn = ACCESS_TOKEN_TTL_SECONDS): TokenResponse => ({
   access_token: access,
   token_type: "Bearer",
-  expires_in: ACCESS_TOKEN_TTL_SECONDS,
+  expires_in: expiresIn,
   refresh_token: refresh,
 });
 
@@ -157,13 +181,19 @@ interface RefreshRow {
   oauth_client_id: string | null;
   resource: string | null;
   revoked: boolean;
+  used_at: Date | null;
+  expired: boolean;
+  reissue: string | null;
 }
 
 /**
  * The refresh-token grant: the refresh token is spent and replaced, and the grant's row
  * gets a new access token (the previous one stops working). A refresh token used a second
  * time revokes the whole grant (OAuth 2.1 §4.3.1): either the client or a thief holds a
- * copy, and the server cannot tell which. A request from another client changes nothing.
+ * copy, and the server cannot tell which. Except in the race of two processes of one
+ * client: presented again by the same client within REFRESH_REUSE_GRACE_SECONDS, while the
+ * pair it gave is still the newest, it answers that same pair (SPEC §37, ADR 0075).
+ * A request from another client changes nothing.
  */
 async function refreshGrant(store: Store, config: CairnConfig, form: Params, now: Date): Promise<TokenResponse> {
   const presented = required(form, "refresh_token");
@@ -172,8 +202,8 @@ async function refreshGrant(store: Store, config: CairnConfig, form: Params, now
   if (!presented.startsWith(REFRESH_TOKEN_PREFIX)) throw refused("The refresh token is not valid.");
   const hash = hashToken(presented);
   const outcome = await store.transaction(async (tx) => {
-    const [row] = await tx.query<RefreshRow & { used_at: Date | null; expired: boolean }>(
-      `select r.token_id, r.used_at, r.expires_at <= $2 as expired, t.oauth_client_id, t.resource, t.revoked_at is not null as revoked
+    const [row] = await tx.query<RefreshRow>(
+      `select r.token_id, r.used_at, r.expires_at <= $2 as expired, r.reissue, t.oauth_client_id, t.resource, t.revoked_at is not null as revoked
          from oauth_refresh_tokens r join tokens t on t.id = r.token_id
         where r.token_hash = $1 for update of r`,
       [hash, now.toISOString()],
@@ -181,6 +211,9 @@ async function refreshGrant(store: Store, config: CairnConfig, form: Params, now
     if (!row || row.expired || row.revoked) return { error: refused("The refresh token is not valid.") };
     if (row.oauth_client_id !== clientId) return { error: refused("The refresh token was issued to another client.") };
     if (row.used_at !== null) {
+      const sinceMs = now.getTime() - new Date(row.used_at).getTime();
+      const again = row.reissue !== null && sinceMs <= REFRESH_REUSE_GRACE_SECONDS * 1000 ? openReissue(presented, row.reissue) : null;
+      if (again) return { tokens: answer(again.access, again.refresh, ACCESS_TOKEN_TTL_SECONDS - Math.max(0, Math.floor(sinceMs / 1000))) };
       await revokeGrant(tx, row.token_id, now);
       return { error: refused("The refresh token was already used; the grant has been revoked.") };
     }
@@ -191,14 +224,20 @@ async function refreshGrant(store: Store, config: CairnConfig, form: Params, now
     } catch (err) {
       return { error: err as OAuthError };
     }
-    await tx.query("update oauth_refresh_tokens set used_at = $2 where token_hash = $1", [hash, now.toISOString()]);
+    const access = secret(ACCESS_TOKEN_PREFIX);
+    const refresh = secret(REFRESH_TOKEN_PREFIX);
+    // The pair this token gave, sealed under the token itself, for the race; an older token's pair is no longer the newest.
+    await tx.query("update oauth_refresh_tokens set reissue = null where token_id = $1 and reissue is not null", [row.token_id]);
+    await tx.query("update oauth_refresh_tokens set used_at = $2, reissue = $3 where token_hash = $1", [
+      hash,
+      now.toISOString(),
+      sealReissue(presented, { access, refresh }),
+    ]);
     // Bounded housekeeping: this grant's refresh tokens spent or stale for longer than a refresh token lives.
     await tx.query("delete from oauth_refresh_tokens where token_id = $1 and expires_at < $2", [
       row.token_id,
       new Date(now.getTime() - REFRESH_TOKEN_TTL_SECONDS * 1000).toISOString(),
     ]);
-    const access = secret(ACCESS_TOKEN_PREFIX);
-    const refresh = secret(REFRESH_TOKEN_PREFIX);
     await tx.query("update tokens set token_hash = $2, expires_at = $3, last_used_at = $4 where id = $1", [
       row.token_id,
       hashToken(access),

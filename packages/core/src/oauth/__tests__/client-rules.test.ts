@@ -34,12 +34,16 @@ describe("what a client may name (SPEC §26)", () => {
     expect(clientIdIssue(id)).toBe(issue);
   });
 
-  it("refuses a document on a loopback or private address when the operator refuses private targets (§10)", async () => {
-    await expect(fetchClientDocument("https://127.0.0.1:9/client.json", { denyPrivate: true })).rejects.toMatchObject({
-      error: "invalid_client",
-      description: expect.stringContaining("loopback, private or link-local"),
+  it("refuses a document on a loopback or private address before connecting, unless the operator vouched for it (§37)", async () => {
+    await expect(fetchClientDocument("https://127.0.0.1:9/client.json", { allowPrivate: false })).rejects.toMatchObject({
+      name: "DocumentUnavailable",
+      message: expect.stringContaining("loopback, private or link-local"),
     });
-    await expect(fetchClientDocument("https://10.1.2.3/client.json", { denyPrivate: true })).rejects.toMatchObject({ error: "invalid_client" });
+    await expect(fetchClientDocument("https://10.1.2.3/client.json", { allowPrivate: false })).rejects.toMatchObject({ name: "DocumentUnavailable" });
+    // Vouched for, the same address is tried (port 9 is closed): the failure is the connection's, not the address rule's.
+    await expect(fetchClientDocument("https://127.0.0.1:9/client.json", { allowPrivate: true })).rejects.toMatchObject({
+      message: expect.stringContaining("the connection failed"),
+    });
   });
 
   it("shows a client's name on one line, without control or direction-changing characters, at most 100 characters", () => {

@@ -25,6 +25,7 @@ import { notifications } from "./0025-notifications.js";
 import { actorIndexPredicate } from "./0026-actor-index-predicate.js";
 import { fanoutQueue } from "./0027-fanout-queue.js";
 import { searchText } from "./0028-search-text.js";
+import { oauthBounds } from "./0029-oauth-bounds.js";
 import { notifyRetention } from "./0030-notify-retention.js";
 import type { Migration } from "./types.js";
 
@@ -62,5 +63,6 @@ export const MIGRATIONS: readonly Migration[] = [
   actorIndexPredicate,
   fanoutQueue,
   searchText,
+  oauthBounds,
   notifyRetention,
 ];
