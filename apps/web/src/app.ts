@@ -14,6 +14,7 @@ import { mountPages, rawResponse } from "./routes/pages.js";
 import { mountOAuthAuthorize } from "./routes/oauth.js";
 import { mountSettings } from "./routes/settings.js";
 import { mountSubscriptions } from "./routes/subscriptions.js";
+import { mountTeams } from "./routes/teams.js";
 import { SharePageCache } from "./share-cache.js";
 import { securityHeaders } from "./security-headers.js";
 import { sessionOf } from "./session.js";
@@ -73,6 +74,7 @@ export function createWebApp(cairn: Cairn): Hono<WebEnv> {
   mountSettings(app, cairn);
   mountNotificationConfirm(app, cairn);
   mountNotificationSettings(app, cairn);
+  mountTeams(app, cairn);
 
   const sharePages = new SharePageCache();
   app.get("/s/:token", async (c) => {

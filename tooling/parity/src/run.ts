@@ -49,7 +49,8 @@ function resolve(scenario: Scenario, value: unknown, answers: readonly unknown[]
 }
 
 /** The actor's starting state, through the reference: its policy, then the setup steps. Returns their answers. */
-async function prepare(env: ParityEnv, actor: Actor, names: readonly string[], scenario: Scenario): Promise<unknown[]> {
+async function prepare(env: ParityEnv, actors: { actor: Actor; other: Actor | null }, names: readonly string[], scenario: Scenario): Promise<unknown[]> {
+  const { actor, other } = actors;
   const call = env.reference.call as NonNullable<Driver["call"]>;
   if (scenario.policy) {
     const set = await call(actor, "policy_set", scenario.policy);
@@ -57,7 +58,9 @@ async function prepare(env: ParityEnv, actor: Actor, names: readonly string[], s
   }
   const answers: unknown[] = [];
   for (const step of scenario.setup ?? []) {
-    const done = await call(actor, step.operation, resolve(scenario, step.input, answers, names));
+    const as = step.as === "other" ? other : actor;
+    if (!as) throw new Error(`${label(scenario)} has a step as the other user but no other user`);
+    const done = await call(as, step.operation, resolve(scenario, step.input, answers, names));
     if (!done || done.ok === (step.refused === true)) throw new Error(`setup of ${label(scenario)} failed: ${JSON.stringify(done)}`);
     answers.push(done.ok ? done.value : done.error);
   }
@@ -66,9 +69,10 @@ async function prepare(env: ParityEnv, actor: Actor, names: readonly string[], s
 
 async function runOn(env: ParityEnv, driver: Driver, scenario: Scenario): Promise<Run> {
   const actor = await env.newActor();
-  const names = [actor.name, ...(scenario.other ? [(await env.newActor()).name] : [])];
+  const other = scenario.other ? await env.newActor() : null;
+  const names = [actor.name, ...(other ? [other.name] : [])];
   try {
-    const answers = await prepare(env, actor, names, scenario);
+    const answers = await prepare(env, { actor, other }, names, scenario);
     const input = resolve(scenario, scenario.step.input, answers, names);
     return { outcome: driver.call ? await driver.call(actor, scenario.step.operation, input) : null, names };
   } finally {

@@ -78,6 +78,58 @@ const OPERATION_SCENARIOS: Scenario[] = [
     step: { operation: "team_member_add", input: { name: "t-$actor", user: "$other" } },
   },
   {
+    name: "list team invitations",
+    expect: "ok",
+    other: true,
+    check: items(1),
+    setup: [
+      { ...team("t-$other"), as: "other" },
+      { operation: "team_member_add", input: { name: "t-$other", user: "$actor" }, as: "other" },
+    ],
+    step: { operation: "team_invitation_list", input: {} },
+  },
+  {
+    name: "accept a team invitation",
+    expect: "ok",
+    other: true,
+    check: (o) => (value(o).members?.length === 2 ? null : "did not join"),
+    setup: [
+      { ...team("t-$other"), as: "other" },
+      { operation: "team_member_add", input: { name: "t-$other", user: "$actor" }, as: "other" },
+    ],
+    step: { operation: "team_invitation_accept", input: { name: "t-$other" } },
+  },
+  { name: "accept an invitation nobody sent", expect: "not_found", step: { operation: "team_invitation_accept", input: { name: "t-$actor" } } },
+  {
+    name: "decline a team invitation",
+    expect: "ok",
+    other: true,
+    setup: [
+      { ...team("t-$other"), as: "other" },
+      { operation: "team_member_add", input: { name: "t-$other", user: "$actor" }, as: "other" },
+    ],
+    step: { operation: "team_invitation_decline", input: { name: "t-$other" } },
+  },
+  {
+    name: "leave a team and block it",
+    expect: "ok",
+    other: true,
+    check: (o) => (value(o).blocked === true ? null : "is not blocked"),
+    setup: [
+      { ...team("t-$other"), as: "other" },
+      { operation: "team_member_add", input: { name: "t-$other", user: "$actor" }, as: "other" },
+      { operation: "team_invitation_accept", input: { name: "t-$other" } },
+    ],
+    step: { operation: "team_leave", input: { name: "t-$other", block: true } },
+  },
+  { name: "block a team", expect: "ok", step: { operation: "team_block", input: { name: "t-$actor" } } },
+  {
+    name: "unblock a team",
+    expect: "ok",
+    setup: [{ operation: "team_block", input: { name: "t-$actor" } }],
+    step: { operation: "team_unblock", input: { name: "t-$actor" } },
+  },
+  {
     name: "remove a team member",
     expect: "ok",
     other: true,

@@ -40,6 +40,8 @@ export interface Step {
   input: unknown;
   /** A setup step that must be refused (to leave a drop); its answer is the error body. */
   refused?: true;
+  /** A setup step taken by the second user (`other` rows), e.g. their team inviting the actor. */
+  as?: "other";
 }
 
 /**

@@ -9,7 +9,7 @@ describe.each(ADAPTER_DRIVERS)("cairn team and cairn run against cairn serve on 
   });
   afterAll(async () => server?.stop());
 
-  it("creates a team, adds a member who can then read a team receipt, and removes them", async () => {
+  it("creates a team, invites a member who accepts and can then read a team receipt, and removes them", async () => {
     const sam = await cliUser(server, "sam");
     const dana = await cliUser(server, "dana");
     const team = `t-${sam.name}`;
@@ -19,11 +19,27 @@ describe.each(ADAPTER_DRIVERS)("cairn team and cairn run against cairn serve on 
 
     const added = await runCli(["team", "add", team, dana.name], { env: sam.env });
     expect(added.code, added.stderr).toBe(0);
-    expect(added.stdout).toContain(dana.name);
+    expect(added.stdout).toContain(`${dana.name} (invited; joins on accepting)`);
 
     const receipt = await server.rest("POST", "/v1/receipts", sam.token, minimalReceipt({ owner: `team:${team}` }));
     expect(receipt.status).toBe(201);
+    expect((await runCli(["read", receipt.json.id], { env: dana.env })).code).toBe(5);
+    const waiting = await runCli(["team", "invitations"], { env: dana.env });
+    expect(waiting.stdout).toContain(`team:${team}  invited by ${sam.name}  (cairn team accept ${team})`);
+    const accepted = await runCli(["team", "accept", team, "--json"], { env: dana.env });
+    expect(accepted.code, accepted.stderr).toBe(0);
+    expect(accepted.json.members).toEqual([dana.name, sam.name].sort());
     expect((await runCli(["read", receipt.json.id], { env: dana.env })).code).toBe(0);
+
+    const left = await runCli(["team", "leave", team, "--block"], { env: dana.env });
+    expect(left.code, left.stderr).toBe(0);
+    expect(left.stdout).toContain(`Left team:${team}. It cannot invite you again`);
+    expect((await runCli(["read", receipt.json.id], { env: dana.env })).code).toBe(5);
+    await runCli(["team", "add", team, dana.name], { env: sam.env });
+    expect((await runCli(["team", "invitations"], { env: dana.env })).stdout).toContain(`team:${team}  blocked`);
+    expect((await runCli(["team", "unblock", team], { env: dana.env })).stdout).toContain(`Unblocked team:${team}.`);
+    await runCli(["team", "add", team, dana.name], { env: sam.env });
+    expect((await runCli(["team", "accept", team], { env: dana.env })).code).toBe(0);
 
     const removed = await runCli(["team", "remove", team, dana.name, "--json"], { env: sam.env });
     expect(removed.json.members).toEqual([sam.name]);

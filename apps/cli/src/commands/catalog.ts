@@ -34,7 +34,18 @@ import {
   subscriptionsCommand,
   subscriptionTestCommand,
 } from "./subscriptions.js";
-import { teamAddCommand, teamCreateCommand, teamRemoveCommand, teamShowCommand } from "./teams.js";
+import {
+  teamAcceptCommand,
+  teamAddCommand,
+  teamBlockCommand,
+  teamCreateCommand,
+  teamDeclineCommand,
+  teamInvitationsCommand,
+  teamLeaveCommand,
+  teamRemoveCommand,
+  teamShowCommand,
+  teamUnblockCommand,
+} from "./teams.js";
 import { tokenCreateCommand, tokenListCommand, tokenRevokeCommand } from "./token.js";
 import { userCreateCommand } from "./user.js";
 import { whoamiCommand } from "./whoami.js";
@@ -73,6 +84,12 @@ export const CLI_COMMANDS: { readonly [N in OperationName]?: CliCommand<N> } = {
   team_read: teamShowCommand,
   team_member_add: teamAddCommand,
   team_member_remove: teamRemoveCommand,
+  team_invitation_list: teamInvitationsCommand,
+  team_invitation_accept: teamAcceptCommand,
+  team_invitation_decline: teamDeclineCommand,
+  team_leave: teamLeaveCommand,
+  team_block: teamBlockCommand,
+  team_unblock: teamUnblockCommand,
   receipt_verify: verifyCommand,
   keys_list: keysListCommand,
   keys_rotate: keysRotateCommand,

@@ -17,7 +17,7 @@ describe.each(ADAPTER_DRIVERS)("REST teams and runs on %s", (driver) => {
   });
   afterAll(async () => h?.close());
 
-  it("a team from creation to shared receipts: create, add, read, remove", async () => {
+  it("a team from creation to shared receipts: create, invite, accept, read, remove", async () => {
     const sam = await h.world.user("sam");
     const kim = await h.world.user("kim");
     const name = `ops-${sam.name}`;
@@ -25,7 +25,16 @@ describe.each(ADAPTER_DRIVERS)("REST teams and runs on %s", (driver) => {
     expect(created.status).toBe(201);
     expect(created.json).toMatchObject({ name, owner: `team:${name}`, members: [sam.name] });
 
-    const added = await h.call("POST", `/v1/teams/${name}/members`, { token: sam.token, body: { user: kim.name } });
+    const invited = await h.call("POST", `/v1/teams/${name}/members`, { token: sam.token, body: { user: kim.name } });
+    expect(invited.status).toBe(200);
+    expect(invited.json).toMatchObject({ members: [sam.name], invited: [kim.name] });
+    const ghost = await h.call("POST", `/v1/teams/${name}/members`, { token: sam.token, body: { user: `ghost-${kim.name}` } });
+    expect(ghost.status).toBe(200);
+    expect(ghost.json.invited).toEqual([kim.name, `ghost-${kim.name}`].sort());
+    expect((await h.call("POST", "/v1/receipts", { token: kim.token, body: minimalReceipt({ owner: `team:${name}` }) })).status).toBe(403);
+    const waiting = await h.call("GET", "/v1/invitations", { token: kim.token });
+    expect(waiting.json.items).toEqual([{ team: `team:${name}`, state: "invited", invited_by: sam.name, at: expect.any(String) }]);
+    const added = await h.call("POST", `/v1/invitations/${name}/accept`, { token: kim.token });
     expect(added.status).toBe(200);
     expect(added.json.members).toEqual([kim.name, sam.name].sort());
 

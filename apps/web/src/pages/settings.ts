@@ -12,6 +12,7 @@ const revokeForm = (id: string, formToken: string, label: string, what: string) 
 const SECTIONS = [
   { href: "/settings", label: "Tokens and apps" },
   { href: "/settings/notifications", label: "Notifications" },
+  { href: "/settings/teams", label: "Teams" },
 ] as const;
 
 /** The settings pages' tabs, the current one marked. */

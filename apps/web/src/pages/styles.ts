@@ -110,6 +110,8 @@ ol.tree>li{display:grid;gap:.25rem;min-width:0}
 ol.tree .span{display:grid;gap:.2rem;min-width:0}
 details.children>summary,details.attrs-fold>summary{cursor:pointer;color:var(--muted);font-size:.88rem}
 .tabs{display:flex;gap:1rem;list-style:none;padding:0;margin:0 0 1rem}
+.actions{display:flex;flex-wrap:wrap;gap:.5rem}.actions form{margin:0}
+form.invite{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end;margin:1rem 0 .3rem}form.invite label{display:grid;gap:.2rem}
 .ack{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end}
 .ack div{display:grid;gap:.2rem;flex:1 1 14rem}
 .ack div:last-child{flex:0 0 auto}

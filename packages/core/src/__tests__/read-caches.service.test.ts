@@ -85,6 +85,7 @@ describe.each(CONCURRENCY_DRIVERS)("cached callers and policies on %s", (driver)
     const kim = await fx.world.user("kim");
     await post(a, kim.token, fullReceipt({ learned: "kim is cached without the team" }));
     await serve().invoke("team_member_add", sam.ctx(), { name: team.slice("team:".length), user: kim.name });
+    await serve().invoke("team_invitation_accept", kim.ctx(), { name: team.slice("team:".length) });
     const created = await post(a, kim.token, fullReceipt({ owner: team, learned: "kim was added elsewhere" }));
     expect(created.owner).toBe(team);
   });
@@ -185,6 +186,7 @@ describe.each(CONCURRENCY_DRIVERS)("cached callers and policies for OTLP exports
     const kim = await fx.world.user("kim");
     expect((await exportSpans(a, kim.token, [{}])).result?.stored).toBe(1);
     await serve().invoke("team_member_add", sam.ctx(), { name: team.slice("team:".length), user: kim.name });
+    await serve().invoke("team_invitation_accept", kim.ctx(), { name: team.slice("team:".length) });
     expect((await exportSpans(a, kim.token, [{ owner: team }])).result?.stored).toBe(1);
     expect(await spanCount(team)).toBe(2);
   });

@@ -30,15 +30,19 @@ describe.each(DRIVERS)("teams on %s", (driver) => {
     expect(err.issues?.[0]?.field).toBe("name");
   });
 
-  it("members add members; adding again changes nothing; members are listed sorted", async () => {
+  it("members invite members, who join on accepting; inviting a member changes nothing; members are listed sorted", async () => {
     const [a, b, c] = [await world.user("a"), await world.user("b"), await world.user("c")];
     const t = await createTestTeam(world, a, b);
     const [member] = t.members;
-    const added = await world.cairn.invoke("team_member_add", member.ctx(), { name: t.name, user: c.name });
-    expect(added.members).toEqual([a.name, b.name, c.name].sort());
+    const invited = await world.cairn.invoke("team_member_add", member.ctx(), { name: t.name, user: c.name });
+    expect(invited.members).toEqual([a.name, b.name].sort());
+    expect(invited.invited).toEqual([c.name]);
+    const joined = await world.cairn.invoke("team_invitation_accept", c.ctx(), { name: t.name });
+    expect(joined.members).toEqual([a.name, b.name, c.name].sort());
+    expect(joined.invited).toEqual([]);
     const again = await world.cairn.invoke("team_member_add", t.creator.ctx(), { name: t.name, user: c.name });
-    expect(again.members).toEqual(added.members);
-    expect(await world.cairn.invoke("team_read", member.ctx(), { name: t.name })).toEqual(added);
+    expect(again).toEqual(joined);
+    expect(await world.cairn.invoke("team_read", member.ctx(), { name: t.name })).toEqual(joined);
   });
 
   it("outsiders get the same 404 for a team that exists and one that does not", async () => {
@@ -58,10 +62,10 @@ describe.each(DRIVERS)("teams on %s", (driver) => {
     expect((await world.cairn.invoke("team_read", t.creator.ctx(), { name: t.name })).members).toEqual([a.name]);
   });
 
-  it("adding a user that does not exist is a 404 naming the user field", async () => {
+  it("an administrator adding a user that does not exist is a 404 naming the user field", async () => {
     const a = await world.user("a");
     const t = await createTestTeam(world, a);
-    const err = await rejectionOf(world.cairn.invoke("team_member_add", t.creator.ctx(), { name: t.name, user: "nobody-here" }));
+    const err = await rejectionOf(world.cairn.invoke("team_member_add", admin(), { name: t.name, user: "nobody-here" }));
     expect(err.code).toBe("not_found");
     expect(err.issues).toEqual([{ field: "user", reason: "names no user" }]);
   });

@@ -7,7 +7,16 @@ import { DropReceipt } from "../drops/schemas.js";
  * them; adding a type here makes every table keyed by EventType fail to compile until it
  * has its payload schema.
  */
-export const EVENT_TYPES = ["artifact.created", "receipt.dropped", "receipt.measure_due", "receipt.acknowledged", "artifact.assigned"] as const;
+export const EVENT_TYPES = [
+  "artifact.created",
+  "receipt.dropped",
+  "receipt.measure_due",
+  "receipt.acknowledged",
+  "artifact.assigned",
+  "artifact.transferred",
+  "team.invited",
+  "team.joined",
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 export const EventTypeSchema = z.enum(EVENT_TYPES).describe(`An event type: ${EVENT_TYPES.join(", ")}.`);
 
@@ -66,6 +75,36 @@ export const AssignedData = z.object({
   by: z.object({ user: z.string(), token_name: z.string() }).describe("Who changed it, from the bearer token."),
 });
 
+const By = z.object({ user: z.string(), token_name: z.string() });
+
+/** SPEC §34: the artifact moved to another owner; it names both. Sent to the subscriptions of both owners. */
+export const TransferredData = z.object({
+  id: z.string().describe("Artifact id."),
+  title: z.string().describe("Title."),
+  url: z.string().describe("Share link."),
+  owner: z.string().describe("The new owner, `team:NAME`."),
+  previous_owner: z.string().describe("The owner before, `user:NAME` or `team:NAME`."),
+  by: By.describe("Who moved it, from the bearer token."),
+});
+
+/**
+ * SPEC §37: a member invited a name to the team. `user` is the name as typed, whether or
+ * not it names a user: the team's receivers learn nothing the inviter could not.
+ */
+export const InvitedData = z.object({
+  team: z.string().describe("`team:NAME`."),
+  user: z.string().describe("The name invited, as typed."),
+  by: By.describe("Who invited, from the bearer token."),
+});
+
+/** SPEC §37: a user joined the team, by accepting an invitation or added by an administrator. */
+export const JoinedData = z.object({
+  team: z.string().describe("`team:NAME`."),
+  user: z.string().describe("The user who joined."),
+  via: z.enum(["invitation", "administrator"]).describe("`invitation`: they accepted one; `administrator`: an administrator added them directly."),
+  by: By.describe("Who made it happen: the user who accepted, or the administrator."),
+});
+
 /** Payload schema of each type's `data`. Parsing with it fixes the key order and strips anything else. */
 export const EVENT_DATA = {
   "artifact.created": ArtifactCreatedData,
@@ -74,6 +113,9 @@ export const EVENT_DATA = {
   "receipt.measure_due": MeasureDueData,
   "receipt.acknowledged": AcknowledgedData,
   "artifact.assigned": AssignedData,
+  "artifact.transferred": TransferredData,
+  "team.invited": InvitedData,
+  "team.joined": JoinedData,
 } as const satisfies { readonly [T in EventType]: z.ZodType };
 
 /**

@@ -16,6 +16,6 @@ export async function createTeam(ctx: ServiceContext, input: z.output<typeof Tea
     );
     if (!row) throw validationFailed([{ field: "name", reason: "is already taken" }]);
     await tx.query("insert into team_members (team_id, user_id, added_at) values ($1, $2, $3)", [row.id, ctx.principal.user.id, ctx.now().toISOString()]);
-    return loadTeam(tx, row);
+    return loadTeam(tx, row, ctx.now());
   });
 }

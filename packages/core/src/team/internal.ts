@@ -12,7 +12,16 @@ export interface TeamRow {
 
 export const teamOwner = (name: string) => `team:${name}`;
 
-async function findTeam(sql: Sql, name: string, lock = false): Promise<TeamRow | undefined> {
+/**
+ * How long an invitation waits for its answer. Past it the invitation is gone, as if
+ * withdrawn: a name nobody answers for does not hold a place in the team's list forever.
+ */
+export const INVITATION_DAYS = 14;
+
+/** SQL: the invitation row `alias` still waits for an answer at `$now` (a timestamptz parameter). */
+export const invitationIsOpen = (alias: string, now: string) => `${alias}.created_at > ${now}::timestamptz - interval '${INVITATION_DAYS} days'`;
+
+export async function findTeam(sql: Sql, name: string, lock = false): Promise<TeamRow | undefined> {
   const [row] = await sql.query<TeamRow>(`select id, name, created_at from teams where name = $1${lock ? " for update" : ""}`, [name]);
   return row;
 }
@@ -33,15 +42,20 @@ export async function requireTeam(sql: Sql, principal: Principal, name: string, 
   return row;
 }
 
-export async function loadTeam(sql: Sql, row: TeamRow): Promise<Team> {
+export async function loadTeam(sql: Sql, row: TeamRow, now: Date): Promise<Team> {
   const members = await sql.query<{ name: string }>(`select u.name from team_members m join users u on u.id = m.user_id where m.team_id = $1 order by u.name`, [
     row.id,
   ]);
+  const invited = await sql.query<{ invited_name: string }>(
+    `select i.invited_name from team_invitations i where i.team_id = $1 and ${invitationIsOpen("i", "$2")} order by i.invited_name`,
+    [row.id, now.toISOString()],
+  );
   return {
     id: row.id,
     name: row.name,
     owner: teamOwner(row.name),
     members: members.map((m) => m.name),
+    invited: invited.map((i) => i.invited_name),
     created_at: new Date(row.created_at).toISOString(),
   };
 }

@@ -57,7 +57,11 @@ export async function createTestWorld(store: Store, options?: CairnOptions | (()
       const name = `${prefix}-${randomBytes(4).toString("hex")}`;
       await cairn.invoke("team_create", creator.ctx(), { name });
       await creator.refresh(); // a principal carries its teams as of authentication
-      for (const m of others) await cairn.invoke("team_member_add", creator.ctx(), { name, user: m.name });
+      // A member's add is an invitation (SPEC §37): each invitee accepts, as a person would.
+      for (const m of others) {
+        await cairn.invoke("team_member_add", creator.ctx(), { name, user: m.name });
+        await cairn.invoke("team_invitation_accept", m.ctx(), { name });
+      }
       for (const m of members) await m.refresh();
       return `team:${name}`;
     },

@@ -84,6 +84,7 @@ export async function setupLinkScenario(world: TestWorld, driver: LinkDriver): P
   const team = `team-${owner.name.slice(-8)}`;
   must(await driver.invoke(owner, "team_create", { name: team }), "team_create");
   must(await driver.invoke(owner, "team_member_add", { name: team, user: member.name }), "team_member_add");
+  must(await driver.invoke(member, "team_invitation_accept", { name: team }), "team_invitation_accept");
 
   const receipt = async (as: TestUser, fields: Record<string, unknown>) =>
     must(await driver.invoke(as, "receipt_create", minimalReceipt(fields)), "receipt_create") as { id: string; url: string };

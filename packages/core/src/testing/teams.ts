@@ -21,7 +21,11 @@ export async function createTestTeam<U extends TestUser[]>(
   const name = `team-${randomBytes(4).toString("hex")}`;
   await world.cairn.invoke("team_create", creator.ctx(), { name });
   const fresh = await reauthenticate(world, creator);
-  for (const m of members) await world.cairn.invoke("team_member_add", fresh.ctx(), { name, user: m.name });
+  // A member's add is an invitation (SPEC §37): each invitee accepts, as a person would.
+  for (const m of members) {
+    await world.cairn.invoke("team_member_add", fresh.ctx(), { name, user: m.name });
+    await world.cairn.invoke("team_invitation_accept", m.ctx(), { name });
+  }
   const freshMembers = (await Promise.all(members.map((m) => reauthenticate(world, m)))) as U;
   return { name, creator: fresh, members: freshMembers };
 }

@@ -76,6 +76,7 @@ describe("closing the loop from the web (SPEC §20) in Chromium", { timeout: 300
     kim = await person("kim");
     team = (await api<{ owner: string }>(base, sam.token, "POST", "/v1/teams", { name: "finance" })).owner;
     await api(base, sam.token, "POST", "/v1/teams/finance/members", { user: kim.name });
+    await api(base, kim.token, "POST", "/v1/invitations/finance/accept");
     asks = await api(base, sam.token, "POST", "/v1/receipts", receipt({ owner: team, human_action: "Approve the retry budget in `#finance-ops`." }));
     original = await api(
       base,

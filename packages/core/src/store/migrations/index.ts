@@ -27,6 +27,7 @@ import { fanoutQueue } from "./0027-fanout-queue.js";
 import { searchText } from "./0028-search-text.js";
 import { oauthBounds } from "./0029-oauth-bounds.js";
 import { notifyRetention } from "./0030-notify-retention.js";
+import { teamInvitations } from "./0032-team-invitations.js";
 import type { Migration } from "./types.js";
 
 export type { Migration } from "./types.js";
@@ -65,4 +66,5 @@ export const MIGRATIONS: readonly Migration[] = [
   searchText,
   oauthBounds,
   notifyRetention,
+  teamInvitations,
 ];
