@@ -120,3 +120,32 @@ export function jsonSyntaxReason(text: string, err: unknown): string {
   const column = position - before.lastIndexOf("\n");
   return `is not valid JSON: ${message} at line ${line}, column ${column}`;
 }
+
+/**
+ * The path to the first array or object nested deeper than `limit` levels (the value
+ * itself is level 1), or undefined when none is. Iterative and run before anything
+ * walks the value recursively: JSON.parse builds any depth, but JSON.stringify, the
+ * validators and the scanners recurse and would overflow the stack.
+ */
+export function pathPastDepth(value: unknown, limit: number): Array<string | number> | undefined {
+  type Frame = { value: unknown; level: number; key: string | number; parent: Frame | undefined };
+  const pending: Frame[] = [{ value, level: 1, key: "", parent: undefined }];
+  for (let frame = pending.pop(); frame !== undefined; frame = pending.pop()) {
+    const v = frame.value;
+    if (typeof v !== "object" || v === null) continue;
+    if (frame.level > limit) {
+      const path: Array<string | number> = [];
+      for (let f: Frame | undefined = frame; f?.parent !== undefined; f = f.parent) path.push(f.key);
+      return path.reverse();
+    }
+    const entries: Array<[string | number, unknown]> = Array.isArray(v) ? v.map((x, i) => [i, x]) : Object.entries(v);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, child] = entries[i] as [string | number, unknown];
+      if (typeof child === "object" && child !== null) pending.push({ value: child, level: frame.level + 1, key, parent: frame });
+    }
+  }
+  return undefined;
+}
+
+/** Why an input nested past `limit` levels is refused, in the same words on every surface. */
+export const nestingReason = (limit: number) => `is nested deeper than ${limit} levels of arrays and objects`;

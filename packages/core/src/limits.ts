@@ -41,6 +41,12 @@ export const LIMITS = {
    * work proportional to occurrences times text.
    */
   secretHits: 100,
+  /**
+   * Levels of arrays and objects inside each other in any JSON input (the input itself is
+   * level 1). Checked before anything walks the input: past it the request is refused
+   * (422, a receipt leaves its drop), never left to overflow a recursive walk.
+   */
+  depth: 64,
 } as const;
 
 /** Title derived from `changed` when the caller gives none. */

@@ -31,6 +31,8 @@ const HOSTILE_STRINGS: readonly string[] = [
   "\u001b]52;c;aGVsbG8=\u0007",
   "\u001b[2J\u001b[H Receipt verified",
   "\r\n\r\n",
+  "\u0001\u0008\u000b\u000c\u001f in XML",
+  "\ufffe\uffff",
   "2026-02-30",
   "2026-12-01T24:00:00Z",
   "2026-13-01T00:00:00Z",

@@ -1,4 +1,5 @@
-import { jsonSyntaxReason } from "@cairn/core/json";
+import { jsonSyntaxReason, nestingReason, pathPastDepth } from "@cairn/core/json";
+import { LIMITS } from "../light.js";
 import { rejectedInput } from "./rejected.js";
 
 export type DocumentFormat = "json" | "yaml";
@@ -43,5 +44,11 @@ export async function parseDocument(text: string, path: string): Promise<unknown
     value = yaml.value;
   }
   if (value === null || value === undefined) throw rejectedInput("is empty");
+  // Before the copy below: JSON.stringify recurses, and a file nested thousands deep would overflow it.
+  const deep = pathPastDepth(value, LIMITS.depth);
+  if (deep !== undefined) {
+    const field = deep.map((s) => String(s).slice(0, LIMITS.fieldPathSegment)).join(".");
+    throw rejectedInput(nestingReason(LIMITS.depth), LIMITS.depth, field);
+  }
   return JSON.parse(JSON.stringify(value));
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { createCairn } from "../cairn.js";
 import { PerTurn } from "../store/per-turn.js";
-import { DRIVERS, minimalReceipt } from "../testing/index.js";
+import type { Store } from "../store/port.js";
+import { DRIVERS, minimalReceipt, TEST_PUBLIC_URL } from "../testing/index.js";
 import { useTestWorld } from "./helpers.js";
 
 /** Receipt writes that arrive together share one call and one commit (ADR 0066); each is answered as if sent alone. */
@@ -65,6 +67,46 @@ describe.each(DRIVERS)("receipt writes gathered into one call on %s", (driver) =
     } finally {
       await fx.store.query("drop trigger refuse_one on artifacts");
       await fx.store.query("drop function refuse_one()");
+    }
+  });
+
+  it("a gathered call that committed but lost its answer: each write is answered as created, never as a duplicate of itself", async () => {
+    const users = await Promise.all(["gil", "hal", "ida"].map((name) => fx.world.user(name)));
+    let lost = 0;
+    // The connection drops after COMMIT, before its answer arrives: the call wrote everything and the caller cannot know.
+    const losing: Store = {
+      driver: fx.store.driver,
+      ...(fx.store.changes && { changes: fx.store.changes }),
+      async query<T>(text: string, params?: unknown[]) {
+        const rows = await fx.store.query<T>(text, params);
+        if (lost === 0 && text.includes("cairn_write_receipts(") && (JSON.parse(String(params?.[0])) as unknown[]).length > 1) {
+          lost++;
+          throw new Error("Connection terminated unexpectedly");
+        }
+        return rows;
+      },
+      afterCommit: (fn) => fx.store.afterCommit(fn),
+      transaction: (fn, options) => fx.store.transaction(fn, options),
+      exec: (script) => fx.store.exec(script),
+      close: async () => {},
+    };
+    const cairn = createCairn(losing, { publicUrl: TEST_PUBLIC_URL });
+    // One write each first, alone: with every cache warm, the three below reach the write in the same turn and share a call.
+    for (const u of users) await cairn.invoke("receipt_create", cairn.context(u.principal, "rest"), minimalReceipt({ learned: `warm ${u.name}` }));
+    const settled = await Promise.allSettled(
+      users.map((u) => cairn.invoke("receipt_create", cairn.context(u.principal, "rest"), minimalReceipt({ learned: `lost answer for ${u.name}` }))),
+    );
+    expect(lost).toBe(1);
+    expect(settled.map((s) => (s.status === "rejected" ? (s.reason as { code: string }).code : "created"))).toEqual(["created", "created", "created"]);
+    for (const [i, u] of users.entries()) {
+      const answer = (settled[i] as PromiseFulfilledResult<{ id: string; owner: string }>).value;
+      expect(answer.owner).toBe(`user:${u.name}`);
+      const stored = await fx.store.query<{ id: string }>("select id from artifacts where owner = $1 and metadata->>'learned' like 'lost answer%'", [
+        `user:${u.name}`,
+      ]);
+      expect(stored.map((r) => r.id)).toEqual([answer.id]);
+      const drops = await fx.store.query("select 1 from drops where owner = $1", [`user:${u.name}`]);
+      expect(drops).toHaveLength(0);
     }
   });
 

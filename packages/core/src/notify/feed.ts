@@ -2,9 +2,10 @@ import { randomBytes } from "node:crypto";
 import type { ServiceContext } from "../context.js";
 import { hashToken } from "../ids.js";
 import type { Store } from "../store/port.js";
-import { artifactLink, escapeHtml } from "./render.js";
+import { artifactLink } from "./render.js";
 import { CARD_LABELS } from "../view/card.js";
 import { waitingOn } from "./waiting.js";
+import { xmlText } from "./xml.js";
 
 /** Entries in the feed. */
 export const FEED_ENTRIES = 50;
@@ -22,7 +23,8 @@ export async function rotateFeedKey(ctx: ServiceContext): Promise<{ key: string;
   return { key, url: `${ctx.config.publicUrl}${feedPath}?key=${key}` };
 }
 
-const x = escapeHtml;
+// Every value goes through xmlText: one stored control character must not break the feed for every reader.
+const x = xmlText;
 const iso = (v: Date | string) => new Date(v).toISOString();
 
 /**

@@ -1,13 +1,17 @@
 import type { ServiceContext } from "../context.js";
 import { CairnError } from "../errors.js";
 import { type Operation, UnreadableInput } from "./define.js";
+import { nestingError } from "./nesting.js";
 
 /**
  * The one path into a verb, for every surface. The operation checks the caller and the
- * permission, validates its input and runs (define.ts).
+ * permission, validates its input and runs (define.ts). Input nested past LIMITS.depth is
+ * handed over as unreadable, before anything walks it: every validator, scanner and
+ * serializer after this point may recurse.
  */
 export async function invokeOperation(op: Operation, ctx: ServiceContext, raw: unknown): Promise<unknown> {
-  return op.invoke(ctx, raw);
+  const tooDeep = raw instanceof UnreadableInput ? undefined : nestingError(raw);
+  return op.invoke(ctx, tooDeep ? new UnreadableInput(tooDeep) : raw);
 }
 
 /**

@@ -46,7 +46,9 @@ type WriteResult =
  * answered as if sent alone. A call that fails wrote nothing (one transaction), so each of
  * its writes is sent again alone and meets only its own fault. At most 8 M characters of
  * arguments: a write's argument is a few KB, but a 2 MB request's can be several MB, and a
- * call holds its locks until it commits.
+ * call holds its locks until it commits. A call that failed in a way that may have committed
+ * (its answer lost) is sent again alone too: each write then meets its own row, and is
+ * answered as stored (writeReceipt), never as a duplicate of itself.
  */
 const writesOf = perStore(
   (store) =>
@@ -130,6 +132,10 @@ export async function writeReceipt(ctx: ServiceContext, gated: GatedReceipt, cla
     case "replay":
       return { status: "replay", fingerprint: result.fingerprint, outcome: JSON.parse(result.outcome) as StoredOutcome };
     case "duplicate":
+      // Its own row: a gathered call that committed but lost its answer (the connection dropped
+      // after COMMIT) was sent again alone and met this write. It is stored; it is no duplicate.
+      // Its deliveries are not known: waking the worker for none costs nothing.
+      if (result.id === row.id) return { status: "created", value, deliveries: 1 };
       return { status: "duplicate", existing: { id: result.id, url: shareUrl(ctx.config, result.share_token) } };
     case "stale":
     case "foreign-link":

@@ -139,6 +139,11 @@ function decodeSpanCursor(cursor: string): string {
   return text.slice(5);
 }
 
+async function requireCursorSpan(sql: Sql, runId: string, spanId: string): Promise<void> {
+  const [found] = await sql.query("select 1 from spans where run_id = $1 and span_id = $2", [runId, spanId]);
+  if (!found) throw validationFailed([{ field: "spans_cursor", reason: "names no span of this run: pass the run's own spans_next_cursor" }]);
+}
+
 export interface SpanPage {
   cursor?: string | undefined;
   limit?: number | undefined;
@@ -183,6 +188,9 @@ export async function toRun(sql: Sql, row: RunRow, page: SpanPage = {}): Promise
       order by start_time, span_id limit $3`,
     [row.id, after, limit + 1],
   );
+  // Only a cursor naming no span of this run leaves the page empty (what it names always has spans after it):
+  // say so rather than answer an empty last page.
+  if (after !== null && spanRows.length === 0) await requireCursorSpan(sql, row.id, after);
   const pageRows = spanRows.slice(0, limit);
   const resources = await resourcesOf(sql, row.owner, pageRows);
   const spans = pageRows.map((s) => toSpan(s, resources));
