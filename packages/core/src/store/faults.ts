@@ -30,9 +30,10 @@ export function databaseTimeoutsFrom(env: NodeJS.ProcessEnv = process.env): Data
 // shutdown, crash or "starting up" (57P03), 57014 a statement cancelled by
 // statement_timeout; and a server that refuses the connection itself (ADR 0029): 55000 the
 // database does not accept connections now, 3D000 the database is not there (dropped or
-// renamed), 28000 / 28P01 the role may not log in or its password changed. Each is an
+// renamed), 28000 / 28P01 the role may not log in or its password changed; 25006 a write
+// reached a host that is read-only now (a primary demoted by a failover, ADR 0085). Each is an
 // operator's fix, not the caller's: 503 and retry, never 500.
-const UNAVAILABLE_SQLSTATE = /^(08...|53...|57P0.|57014|55000|3D000|28000|28P01)$/;
+const UNAVAILABLE_SQLSTATE = /^(08...|53...|57P0.|57014|55000|3D000|28000|28P01|25006)$/;
 const UNAVAILABLE_ERRNO = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "EPIPE", "ENOTFOUND", "EAI_AGAIN"]);
 // node-postgres reports its own timeouts and lost sockets as plain Errors with these texts.
 const UNAVAILABLE_MESSAGE =

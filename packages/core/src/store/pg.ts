@@ -3,6 +3,9 @@ import { defaultLogger, type Logger } from "../log.js";
 import { unavailable } from "../errors.js";
 import { callSite, DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts, isLockConflict, isUnavailable, type StoreError, translateFault } from "./faults.js";
 import type { Sql, Store, TransactionOptions } from "./port.js";
+import { parseDatabaseUrl, needsHostSelection } from "./database-url.js";
+import { HostPool } from "./host-pool.js";
+import { verifiedClient } from "./verified-client.js";
 
 // int8 (count(*), bigint) as a number so both drivers return the same JS types.
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
@@ -27,6 +30,13 @@ function beginWithLocks(client: pg.PoolClient, keys: readonly string[], statemen
   return `${begin}; select ${locks}`;
 }
 
+/** What the store uses of a pool: node-postgres's own, or the host-choosing one over it. */
+interface QueryPool {
+  query<R extends pg.QueryResultRow>(text: string, params?: unknown[]): Promise<pg.QueryResult<R>>;
+  connect(): Promise<pg.PoolClient>;
+  end(): Promise<void>;
+}
+
 const BEGIN_READ_COMMITTED = "begin isolation level read committed";
 
 /** Tries of one transaction that a deadlock (40P01) or serialization failure (40001) ended. */
@@ -37,26 +47,42 @@ export async function openPgStore(connectionString: string, options: PgStoreOpti
   // Interpolated into `set local`: a whole number of milliseconds, nothing else.
   const statementMs = Math.max(1, Math.trunc(Number(timeouts.statementMs)) || DEFAULT_DATABASE_TIMEOUTS.statementMs);
   const logger = options.logger ?? defaultLogger;
-  const pool = new pg.Pool({
-    connectionString,
-    max: 10,
-    connectionTimeoutMillis: timeouts.connectMs,
-    // No session settings, no startup parameters (PgBouncer refuses them): the statement timeout is set
-    // per transaction; a statement outside one has the database role's (ADR 0038). The server cannot
-    // cancel a statement it never received (a stuck network), so the client stops waiting on its own.
-    query_timeout: statementMs + 1_000,
-    keepAlive: true,
-  });
-  // A connection that drops (a restart or failover sends 57P01; a pooler dies) emits 'error' on its
-  // client, and an 'error' nobody listens to ends the process. The pool listens only while a client
-  // is idle and drops that listener on checkout (a transaction's client, between its statements),
-  // so every client listens for its whole life from the moment the pool opens it (ADR 0042). Its
-  // pending and next queries fail on their own (503 `unavailable`); the transaction then discards it.
-  pool.on("connect", (client) => {
-    client.on("error", (err) => logger.warn({ code: "database_connection_lost" }, err));
-  });
-  // The pool's own report of an idle client's failure: the client's listener above has logged it.
-  pool.on("error", () => {});
+  const poolFor = (url: string, verify?: (client: pg.Client) => Promise<void>): pg.Pool => {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: 10,
+      connectionTimeoutMillis: timeouts.connectMs,
+      // No session settings, no startup parameters (PgBouncer refuses them): the statement timeout is set
+      // per transaction; a statement outside one has the database role's (ADR 0038). The server cannot
+      // cancel a statement it never received (a stuck network), so the client stops waiting on its own.
+      query_timeout: statementMs + 1_000,
+      keepAlive: true,
+      ...(verify && { Client: verifiedClient(verify) }),
+    });
+    // A connection that drops (a restart or failover sends 57P01; a pooler dies) emits 'error' on its
+    // client, and an 'error' nobody listens to ends the process. The pool listens only while a client
+    // is idle and drops that listener on checkout (a transaction's client, between its statements),
+    // so every client listens for its whole life from the moment the pool opens it (ADR 0042). Its
+    // pending and next queries fail on their own (503 `unavailable`); the transaction then discards it.
+    pool.on("connect", (client) => {
+      client.on("error", (err) => logger.warn({ code: "database_connection_lost" }, err));
+    });
+    // The pool's own report of an idle client's failure: the client's listener above has logged it.
+    pool.on("error", () => {});
+    return pool;
+  };
+  // Several hosts or a role to look for (libpq's multi-host URL): the store picks the host and picks again after a failover (ADR 0085).
+  const target = /^postgres(ql)?:\/\//i.test(connectionString) ? parseDatabaseUrl(connectionString) : undefined;
+  const hostPool =
+    target && needsHostSelection(target)
+      ? new HostPool({
+          target,
+          poolFor,
+          connectMs: timeouts.connectMs,
+          onChosen: (host) => logger.info("database_host_chosen", { host: host.host, port: host.port }),
+        })
+      : undefined;
+  const pool: QueryPool = hostPool ?? poolFor(connectionString);
   const guarded = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
       return await work();
@@ -71,7 +97,7 @@ export async function openPgStore(connectionString: string, options: PgStoreOpti
     logger.warn({ code: "database_role_without_statement_timeout", fix: "alter role ... set statement_timeout = '4s'" });
   }
 
-  const runner = (client: pg.Pool | pg.PoolClient, onCommit?: Array<() => void>): Sql => ({
+  const runner = (client: Pick<QueryPool, "query">, onCommit?: Array<() => void>): Sql => ({
     query<T>(text: string, params: unknown[] = []) {
       return guarded(async () => (await client.query(text, params)).rows as T[]);
     },
@@ -95,6 +121,7 @@ export async function openPgStore(connectionString: string, options: PgStoreOpti
       return out;
     } catch (err) {
       // A connection that failed or timed out is discarded (no rollback to wait for); the server rolls back.
+      hostPool?.faulted(client, err);
       if (isUnavailable(err)) broken ??= err as Error;
       else if (!broken) await client.query("rollback").catch(() => {});
       throw err;
