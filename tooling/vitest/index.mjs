@@ -16,7 +16,13 @@ export const sharedTest = {
 };
 
 export const sharedResolve = { conditions: ["@cairn/source", ...defaultServerConditions] };
-export const sharedSsr = { resolve: { conditions: ["@cairn/source", ...defaultServerConditions] } };
+/**
+ * vitest hands the SSR conditions to Node as `--conditions` for the dependencies it leaves
+ * to Node, and Node applies them to `require` too: with Vite's `module` among them, a CommonJS
+ * package (prom-client) that requires `@opentelemetry/api` got that package's bundler-only ESM
+ * build and failed to load. Without it, dependencies resolve in tests as they do in production.
+ */
+export const sharedSsr = { resolve: { conditions: ["@cairn/source", ...defaultServerConditions.filter((c) => c !== "module")] } };
 
 /**
  * Test files that hold a real server to a latency bound (SPEC §14: `/healthz` within 1 s

@@ -1,12 +1,13 @@
 import { mkdir, open, readFile, rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { type Cairn, openCairn, scheduleFrom, type Worker } from "@cairn/core";
+import { type Cairn, collectProcessMetrics, metricsSettingsFrom, openCairn, scheduleFrom, type Worker } from "@cairn/core";
 import { readCredentials, replaceCredentials, type Settings, writeCredentials } from "@cairn/core/local";
 import { createMcpHttpHandler } from "@cairn/mcp";
 import { createRestApp } from "@cairn/rest";
 import { createWebApp } from "@cairn/web";
 import { serve } from "@hono/node-server";
+import { type MetricsListener, startMetricsListener } from "./metrics-listener.js";
 
 export interface RunningServer {
   url: string;
@@ -59,6 +60,7 @@ export interface ServerOptions {
 }
 
 export async function startServer(settings: Settings, log: ServerLog, version: string, options: ServerOptions = {}): Promise<RunningServer> {
+  const metricsSettings = metricsSettingsFrom(process.env);
   const release = settings.databaseUrl ? async () => {} : await claimDataDir(settings.dataDir);
   // Bind first so share links carry the real port (PORT=0 picks a free one); until the
   // store is open, requests get a 503.
@@ -98,6 +100,7 @@ export async function startServer(settings: Settings, log: ServerLog, version: s
       webhookDenyPrivate: settings.webhookDenyPrivate,
       oauth: settings.oauth,
       ...(settings.mail && { mail: settings.mail }),
+      ...(metricsSettings.token && { metricsToken: metricsSettings.token }),
       ...(options.now && { now: options.now }),
     });
   } catch (err) {
@@ -117,8 +120,11 @@ export async function startServer(settings: Settings, log: ServerLog, version: s
     denyPrivate: settings.webhookDenyPrivate,
     schedule: scheduleFrom(settings),
   });
+  collectProcessMetrics();
+  let metrics: MetricsListener | undefined;
 
   try {
+    metrics = await startMetricsListener(cairn, metricsSettings);
     // The credentials file is written inside the bootstrap transaction, before the admin commits.
     let kept: string | null = null;
     const admin = await cairn.bootstrapAdmin({
@@ -147,6 +153,7 @@ export async function startServer(settings: Settings, log: ServerLog, version: s
   } catch (err) {
     // Everything close() stops: a worker left running would poll the closed store for as long as the process lives.
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    await metrics?.close();
     await worker.stop();
     await cairn.close();
     await release();
@@ -155,6 +162,7 @@ export async function startServer(settings: Settings, log: ServerLog, version: s
   log.info(`Cairn ${version} listening on ${url} (${settings.databaseUrl ? "PostgreSQL" : `embedded store in ${settings.dataDir}`})`);
   log.info(`API docs: ${url}/docs`);
   log.info(`MCP (Streamable HTTP): ${url}/mcp`);
+  if (metrics) log.info(`Metrics (no token): ${metrics.url}`);
 
   let closing: Promise<void> | undefined;
   return {
@@ -163,6 +171,7 @@ export async function startServer(settings: Settings, log: ServerLog, version: s
     close() {
       closing ??= (async () => {
         await new Promise<void>((resolve) => server.close(() => resolve()));
+        await metrics?.close();
         await worker.stop();
         await cairn.close();
         await release();

@@ -5,6 +5,7 @@ import { securityHeaders } from "@cairn/web/security-headers";
 import { DOCS_CSP, renderDocsPage } from "./docs/index.js";
 import { mountFeedRoute } from "./feed.js";
 import { mountHealth } from "./health.js";
+import { recordRequests, mountMetrics } from "./metrics.js";
 import { bearerAuth, requestIds } from "./middleware.js";
 import { openApiDocument } from "./openapi.js";
 import { mountOperationRoutes } from "./operation-routes.js";
@@ -28,6 +29,13 @@ export interface RestOptions {
 
 export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIHono<RestEnv> {
   const app = new OpenAPIHono<RestEnv>();
+  const operationOfRoute = new Map(
+    operationNames().map((name) => {
+      const route = routeOf(name, OPERATIONS[name].mutates);
+      return [`${route.method.toUpperCase()} ${route.path}`, name] as const;
+    }),
+  );
+  app.use("*", recordRequests(operationOfRoute));
   app.use("*", requestIds(cairn, options.accessLog ?? false));
   // Operations core serves without a caller (the public signing keys) skip the token check.
   const publicPaths = new Set(
@@ -56,6 +64,7 @@ export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIH
   }
 
   mountHealth(app, cairn);
+  mountMetrics(app, cairn);
 
   // Generated once, on first request, when every route is registered; /docs renders the same document.
   let document: Record<string, unknown> | undefined;

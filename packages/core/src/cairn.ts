@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { CairnConfig, CairnHooks, Principal, RequestOptions, ServiceContext, Surface } from "./context.js";
-import { type CairnError, notFound, unauthenticated } from "./errors.js";
+import { type CairnError, forbidden, notFound, unauthenticated } from "./errors.js";
+import { checkReadiness, type Readiness } from "./health/readiness.js";
+import { isMetricsToken, mayReadMetrics, renderMetrics } from "./metrics/render.js";
 import { defaultLogger, type Logger } from "./log.js";
 import type { CreatedToken } from "./identity/schemas.js";
 import { cachedPrincipal, INVALID_TOKEN, newReadCaches } from "./identity/principal-cache.js";
@@ -44,6 +46,14 @@ export interface Cairn {
   refuseUnreadable(name: OperationName, ctx: ServiceContext, error: CairnError): Promise<CairnError>;
   /** Whether the database answers (`/healthz`). Never throws. */
   checkDatabase(): Promise<boolean>;
+  /** Whether this process should get traffic (`/readyz`, SPEC §39): the database answers within a second and is migrated. Never throws. */
+  checkReadiness(): Promise<Readiness>;
+  /** The Prometheus exposition (SPEC §39, ADR 0082). */
+  metrics: {
+    render(): Promise<{ contentType: string; body: string }>;
+    /** Throws 401/403 unless the header carries an administrator's token or CAIRN_METRICS_TOKEN. */
+    authorize(authorization: string | null | undefined): Promise<void>;
+  };
   /** On an empty database, creates the administrator and returns its first token; null when users exist (see BootstrapOptions). */
   bootstrapAdmin(options?: BootstrapOptions): Promise<CreatedToken | null>;
   /** The context of a caller nobody signed in who holds a share link. */
@@ -127,6 +137,18 @@ export function createCairn(store: Store, config: CairnConfig, options: CairnOpt
         () => true,
         () => false,
       ),
+    checkReadiness: () => checkReadiness(store),
+    metrics: {
+      render: () => renderMetrics(store),
+      async authorize(authorization) {
+        if (isMetricsToken(bearerOf(authorization) ?? undefined, config.metricsToken)) return;
+        const bearer = bearerOf(authorization);
+        if (!bearer) throw unauthenticated("A bearer token is required: an administrator's token or CAIRN_METRICS_TOKEN.");
+        const principal = await authenticate(store, bearer, now());
+        if (!principal) throw unauthenticated(INVALID_TOKEN);
+        if (!mayReadMetrics(principal)) throw forbidden("Metrics are for administrators and CAIRN_METRICS_TOKEN: they count every owner's requests.");
+      },
+    },
     bootstrapAdmin: (options) => bootstrapAdmin(store, options),
     linkContext: (surface) => ({ store, config, surface, now }),
     invokeLink: (name, ctx, raw) => SHARE_OPERATIONS[name].invoke(ctx, raw) as never,
@@ -154,7 +176,7 @@ export function createCairn(store: Store, config: CairnConfig, options: CairnOpt
 }
 
 export async function openCairn(options: StoreOptions & CairnConfig & CairnOptions): Promise<Cairn> {
-  const { databaseUrl, dataDir, publicUrl, timeouts, webhookDenyPrivate, oauth, mail, ...hooks } = options;
+  const { databaseUrl, dataDir, publicUrl, timeouts, webhookDenyPrivate, oauth, mail, metricsToken, ...hooks } = options;
   const store = await openStore({ databaseUrl, dataDir, timeouts, logger: hooks.logger });
   // Load the secret scanner now rather than on the first receipt (~80 ms of imports).
   await preloadSecretScanner();
@@ -167,6 +189,7 @@ export async function openCairn(options: StoreOptions & CairnConfig & CairnOptio
       ...(webhookDenyPrivate !== undefined && { webhookDenyPrivate }),
       ...(oauth !== undefined && { oauth }),
       ...(mail && { mail }),
+      ...(metricsToken && { metricsToken }),
     },
     hooks,
   );

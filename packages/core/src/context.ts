@@ -26,6 +26,8 @@ export interface CairnConfig {
   oauth?: OAuthSettings;
   /** Where email notifications go out (CAIRN_SMTP_URL, CAIRN_MAIL_FROM); absent: the server has no mail configured. */
   mail?: MailConfig;
+  /** CAIRN_METRICS_TOKEN: a bearer that may read `/metrics` on the main port without being an administrator (ADR 0082). */
+  metricsToken?: string;
 }
 
 /** The operator's SMTP server: `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://…` (implicit TLS). */

@@ -22,6 +22,8 @@ export * from "./drops/classification.js";
 export { SURFACE_WORDS, type SurfaceWords, surfaceWords } from "./drops/surface-words.js";
 export * from "./drops/schemas.js";
 export * from "./health/schemas.js";
+export { READY_WAIT_MS, type Readiness } from "./health/readiness.js";
+export * from "./metrics/index.js";
 export * from "./policy/schemas.js";
 export { containsSecret, DEFAULT_SCAN_SETTINGS, findSecrets, redactText, type ScanSettings, type SecretFinding } from "./secrets/scan.js";
 export { preloadSecretScanner } from "./secrets/secretlint.js";

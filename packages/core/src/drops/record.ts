@@ -7,6 +7,7 @@ import type { Sql } from "../store/port.js";
 import { recordEvent } from "../events/outbox.js";
 import { newId } from "../ids.js";
 import { LIMITS } from "../limits.js";
+import { processMetrics } from "../metrics/registry.js";
 import { loadPolicy } from "../policy/store.js";
 import type { Rejection } from "../receipt/validate.js";
 import { deriveTitle } from "../receipt/validate.js";
@@ -124,7 +125,7 @@ async function writeDrop<T>(
   guard?: DropGuard<T>,
 ): Promise<RecordedDrop<T>> {
   const locks = [...(guard ? [guard.lock] : []), `cairn.drops ${drop.owner}`];
-  return ctx.store.transaction(
+  const recorded = await ctx.store.transaction(
     async (tx) => {
       if (guard) {
         const answered = await guard.check(tx);
@@ -162,6 +163,9 @@ async function writeDrop<T>(
     },
     { locks },
   );
+  // Counted once committed: a refusal answered from its idempotency key is not a second drop.
+  if ("drop" in recorded) processMetrics.drop(drop.category);
+  return recorded;
 }
 
 /**

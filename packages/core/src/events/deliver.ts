@@ -1,3 +1,4 @@
+import { attemptOutcome, processMetrics } from "../metrics/registry.js";
 import type { Store } from "../store/port.js";
 import { type RetrySchedule, retryDelay } from "./schedule.js";
 import type { SendResult } from "./send.js";
@@ -75,6 +76,7 @@ export const STILL_FAILING_SINCE = `(
  */
 export async function recordAttempt(store: Store, c: Claimed, result: SendResult, now: Date, schedule: RetrySchedule): Promise<void> {
   const ok = result.status !== null && result.status >= 200 && result.status < 300;
+  processMetrics.webhookAttempt(attemptOutcome(ok, result.status));
   await store.transaction(async (tx) => {
     // The lock order of ADR 0041: the subscription's row first, then its delivery, then the
     // subscription's own columns (already ours). The subscription may have been deleted while

@@ -1,3 +1,4 @@
+import { attemptOutcome, processMetrics } from "../metrics/registry.js";
 import { newId } from "../ids.js";
 import { type RetrySchedule, retryDelay } from "../events/schedule.js";
 import type { Store } from "../store/port.js";
@@ -134,6 +135,7 @@ export async function recordMessage(
   schedule: RetrySchedule,
 ): Promise<void> {
   const claimed = JSON.stringify(items.map((i) => ({ id: i.id, attempts: i.attempts, retry: i.retry })));
+  processMetrics.notificationAttempt(attemptOutcome(result.ok, result.status));
   await store.transaction(async (tx) => {
     const kept = await tx.query<{ id: string }>(
       `insert into notification_attempts (id, channel_id, triggers, notifications, ok, status_code, error, latency_ms, at)

@@ -1,4 +1,5 @@
 import { CairnError, unavailable } from "../errors.js";
+import { type DatabaseErrorKind, processMetrics } from "../metrics/registry.js";
 
 /**
  * Timeouts of the PostgreSQL driver, in milliseconds. A stuck database (accepts the
@@ -81,10 +82,20 @@ export function translateFault(err: unknown, site?: CallSite): unknown {
   if (err instanceof CairnError || err instanceof StoreError) return err;
   const code = (err as { code?: unknown } | null)?.code;
   const stored = new StoreError(typeof code === "string" && /^[A-Z0-9_]{1,40}$/.test(code) ? code : undefined, site);
-  if (!isUnavailable(err)) return stored;
+  const unreachable = isUnavailable(err);
+  processMetrics.databaseError(unreachable ? "unavailable" : errorKindOf(stored.code));
+  if (!unreachable) return stored;
   const translated = unavailable();
   (translated as { cause?: unknown }).cause = stored;
   return translated;
+}
+
+/** A SQLSTATE's class as a metric label: a closed set, never the code itself. */
+function errorKindOf(code: string | undefined): DatabaseErrorKind {
+  if (code?.startsWith("40")) return "conflict";
+  if (code?.startsWith("23")) return "constraint";
+  if (code === "57014" || code === "55P03") return "timeout";
+  return "other";
 }
 
 /**

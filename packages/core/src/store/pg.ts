@@ -155,6 +155,7 @@ export async function openPgStore(connectionString: string, options: PgStoreOpti
     async exec(script) {
       await guarded(() => pool.query(script));
     },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 }),
     async close() {
       await pool.end();
     },

@@ -18,7 +18,16 @@ export interface Store extends Sql {
   transaction<T>(fn: (tx: Sql) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** Runs a script of several statements (migrations). */
   exec(script: string): Promise<void>;
+  /** The connection pool's use right now (PostgreSQL); the embedded store has no pool. */
+  poolStats?(): PoolStats;
   close(): Promise<void>;
+}
+
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+  max: number;
 }
 
 export interface TransactionOptions {

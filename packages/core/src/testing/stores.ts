@@ -185,10 +185,14 @@ export interface PgAdmin {
   close(): Promise<void>;
 }
 
-/** A superuser connection to the test server, for what a test does as the operator (roles, database settings). */
-export async function connectPgAdmin(): Promise<PgAdmin> {
+/**
+ * A superuser connection to the test server, for what a test does as the operator (roles,
+ * database settings); to one test database when given its URL (one client: a transaction
+ * it begins holds its locks until it ends).
+ */
+export async function connectPgAdmin(url: string = PG_ADMIN_URL): Promise<PgAdmin> {
   const pg = (await import("pg")).default;
-  const client = new pg.Client({ connectionString: PG_ADMIN_URL });
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   return {
     query: async (text, params = []) => (await client.query(text, params)).rows,
