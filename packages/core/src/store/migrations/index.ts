@@ -25,6 +25,7 @@ import { notifications } from "./0025-notifications.js";
 import { actorIndexPredicate } from "./0026-actor-index-predicate.js";
 import { fanoutQueue } from "./0027-fanout-queue.js";
 import { searchText } from "./0028-search-text.js";
+import { decisions } from "./0033-decisions.js";
 import type { Migration } from "./types.js";
 
 export type { Migration } from "./types.js";
@@ -61,4 +62,5 @@ export const MIGRATIONS: readonly Migration[] = [
   actorIndexPredicate,
   fanoutQueue,
   searchText,
+  decisions,
 ];
