@@ -18,6 +18,12 @@ const sub = (): Step => ({ operation: "subscription_create", input: { url: HOOK,
 // Loopback and a closed port: a row never sends traffic anywhere, even if a worker tries.
 const HOOK = "http://127.0.0.1:9/cairn";
 const chn = (): Step => ({ operation: "channel_create", input: { kind: "slack", target: "http://127.0.0.1:9/services/T0/B0/parity" } });
+const ASK = {
+  options: [
+    { id: "approve", label: "Approve" },
+    { id: "reject", label: "Reject" },
+  ],
+};
 const SPAN = { span_id: "s1", name: "build", start_time: "2026-11-01T08:00:00.000Z", end_time: "2026-11-01T08:05:00.000Z" };
 
 /** Every other operation, at least once each (the completeness test holds the table to that). */
@@ -473,6 +479,19 @@ export const SCENARIOS: Scenario[] = [
     expect: "validation_failed",
     setup: [receipt(minimalReceipt({ learned: "asks nothing" }))],
     step: { operation: "artifact_acknowledge", input: { id: "$0.id" } },
+  },
+  // SPEC §32: a receipt asks with fixed answers.
+  {
+    name: "leave a receipt that asks",
+    expect: "ok",
+    check: (o) => (value(o).ask?.options?.length === 2 && value(o).ask?.comment === "optional" && value(o).decision === null ? null : "carries no open ask"),
+    step: receipt(minimalReceipt({ learned: "asks a choice", human_action: "Approve the migration?", ask: ASK })),
+  },
+  {
+    name: "an ask with a repeated option id",
+    expect: "validation_failed",
+    check: (o) => (!o.ok && o.error.issues?.[0]?.field === "ask.options.1.id" ? null : "does not name ask.options.1.id"),
+    step: receipt(minimalReceipt({ learned: "asks badly", human_action: "Approve?", ask: { options: [ASK.options[0], ASK.options[0]] } })),
   },
   {
     name: "the inbox lists what is acknowledged",

@@ -1,4 +1,5 @@
 import type { CairnConfig, ServiceContext } from "../context.js";
+import type { Ask, Decision } from "../decision/schemas.js";
 import type { Viewer } from "../identity/authorize.js";
 import { type Issue, validationFailed } from "../errors.js";
 import { newId, newShareToken } from "../ids.js";
@@ -25,12 +26,16 @@ export interface ArtifactRow {
   retained: boolean;
   /** The one user who must act (SPEC §20), by name; null when nobody is assigned. */
   assignee: string | null;
+  /** The question a receipt asks with fixed answers (SPEC §32), or null; live state beside the immutable body. */
+  ask?: Ask | null;
+  /** The answer to the ask, or its expiry; null while open or without an ask. */
+  decision?: Decision | null;
   /** A receipt's `details` as stored (after redaction), or null: what the body's Details section was rendered from. */
   details?: string | null;
 }
 
 export const ARTIFACT_COLUMNS =
-  "id, owner, title, share_type, body, checksum, tags, metadata, provenance, follows, share_token, created_at, expires_at, retained, details, assignee";
+  "id, owner, title, share_type, body, checksum, tags, metadata, provenance, follows, share_token, created_at, expires_at, retained, details, assignee, ask, decision";
 
 const DAY_MS = 86_400_000;
 
@@ -128,6 +133,8 @@ function mapRow(config: CairnConfig, row: ArtifactRow, link: VisibleLinks, ackno
     retained: row.retained,
     acknowledgements,
     assignee: row.assignee ?? null,
+    ask: row.ask ?? null,
+    decision: row.decision ?? null,
     followed_by: [...link.followed_by],
     followed: link.followed,
   };
@@ -151,7 +158,7 @@ export async function toArtifact(sql: Sql, config: CairnConfig, viewer: Viewer, 
 }
 
 /** What a write supplies; the store assigns id, share token, times and retention. */
-export type NewArtifact = Omit<ArtifactRow, "id" | "share_token" | "created_at" | "expires_at" | "retained" | "metadata" | "assignee"> & {
+export type NewArtifact = Omit<ArtifactRow, "id" | "share_token" | "created_at" | "expires_at" | "retained" | "metadata" | "assignee" | "decision"> & {
   metadata: Record<string, unknown> | null;
   assignee?: string | null;
 };
@@ -186,6 +193,8 @@ export function newArtifactRow(now: Date, expiresAt: Date, a: NewArtifact): Arti
     expires_at: expiresAt,
     retained: false,
     assignee: a.assignee ?? null,
+    ask: a.ask ?? null,
+    decision: null,
   };
 }
 
@@ -213,6 +222,7 @@ export function artifactInsertArgument(row: ArtifactRow, searchText: string | nu
     expires_at: row.expires_at === null ? null : iso(row.expires_at),
     details: row.details ?? null,
     assignee: row.assignee,
+    ...(row.ask && { ask: row.ask }),
     ...(searchText !== null && { search_text: searchText }),
     ...(assignedEvent && { assigned_event: assignedEvent }),
   };

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { Ask, Decision } from "../decision/schemas.js";
 import { SURFACES } from "../context.js";
 import { AssigneeName, OwnerRef } from "../identity/names.js";
 import { Acknowledgement } from "../inbox/acknowledgement.js";
@@ -60,6 +61,12 @@ export const Artifact = z
     retained: z.boolean().describe("Whether the artifact is kept permanently."),
     acknowledgements: z.array(Acknowledgement).describe("People who said they saw what this receipt asks of them, oldest first; empty when nobody has."),
     assignee: z.string().nullable().describe("The one user who must act on it (a bare user name, e.g. sam), or null when nobody is assigned."),
+    ask: Ask.nullable().describe(
+      "The question this receipt asks with fixed answers (its human_action is the question), or null. Live state, not part of the body.",
+    ),
+    decision: Decision.nullable().describe(
+      "The answer to `ask` ({state: decided, …}) or its expiry ({state: expired, at}); null while open or without an ask.",
+    ),
     followed_by: z.array(z.string()).describe("Ids of the later receipts that follow this one (its outcome measured) and that you can read, oldest first."),
     followed: z
       .boolean()

@@ -1,6 +1,7 @@
 import type { ServiceContext } from "../context.js";
 import { categoryOf } from "../drops/classification.js";
 import { expiresInIssue } from "../artifact/internal.js";
+import { answerByIssue } from "../decision/ask.js";
 import { CairnError } from "../errors.js";
 import { ownerIssue } from "../identity/owner.js";
 import type { Policy, RevisedPolicy } from "../policy/schemas.js";
@@ -95,7 +96,8 @@ async function customGates(ctx: ServiceContext, gated: GatedReceipt): Promise<Re
 
 /**
  * The decision on a valid receipt, in a fixed order; the first gate that refuses decides:
- *   owner (forbidden) → expires_in within the owner's TTL (invalid) → secrets (redact, or
+ *   owner (forbidden) → expires_in within the owner's TTL (invalid) → the ask's answer_by
+ *   still ahead (invalid) → secrets (redact, or
  *   secret-detected) → policy (policy-vetoed) → custom gates (their category, else unknown).
  * Before it, parsing (validate.ts: schema → shape → links → thinness); after it, under
  * the write's locks (write.ts): follows (foreign-link), assignee (invalid), duplicate.
@@ -110,6 +112,8 @@ export async function decideReceipt(ctx: ServiceContext, valid: ValidReceipt): P
   const { policy } = revised;
   const lifetime = expiresInIssue(policy.default_ttl_days, valid.expiresIn);
   if (lifetime) return refuse({ category: "invalid", issues: [lifetime] });
+  const deadline = answerByIssue(valid.ask, ctx.now());
+  if (deadline) return refuse({ category: "invalid", issues: [deadline] });
   const scanned = await secretsGate(valid, policy);
   if ("category" in scanned) return refuse(scanned);
 

@@ -13,7 +13,7 @@ type Mapper = (field: string, value: string) => string;
 /**
  * Rebuilds a receipt with every persisted free-text string passed through `fn`, by its
  * dotted path. The one list of what "every persisted string" means: title, each answer,
- * evidence labels and urls, remaining items and owners, details, tags and model.
+ * evidence labels and urls, remaining items and owners, details, tags, model and the ask's labels.
  */
 export function mapReceiptStrings(v: ValidReceipt, fn: Mapper): ValidReceipt {
   const m = v.metadata;
@@ -41,6 +41,7 @@ export function mapReceiptStrings(v: ValidReceipt, fn: Mapper): ValidReceipt {
     tags: v.tags.map((t, i) => fn(`tags.${i}`, t)),
     ...(details !== undefined && { details }),
     ...(model !== undefined && { model }),
+    ...(v.ask !== undefined && { ask: { ...v.ask, options: v.ask.options.map((o, i) => ({ id: o.id, label: fn(`ask.options.${i}.label`, o.label) })) } }),
   };
 }
 

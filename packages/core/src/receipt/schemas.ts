@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ARTIFACT_RESOURCE_PATTERN } from "../artifact/resource-uri.js";
 import { RUN_RESOURCE_PATTERN } from "../run/resource-uri.js";
+import { AskInput } from "../decision/schemas.js";
 import { AssigneeName, OwnerRef } from "../identity/names.js";
 import { LIMITS } from "../limits.js";
 import { Tags } from "../tags.js";
@@ -180,6 +181,7 @@ export const ReceiptCreateInput = ReceiptFields.extend({
   model: optionalText(LIMITS.model, "The model that wrote the receipt, e.g. opus-5. Shown as a claim, never verified."),
   owner: OwnerRef.optional(),
   assignee: AssigneeName.optional(),
+  ask: AskInput.optional(),
   expires_in: z
     .number()
     .int()

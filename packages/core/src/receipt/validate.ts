@@ -1,3 +1,4 @@
+import type { AskInput } from "../decision/schemas.js";
 import { isPlainObject } from "../json.js";
 import type { CairnErrorCode, Issue } from "../errors.js";
 import type { DropCategory } from "../drops/classification.js";
@@ -33,6 +34,8 @@ export interface ValidReceipt {
   owner?: string;
   /** The user who must act (SPEC §20); checked against the owner by the assignee gate. */
   assignee?: string;
+  /** The question with fixed answers (SPEC §32), as sent: `answer_by` is made an instant by the gates, which know the time. */
+  ask?: AskInput;
   /** Seconds until expiry when sooner than the owner's TTL; an artifact field, not rendered. */
   expiresIn?: number;
 }
@@ -110,6 +113,9 @@ function tagsOf(sent: readonly string[]): { tags: string[]; sentTags: string[] }
 export const NOT_AN_OBJECT_REASON =
   "must be an object of fields — a JSON object, or YAML with one `name: value` per line (e.g. `changed: Rotated the key`) — not a mapping-less value such as a sentence";
 
+/** Whether a sent human_action leaves the person nothing to do (omitted, or "Nothing"): an ask then has no question. */
+const asksNothing = (humanAction: unknown) => humanAction === undefined || (typeof humanAction === "string" && humanAction.trim() === DEFAULT_HUMAN_ACTION);
+
 export function validateReceiptInput(raw: unknown): ReceiptValidation {
   if (!isPlainObject(raw)) {
     return { ok: false, rejection: { category: "invalid", issues: [{ field: ROOT_FIELD, reason: NOT_AN_OBJECT_REASON }] } };
@@ -132,6 +138,9 @@ export function validateReceiptInput(raw: unknown): ReceiptValidation {
   // The unedited template is not a receipt (SPEC §24): each field still holding a placeholder is named.
   const invalid = [...(parsed.ok ? [] : parsed.issues), ...links.invalid, ...placeholderIssues(raw)];
 
+  if (raw.ask !== undefined && asksNothing(raw.human_action)) {
+    invalid.push({ field: "human_action", reason: 'is the question an ask puts to the person, so it must not be "Nothing" when `ask` is given' });
+  }
   if (parsed.ok) {
     const tags = normalizeTags(parsed.value.tags ?? [], [RECEIPT_TAG]);
     if (tags.length > LIMITS.tags) {
@@ -180,6 +189,7 @@ export function validateReceiptInput(raw: unknown): ReceiptValidation {
       ...(v.model !== undefined && { model: v.model }),
       ...(v.owner !== undefined && { owner: v.owner }),
       ...(v.assignee !== undefined && { assignee: v.assignee }),
+      ...(v.ask !== undefined && { ask: v.ask }),
       ...(v.expires_in !== undefined && { expiresIn: v.expires_in }),
     },
   };

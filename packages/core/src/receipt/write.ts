@@ -5,6 +5,7 @@ import type { ServiceContext } from "../context.js";
 import type { ExistingArtifactRef } from "../errors.js";
 import { artifactCreatedData } from "../events/artifact-event.js";
 import { eventArgument, eventPayload } from "../events/outbox.js";
+import { storedAsk } from "../decision/ask.js";
 import { newId } from "../ids.js";
 import { parseOwner } from "../identity/names.js";
 import { traceLinkOf } from "../run/trace-links.js";
@@ -100,6 +101,7 @@ export async function writeReceipt(ctx: ServiceContext, gated: GatedReceipt, cla
     follows: prepared.metadata.follows ?? null,
     details: prepared.details ?? null,
     assignee: prepared.assignee ?? null,
+    ask: prepared.ask === undefined ? null : storedAsk(prepared.ask, now),
   });
   const link = await traceLinkOf(ctx, owner);
   const value: CreatedArtifact = {

@@ -32,6 +32,8 @@ function fixture(id: string, title: string, metadata: ReceiptMetadata, extra: Pa
     expires_at: "2026-12-08T09:00:00.000Z",
     retained: false,
     assignee: null,
+    ask: null,
+    decision: null,
     followed_by: [],
     followed: (extra.followed_by?.length ?? 0) > 0,
     ...extra,

@@ -28,6 +28,7 @@ import { searchText } from "./0028-search-text.js";
 import { oauthBounds } from "./0029-oauth-bounds.js";
 import { notifyRetention } from "./0030-notify-retention.js";
 import { teamInvitations } from "./0032-team-invitations.js";
+import { decisions } from "./0033-decisions.js";
 import type { Migration } from "./types.js";
 
 export type { Migration } from "./types.js";
@@ -67,4 +68,5 @@ export const MIGRATIONS: readonly Migration[] = [
   oauthBounds,
   notifyRetention,
   teamInvitations,
+  decisions,
 ];

@@ -19,7 +19,7 @@ begin
       left join lateral (
         select row_to_json(y) as row
           from (select a.id, a.owner, a.title, a.share_type, a.body, a.checksum, a.tags, a.metadata, a.provenance, a.follows,
-                       a.share_token, a.created_at, a.expires_at, a.retained, a.assignee,
+                       a.share_token, a.created_at, a.expires_at, a.retained, a.assignee, a.ask, a.decision,
                        exists (select 1 from artifacts f where f.follows = a.id and f.owner = a.owner) as followed,
                        (select json_agg(json_build_object('user_name', k.user_name, 'token_name', k.token_name, 'note', k.note,
                                                           'created_at', k.created_at)
