@@ -75,6 +75,11 @@ export class HostPool {
     return this.chosen?.host;
   }
 
+  /** The chosen host's node-postgres pool, for its counts (metrics); none before a host is chosen. */
+  currentPool(): pg.Pool | undefined {
+    return this.chosen?.pool;
+  }
+
   async query<R extends pg.QueryResultRow>(text: string, params?: unknown[]): Promise<pg.QueryResult<R>> {
     const chosen = await this.choose();
     try {

@@ -155,7 +155,11 @@ export async function openPgStore(connectionString: string, options: PgStoreOpti
     async exec(script) {
       await guarded(() => pool.query(script));
     },
-    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 }),
+    poolStats: () => {
+      const counted = hostPool ? hostPool.currentPool() : (pool as pg.Pool);
+      if (!counted) return { total: 0, idle: 0, waiting: 0, max: 10 };
+      return { total: counted.totalCount, idle: counted.idleCount, waiting: counted.waitingCount, max: counted.options.max ?? 10 };
+    },
     async close() {
       await pool.end();
     },
