@@ -45,6 +45,10 @@ async function startDocumentSite(scratch: string, documents: (base: string) => R
   const server: Server = createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (req, res) => {
     fetches++;
     const body = served[req.url ?? ""];
+    if (body?.startsWith("redirect:")) {
+      res.writeHead(302, { location: body.slice("redirect:".length) });
+      return res.end();
+    }
     res.writeHead(body === undefined ? 404 : 200, { "content-type": "application/json" });
     res.end(body ?? "{}");
   });
@@ -117,9 +121,15 @@ describe("a client known by its metadata document, on a server that allows only 
       "/impostor.json": JSON.stringify({ client_id: `${base}/client.json`, client_name: "Impostor", redirect_uris: [callback.url] }),
       "/nul.json": `{"client_id":"${base}/nul.json","client_name":"Nul\\u0000Host","redirect_uris":["${callback.url}"],"notes":"\\u0000\\ud800"}`,
       "/big.json": JSON.stringify({ client_id: `${base}/big.json`, client_name: "Big", redirect_uris: [callback.url], padding: "x".repeat(20_000) }),
+      // Moved on its own origin: followed. Moved to another origin (localhost is another host): not followed.
+      "/moved.json": `redirect:${base}/moved-here.json`,
+      "/moved-here.json": JSON.stringify({ client_id: `${base}/moved.json`, client_name: "Moved", redirect_uris: [callback.url] }),
+      "/away.json": `redirect:${base.replace("127.0.0.1", "localhost")}/client.json`,
     }));
     home = await createTestHome("pglite");
-    const listed = ["/client.json", "/other-redirect.json", "/impostor.json", "/big.json", "/nul.json"].map((p) => `${site.base}${p}`).join(",");
+    const listed = ["/client.json", "/other-redirect.json", "/impostor.json", "/big.json", "/nul.json", "/moved.json", "/away.json"]
+      .map((p) => `${site.base}${p}`)
+      .join(",");
     serve = await spawnServe({ ...home.env, NODE_EXTRA_CA_CERTS: site.cert, CAIRN_OAUTH_CLIENTS: listed, CAIRN_ACCESS_LOG: "1" });
     admin = (JSON.parse(readFileSync(join(home.home, "credentials"), "utf8")) as { token: string }).token;
     browser = await launchBrowser();
@@ -191,6 +201,17 @@ describe("a client known by its metadata document, on a server that allows only 
     expect(await attempt(`${site.base}/impostor.json`)).toMatchObject({ status: 400, text: expect.stringContaining("does not name its own URL as client_id") });
     expect(await attempt(`${site.base}/big.json`)).toMatchObject({ status: 400, text: expect.stringContaining("larger than 16384 bytes") });
     expect(await attempt(`${site.base}/unlisted.json`)).toMatchObject({ status: 400, text: expect.stringContaining("only the clients its operator listed") });
+    const beforeAway = site.fetches();
+    expect(await attempt(`${site.base}/away.json`)).toMatchObject({
+      status: 400,
+      text: expect.stringContaining("could not be fetched: it redirected off its own origin"),
+    });
+    expect(site.fetches()).toBe(beforeAway + 1);
+    const moved = await fetch(
+      `${serve.url}/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: `${site.base}/moved.json`, redirect_uri: callback.url, code_challenge: "a".repeat(43), code_challenge_method: "S256", resource: `${serve.url}/mcp` })}`,
+      { redirect: "manual" },
+    );
+    expect(moved.status).toBe(303);
 
     // A document holding what the database cannot store is still read: only its checked fields are kept.
     const nul = await fetch(

@@ -223,12 +223,9 @@ describe.each(DRIVERS)("OAuth for /mcp with a person's consent (%s)", (driver) =
     await client.close();
     const clientId = provider.client?.client_id as string;
     const first = provider.saved as { access_token: string; refresh_token: string };
-    const rotated = await postForm(`${base}/oauth/token`, {
-      grant_type: "refresh_token",
-      refresh_token: first.refresh_token,
-      client_id: clientId,
-      resource: `${base}/mcp`,
-    });
+    const refresh = (token: string) =>
+      postForm(`${base}/oauth/token`, { grant_type: "refresh_token", refresh_token: token, client_id: clientId, resource: `${base}/mcp` });
+    const rotated = await refresh(first.refresh_token);
     expect(rotated.status).toBe(200);
     expect(rotated.headers.get("cache-control")).toBe("no-store");
     const second = rotated.body as { access_token: string; refresh_token: string; expires_in: number };
@@ -237,11 +234,18 @@ describe.each(DRIVERS)("OAuth for /mcp with a person's consent (%s)", (driver) =
     expect((await mcp(first.access_token)).status).toBe(401);
     expect((await mcp(second.access_token)).status).toBe(200);
 
-    const reused = await postForm(`${base}/oauth/token`, { grant_type: "refresh_token", refresh_token: first.refresh_token, client_id: clientId });
+    // Presented again at once by the same client (a second process of the host), it answers the same pair (SPEC §37).
+    const raced = await refresh(first.refresh_token);
+    expect(raced.status).toBe(200);
+    expect(raced.body).toMatchObject({ access_token: second.access_token, refresh_token: second.refresh_token });
+    // Once that pair was itself refreshed, the first token is a replay: the whole grant ends.
+    const third = (await refresh(second.refresh_token)).body as { access_token: string; refresh_token: string };
+    expect((await mcp(third.access_token)).status).toBe(200);
+    const reused = await refresh(first.refresh_token);
     expect(reused.status).toBe(400);
     expect(reused.body.error).toBe("invalid_grant");
-    expect((await mcp(second.access_token)).status).toBe(401);
-    const after = await postForm(`${base}/oauth/token`, { grant_type: "refresh_token", refresh_token: second.refresh_token, client_id: clientId });
+    expect((await mcp(third.access_token)).status).toBe(401);
+    const after = await refresh(third.refresh_token);
     expect(after.body.error).toBe("invalid_grant");
   });
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { clientIdIssue, fetchClientDocument } from "../client-document.js";
 import { cleanClientName } from "../client-fields.js";
-import { redirectUriIssue } from "../redirect-uri.js";
+import { CallerLimiter, callerKey } from "../rate-limit.js";
+import { redirectUriIssue, redirectUriMatches } from "../redirect-uri.js";
 
 describe("what a client may name (SPEC §26)", () => {
   it.each([
@@ -51,5 +52,35 @@ describe("what a client may name (SPEC §26)", () => {
     expect(cleanClientName("  ", "fallback")).toBe("fallback");
     expect(cleanClientName(42, "fallback")).toBe("fallback");
     expect(cleanClientName("x".repeat(300), "f")).toHaveLength(100);
+  });
+});
+
+describe("loopback redirect URIs and callers (SPEC §37)", () => {
+  it.each([
+    ["http://127.0.0.1:4242/cb", "http://127.0.0.1:1/cb", true],
+    ["http://127.0.0.1:4242/cb", "http://127.0.0.1/cb", true],
+    ["http://[::1]/cb", "http://[::1]:65535/cb", true],
+    ["http://localhost:1/cb?a=1", "http://localhost:2/cb?a=1", true],
+    ["http://127.0.0.1:4242/cb", "http://127.0.0.1:0/cb", false],
+    ["http://127.0.0.1:4242/cb", "http://127.0.0.1:65536/cb", false],
+    ["http://127.0.0.1:4242/cb", "http://localhost:4242/cb", false],
+    ["http://127.0.0.1:4242/cb", "http://127.0.0.1:4242/cb2", false],
+    ["http://127.0.0.1:4242/cb", "http://127.0.0.1:80@evil.example/cb", false],
+    ["https://127.0.0.1:4242/cb", "https://127.0.0.1:4243/cb", false],
+    ["https://app.example/cb", "https://app.example:444/cb", false],
+  ])("registered %s, asked %s → %s", (registered, asked, matches) => {
+    expect(redirectUriMatches([registered], asked)).toBe(matches);
+  });
+
+  it("counts an IPv6 caller by its /64 and an IPv4 one inside IPv6 as itself", () => {
+    expect(callerKey("2001:db8:1:2:aaaa::1")).toBe(callerKey("2001:db8:1:2:bbbb:cccc:dddd:eeee"));
+    expect(callerKey("2001:db8:1:2::1")).not.toBe(callerKey("2001:db8:1:3::1"));
+    expect(callerKey("::ffff:192.0.2.7")).toBe("192.0.2.7");
+    const limiter = new CallerLimiter({ burst: 2, perHour: 3600 });
+    expect(limiter.take("192.0.2.7", 0)).toBeNull();
+    expect(limiter.take("::ffff:192.0.2.7", 0)).toBeNull();
+    expect(limiter.take("192.0.2.7", 0)).toEqual({ retryAfterSeconds: 1 });
+    expect(limiter.take("192.0.2.8", 0)).toBeNull();
+    expect(limiter.take("192.0.2.7", 1_000)).toBeNull();
   });
 });
