@@ -40,8 +40,9 @@ export interface ClaimedBatch {
 const at = (now: Date, ms: number) => new Date(now.getTime() + ms).toISOString();
 
 /**
- * Claims due notifications fairly (ADR 0056, after ADR 0030): first the channels with due
- * work and nothing in flight, the longest waiting first, locked `FOR NO KEY UPDATE SKIP
+ * Claims due notifications fairly (ADR 0056, after ADR 0030; ADR 0076): first the channels
+ * with due work and nothing in flight, the one sent to longest ago first (a channel draining
+ * a backlog, whose oldest notification is always older, must not starve a new one), locked `FOR NO KEY UPDATE SKIP
  * LOCKED` so two workers never claim for one channel at once; then, in a new snapshot,
  * each one's due notifications (re-checking `next_at` and that nothing of the channel is
  * in flight), leased for `leaseMs`. A worker killed mid-send leaves a lease that runs out,
@@ -55,7 +56,8 @@ export async function claimBatches(store: Store, now: Date, channels: number, le
           and exists (select 1 from notifications n where n.channel_id = c.id and n.state = 'pending' and n.next_at <= $1
                         and (c.state = 'active' or n.trigger = 'confirm'))
           and not exists (select 1 from notifications n where n.channel_id = c.id and n.state = 'pending' and n.leased_until > $1)
-        order by (select min(n.next_at) from notifications n where n.channel_id = c.id and n.state = 'pending'), c.id
+        order by (select max(a.at) from notification_attempts a where a.channel_id = c.id) nulls first,
+                 (select min(n.next_at) from notifications n where n.channel_id = c.id and n.state = 'pending'), c.id
         limit $2
         for no key update of c skip locked`,
       [now.toISOString(), channels],
