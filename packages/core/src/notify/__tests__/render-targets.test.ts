@@ -55,6 +55,7 @@ describe("notification words and targets", () => {
       human_action: "Sign in at \u2066https://evil.example\u2069\u001b]52;c;aGk=\u0007",
       owner: "team:\u202aops\u202b\u202d",
     };
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point
     const bidi = /[\u202a-\u202e\u2066-\u2069\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
     for (const m of [messageOf([hostile], "https://cairn.example.com"), messageOf([hostile, hostile], "https://cairn.example.com", MESSAGE_FITS.slack)]) {
       for (const out of [
