@@ -65,16 +65,18 @@ export async function claimBatches(store: Store, now: Date, channels: number, le
     if (picked.length === 0) return [];
     const rows = await tx.query<ClaimedNotification & { channel_id: string }>(
       `with take as (
-         select n.channel_id, n.dedupe_key from notifications n join channels c on c.id = n.channel_id
-          where n.channel_id = any($1::text[]) and n.state = 'pending' and n.next_at <= $2
-            and (c.state = 'active' or n.trigger = 'confirm')
-            and not exists (select 1 from notifications f where f.channel_id = n.channel_id and f.state = 'pending' and f.leased_until > $2)
-          order by n.next_at, n.id limit $4
+         select n.channel_id, n.dedupe_key from unnest($1::text[]) ch join channels c on c.id = ch
+          cross join lateral (
+            select n.channel_id, n.dedupe_key from notifications n
+             where n.channel_id = ch and n.state = 'pending' and n.next_at <= $2
+               and (c.state = 'active' or n.trigger = 'confirm')
+               and not exists (select 1 from notifications f where f.channel_id = n.channel_id and f.state = 'pending' and f.leased_until > $2)
+             order by n.next_at, n.id limit $4) n
        )
        update notifications n set attempts = n.attempts + 1, next_at = $3, leased_until = $3
          from take where n.channel_id = take.channel_id and n.dedupe_key = take.dedupe_key and n.state = 'pending' and n.next_at <= $2
        returning n.channel_id, n.id, n.trigger, n.attempts, n.retry, n.held, n.content`,
-      [picked.map((p) => p.id), now.toISOString(), at(now, leaseMs), picked.length * BATCH_PER_CHANNEL],
+      [picked.map((p) => p.id), now.toISOString(), at(now, leaseMs), BATCH_PER_CHANNEL],
     );
     const recent = await tx.query<{ channel_id: string; n: number; oldest: Date | string; newest: Date | string }>(
       `select channel_id, count(*)::int as n, min(at) as oldest, max(at) as newest from notification_attempts

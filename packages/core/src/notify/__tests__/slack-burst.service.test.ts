@@ -139,5 +139,16 @@ describe.each(DRIVERS)("a burst to one Slack channel on %s", (driver) => {
     // The backlog's 30 left are older than bob's one, yet bob's channel was never sent to.
     const [second] = await claimBatches(store, new Date(now.getTime() + 1_000), 1, 60_000);
     expect(second?.channel_id).toBe(fresh);
+    await recordMessage(store, fresh, second?.items ?? [], { ok: true, status: 200, latencyMs: 1 }, now, DEFAULT_SCHEDULE);
+    // Claimed together, each channel gets its own batch: the older backlog does not take every row.
+    for (let i = 0; i < 80; i++) await queue(backlogged, `older:${i}`, new Date(now.getTime() - 120_000));
+    await queue(fresh, "new:1", now);
+    const both = await claimBatches(store, new Date(now.getTime() + 61_000), 2, 60_000);
+    expect(both.map((b) => [b.channel_id, b.items.length]).sort()).toEqual(
+      [
+        [backlogged, 50],
+        [fresh, 1],
+      ].sort(),
+    );
   });
 });
