@@ -34,6 +34,7 @@ export function exitCodeOf(code: CairnErrorCode): ExitCode {
     case "payload_too_large":
     case "unsupported_media_type":
     case "conflict":
+    case "rate_limited":
       return EXIT.rejected;
     case "unavailable":
       return EXIT.unreachable;

@@ -22,6 +22,7 @@ export function failureKind(code: CairnErrorCode): "tool" | "protocol" {
     case "gone":
     case "payload_too_large":
     case "unsupported_media_type":
+    case "rate_limited":
     case "unavailable":
       return "tool";
     case "unauthenticated":
@@ -47,6 +48,7 @@ export function requestErrorCode(code: CairnErrorCode): number {
     case "conflict":
     case "payload_too_large":
     case "unsupported_media_type":
+    case "rate_limited":
       return RPC_INVALID_PARAMS;
     case "unauthenticated":
       return RPC_UNAUTHENTICATED;

@@ -20,10 +20,13 @@ export type RestEnv = { Variables: { principal: Principal; requestId: string } }
 /**
  * A request path as logs may show it: a share link's token and a sign-in link's code are
  * bearer secrets, so `/s/<token>` is written `/s/…` and `/signin/link/<code>`
- * `/signin/link/…`. Only the path, never the query string.
+ * `/signin/link/…`; an email confirmation code likewise (`/notifications/confirm/…`). Only the path, never the query string.
  */
 export function loggablePath(path: string): string {
-  return path.replace(/^\/s\/[^/]*/, "/s/…").replace(/^\/signin\/link\/[^/]*/, "/signin/link/…");
+  return path
+    .replace(/^\/s\/[^/]*/, "/s/…")
+    .replace(/^\/signin\/link\/[^/]*/, "/signin/link/…")
+    .replace(/^\/notifications\/confirm\/[^/]*/, "/notifications/confirm/…");
 }
 
 /**

@@ -40,6 +40,8 @@ function wordsOf(code: CairnErrorCode): Omit<WebFailure, "status"> {
       return { title: "Too large", message: "The form sent more than the server accepts.", showCoreMessage: false };
     case "unsupported_media_type":
       return { title: "Not a form", message: "The server expected a form it could read.", showCoreMessage: false };
+    case "rate_limited":
+      return { title: "Too many", message: "Too many of these in a short time.", showCoreMessage: true };
     case "unavailable":
       return { title: "Unavailable", message: "Cairn cannot reach its database right now. Try again shortly.", showCoreMessage: false };
     case "internal":

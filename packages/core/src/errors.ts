@@ -18,6 +18,7 @@ export const ERROR_CODES = [
   "gone",
   "payload_too_large",
   "unsupported_media_type",
+  "rate_limited",
   "unavailable",
   "internal",
 ] as const;
@@ -37,6 +38,7 @@ export const ERROR_MEANINGS: { readonly [C in CairnErrorCode]: string } = {
   gone: "The artifact has expired.",
   payload_too_large: "The request body is larger than the limit.",
   unsupported_media_type: "The request body is not JSON (Content-Type).",
+  rate_limited: "Too many of these in a short time: the message names the limit and when to try again.",
   unavailable: "The database is unreachable or too slow; retry later.",
   internal: "The server failed; the error was logged and its details are never sent.",
 };
@@ -58,6 +60,7 @@ export const HTTP_STATUS = {
   gone: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  rate_limited: 429,
   unavailable: 503,
   internal: 500,
 } as const satisfies { readonly [C in CairnErrorCode]: number };
@@ -137,6 +140,9 @@ export const unsupportedMediaType = (got: string | undefined) =>
 
 /** The database is down or not answering; nothing about the request was wrong. */
 export const unavailable = () => new CairnError("unavailable", "Cairn cannot reach its database right now (down or not answering). Try again shortly.");
+
+/** Too many of one thing in a short time (429): the issue names the field, the limit and when it frees up. */
+export const rateLimited = (issue: Issue) => new CairnError("rate_limited", describeIssues([issue]), { issues: [issue] });
 
 /** A write that found what it depends on changed on each of its attempts: the database answered, nothing was stored. */
 export const conflict = (message: string) => new CairnError("conflict", message);

@@ -17,6 +17,7 @@ export { createCairn, openCairn, type Cairn, type CairnOptions } from "./cairn.j
 export { checksumOf } from "./checksum.js";
 export { type FieldInfo, fieldsOf } from "./fields.js";
 export { newId } from "./ids.js";
+export { visibleText } from "./visible-text.js";
 export * from "./context.js";
 export * from "./drops/classification.js";
 export { SURFACE_WORDS, type SurfaceWords, surfaceWords } from "./drops/surface-words.js";

@@ -93,6 +93,7 @@ async function burst(cairn, driver, startReceiver) {
       await new Promise((r) => setTimeout(r, 100));
     }
     const messages = slack.received.length;
+    if (messages === 0) throw new Error(`the burst channel got no message in 15 minutes`);
     const spanMin = (slack.received.at(-1).at - slack.received[0].at) / 60_000;
     const admitted = slack.received.filter((r) => shownIn(r.body).more > 0).length;
     figure({

@@ -69,6 +69,9 @@ describe.each(DRIVERS)("REST hardening on %s", (driver) => {
       expect(loggablePath("/s/AbC123_-x")).toBe("/s/…");
       expect(loggablePath("/s/AbC123/raw")).toBe("/s/…/raw");
       expect(loggablePath("/v1/artifacts/art_1")).toBe("/v1/artifacts/art_1");
+      // An email confirmation code is a bearer secret too, like a sign-in link's (SPEC §37).
+      expect(loggablePath("/notifications/confirm/Zm9vYmFyYmF6cXV4")).toBe("/notifications/confirm/…");
+      expect(loggablePath("/signin/link/Zm9vYmFy")).toBe("/signin/link/…");
     });
   });
 

@@ -4,6 +4,7 @@ import type { ServiceContext } from "../context.js";
 import { notFound, validationFailed } from "../errors.js";
 import { hashToken, newId } from "../ids.js";
 import type { Sql, Store } from "../store/port.js";
+import { countConfirmMail } from "./confirm-limit.js";
 import { queueNotification } from "./queue.js";
 import {
   type Channel,
@@ -91,6 +92,7 @@ export async function createChannel(ctx: ServiceContext, input: z.output<typeof 
     );
     if (!inserted) throw new Error("insert returned no row");
     if (code) {
+      await countConfirmMail(tx, stored, now);
       await queueNotification(tx, inserted.id, {
         key: "confirm",
         trigger: "confirm",

@@ -41,8 +41,9 @@ export interface ClaimedBatch {
 const at = (now: Date, ms: number) => new Date(now.getTime() + ms).toISOString();
 
 /**
- * Claims due notifications fairly (ADR 0056, after ADR 0030): first the channels with due
- * work and nothing in flight, the longest waiting first, locked `FOR NO KEY UPDATE SKIP
+ * Claims due notifications fairly (ADR 0056, after ADR 0030; ADR 0076): first the channels
+ * with due work and nothing in flight, the one sent to longest ago first (a channel draining
+ * a backlog, whose oldest notification is always older, must not starve a new one), locked `FOR NO KEY UPDATE SKIP
  * LOCKED` so two workers never claim for one channel at once; then, in a new snapshot,
  * each one's due notifications (re-checking `next_at` and that nothing of the channel is
  * in flight), leased for `leaseMs`. A worker killed mid-send leaves a lease that runs out,
@@ -56,7 +57,8 @@ export async function claimBatches(store: Store, now: Date, channels: number, le
           and exists (select 1 from notifications n where n.channel_id = c.id and n.state = 'pending' and n.next_at <= $1
                         and (c.state = 'active' or n.trigger = 'confirm'))
           and not exists (select 1 from notifications n where n.channel_id = c.id and n.state = 'pending' and n.leased_until > $1)
-        order by (select min(n.next_at) from notifications n where n.channel_id = c.id and n.state = 'pending'), c.id
+        order by (select max(a.at) from notification_attempts a where a.channel_id = c.id) nulls first,
+                 (select min(n.next_at) from notifications n where n.channel_id = c.id and n.state = 'pending'), c.id
         limit $2
         for no key update of c skip locked`,
       [now.toISOString(), channels],
@@ -64,16 +66,18 @@ export async function claimBatches(store: Store, now: Date, channels: number, le
     if (picked.length === 0) return [];
     const rows = await tx.query<ClaimedNotification & { channel_id: string }>(
       `with take as (
-         select n.channel_id, n.dedupe_key from notifications n join channels c on c.id = n.channel_id
-          where n.channel_id = any($1::text[]) and n.state = 'pending' and n.next_at <= $2
-            and (c.state = 'active' or n.trigger = 'confirm')
-            and not exists (select 1 from notifications f where f.channel_id = n.channel_id and f.state = 'pending' and f.leased_until > $2)
-          order by n.next_at, n.id limit $4
+         select n.channel_id, n.dedupe_key from unnest($1::text[]) ch join channels c on c.id = ch
+          cross join lateral (
+            select n.channel_id, n.dedupe_key from notifications n
+             where n.channel_id = ch and n.state = 'pending' and n.next_at <= $2
+               and (c.state = 'active' or n.trigger = 'confirm')
+               and not exists (select 1 from notifications f where f.channel_id = n.channel_id and f.state = 'pending' and f.leased_until > $2)
+             order by n.next_at, n.id limit $4) n
        )
        update notifications n set attempts = n.attempts + 1, next_at = $3, leased_until = $3
          from take where n.channel_id = take.channel_id and n.dedupe_key = take.dedupe_key and n.state = 'pending' and n.next_at <= $2
        returning n.channel_id, n.id, n.trigger, n.attempts, n.retry, n.held, n.content`,
-      [picked.map((p) => p.id), now.toISOString(), at(now, leaseMs), picked.length * BATCH_PER_CHANNEL],
+      [picked.map((p) => p.id), now.toISOString(), at(now, leaseMs), BATCH_PER_CHANNEL],
     );
     const recent = await tx.query<{ channel_id: string; n: number; oldest: Date | string; newest: Date | string }>(
       `select channel_id, count(*)::int as n, min(at) as oldest, max(at) as newest from notification_attempts

@@ -35,11 +35,12 @@ export const NOTIFY_OPERATIONS = {
     notOn: NOT_ON_MCP,
     title: "Add a notification channel",
     description:
-      "Add a way to reach you: `email` (an address; pending until you follow the link mailed to it; needs a server with mail configured), `slack` (an incoming-webhook URL) or `ntfy` (a topic URL). The target is a secret: it is shown masked from now on. Human tokens only.",
+      "Add a way to reach you: `email` (an address; pending until you follow the link mailed to it; needs a server with mail configured; one address is mailed at most 3 confirmations an hour, then 429 rate_limited), `slack` (an incoming-webhook URL) or `ntfy` (a topic URL). The target is a secret: it is shown masked from now on. Human tokens only.",
     input: ChannelCreateInput,
     output: Channel,
     mutates: true,
     permission: "notifications:write",
+    errors: ["rate_limited"],
     run: createChannel,
   }),
   channel_list: defineOperation({

@@ -1,6 +1,7 @@
 import { provenanceHeader } from "../artifact/provenance-line.js";
 import type { Provenance } from "../artifact/schemas.js";
 import { CARD_LABELS, readableMeasureAt } from "../view/card.js";
+import { visibleText } from "../visible-text.js";
 
 /** What a queued notification holds (migration 0025's `content`), as the fan-out wrote it. */
 export interface NotificationContent {
@@ -60,11 +61,27 @@ const TRIGGER_WORDS: Record<string, string> = {
   digest: "What waits on you",
 };
 
-/** The words of a notification (SPEC §27): the action as stored, the title, the owner, who asserted it, the link. */
+/**
+ * The words of a notification (SPEC §27): the action as stored, the title, the owner, who
+ * asserted it, the link. Control characters and bidi overrides in them are shown as visible
+ * escapes (SPEC §37), as the CLI shows them, before any channel escapes its own format.
+ */
 export function messageOf(contents: readonly NotificationContent[], publicUrl: string, fits: MessageFits = () => true): Message {
+  if (contents.length > 1) return groupedMessage(contents, publicUrl, fits);
+  return visible(singleMessage(contents, publicUrl));
+}
+
+const visible = (m: Message): Message => ({
+  ...m,
+  title: visibleText(m.title),
+  lines: m.lines.map(visibleText),
+  context: m.context.map(visibleText),
+  link: m.link && { ...m.link, label: visibleText(m.link.label) },
+});
+
+function singleMessage(contents: readonly NotificationContent[], publicUrl: string): Message {
   const [first] = contents;
   if (!first) throw new Error("no notification to render");
-  if (contents.length > 1) return groupedMessage(contents, publicUrl, fits);
   if (first.kind === "confirm") {
     return {
       title: "Confirm your address for Cairn notifications",
@@ -140,21 +157,22 @@ function groupedMessage(contents: readonly NotificationContent[], publicUrl: str
   const line = (c: NotificationContent) =>
     `• ${TRIGGER_WORDS[c.kind] ?? c.kind}: ${clip(c.title ?? "", GROUP_TITLE_CHARS)} — ${CARD_LABELS.action}: ${clip(c.human_action ?? "", GROUP_ACTION_CHARS)} (${c.artifact_id ? artifactLink(publicUrl, c.artifact_id) : inbox})`;
   const all = contents.map(line);
-  const make = (shown: number): Message => ({
-    title: `Cairn: ${contents.length} notifications`,
-    lines: all.slice(0, shown),
-    link: { label: "Open the inbox", url: inbox },
-    context: [
-      shown < contents.length
-        ? `${contents.length} notifications within a minute: ${shown} shown here, the other ${contents.length - shown} in the next message.`
-        : `${contents.length} notifications within a minute, grouped into one message.`,
-    ],
-    tags: ["bell"],
-    priority: 3,
-    grouped: true,
-    shown,
-    more: shown < contents.length ? { count: contents.length - shown, url: inbox } : null,
-  });
+  const make = (shown: number): Message =>
+    visible({
+      title: `Cairn: ${contents.length} notifications`,
+      lines: all.slice(0, shown),
+      link: { label: "Open the inbox", url: inbox },
+      context: [
+        shown < contents.length
+          ? `${contents.length} notifications within a minute: ${shown} shown here, the other ${contents.length - shown} in the next message.`
+          : `${contents.length} notifications within a minute, grouped into one message.`,
+      ],
+      tags: ["bell"],
+      priority: 3,
+      grouped: true,
+      shown,
+      more: shown < contents.length ? { count: contents.length - shown, url: inbox } : null,
+    });
   let low = 1;
   let high = contents.length;
   while (low < high) {

@@ -157,6 +157,7 @@ const RPC_CODES: Record<string, number> = {
   validation_failed: 3,
   payload_too_large: 8,
   unsupported_media_type: 3,
+  rate_limited: 8,
   unauthenticated: 16,
   forbidden: 7,
   unavailable: 14,

@@ -48,6 +48,31 @@ describe("notification words and targets", () => {
     expect(htmlOf(slack)).toContain('more: <a href="https://cairn.example.com/inbox">open the inbox</a>');
   });
 
+  it("shows bidi overrides, isolates and control characters as visible escapes in every channel's text", () => {
+    const hostile = {
+      ...content,
+      title: "Invoice \u202egpj.exe\u202c paid",
+      human_action: "Sign in at \u2066https://evil.example\u2069\u001b]52;c;aGk=\u0007",
+      owner: "team:\u202aops\u202b\u202d",
+    };
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point
+    const bidi = /[\u202a-\u202e\u2066-\u2069\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+    for (const m of [messageOf([hostile], "https://cairn.example.com"), messageOf([hostile, hostile], "https://cairn.example.com", MESSAGE_FITS.slack)]) {
+      for (const out of [
+        plainTextOf(m).replace(/\n/g, " "),
+        htmlOf(m).replace(/\n/g, " "),
+        JSON.parse(JSON.stringify(slackBodyOf(m))).blocks[0].text.text,
+        ntfyRequest(m).body.replace(/\n/g, " "),
+      ]) {
+        expect(out).not.toMatch(bidi);
+        expect(out).toContain("\\u2066https://evil.example\\u2069"); // visible, as the CLI shows it
+      }
+      expect(ntfyRequest(m).headers.title).not.toMatch(bidi);
+      expect(JSON.stringify(slackBodyOf(m))).not.toMatch(bidi);
+    }
+    expect(plainTextOf(messageOf([hostile], "https://cairn.example.com"))).toContain("\\x1b]52;c;aGk=\\x07");
+  });
+
   it("names target in every refusal and masks URLs after creation", () => {
     expect(channelTargetIssue("email", "sam@example.com")).toBeNull();
     expect(channelTargetIssue("email", "sam <sam@example.com>")?.field).toBe("target");

@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_SCHEDULE } from "../../events/schedule.js";
 import type { Store } from "../../store/port.js";
 import { createTestWorld, DRIVERS, eventually, minimalReceipt, openTestStore, startReceiver, type TestReceiver, type TestWorld } from "../../testing/index.js";
-import { GROUP_WINDOW_MS } from "../deliver.js";
+import { claimBatches, GROUP_WINDOW_MS, recordMessage } from "../deliver.js";
 import { DRAIN_EVERY_MS } from "../drivers.js";
 import { startNotifier } from "../notifier.js";
+import { queueNotification } from "../queue.js";
 
 const BURST = 500;
 /** The notifier's clock runs this much faster than the wall's, so a drain of many seconds takes a fraction of one. */
@@ -121,4 +122,33 @@ describe.each(DRIVERS)("a burst to one Slack channel on %s", (driver) => {
     console.log(`${driver}: ${messages.length} messages for ${BURST} receipts; gaps ${drained.join(",")} ms on the notifier's clock`);
     expect(Math.max(...drained)).toBeLessThan(GROUP_WINDOW_MS / 3);
   }, 180_000);
+
+  it("a channel draining a backlog does not starve a newer one: the channel sent to longest ago is claimed first", async () => {
+    const [ann, bob] = [await world.user("ann"), await world.user("bob")];
+    const target = (u: string) => `https://hooks.example.com/services/T/B/${u}`;
+    const backlogged = (await world.cairn.invoke("channel_create", ann.ctx(), { kind: "slack", target: target(ann.name) })).id;
+    const fresh = (await world.cairn.invoke("channel_create", bob.ctx(), { kind: "slack", target: target(bob.name) })).id;
+    const now = new Date();
+    const queue = (channel: string, key: string, at: Date) =>
+      store.transaction((tx) => queueNotification(tx, channel, { key, trigger: "assigned", content: { kind: "assigned", title: key }, now: at }));
+    for (let i = 0; i < 80; i++) await queue(backlogged, `old:${i}`, new Date(now.getTime() - 60_000));
+    const [first] = await claimBatches(store, now, 1, 60_000);
+    expect(first?.channel_id).toBe(backlogged);
+    await recordMessage(store, backlogged, first?.items ?? [], { ok: true, status: 200, latencyMs: 1 }, now, DEFAULT_SCHEDULE);
+    await queue(fresh, "new:0", now);
+    // The backlog's 30 left are older than bob's one, yet bob's channel was never sent to.
+    const [second] = await claimBatches(store, new Date(now.getTime() + 1_000), 1, 60_000);
+    expect(second?.channel_id).toBe(fresh);
+    await recordMessage(store, fresh, second?.items ?? [], { ok: true, status: 200, latencyMs: 1 }, now, DEFAULT_SCHEDULE);
+    // Claimed together, each channel gets its own batch: the older backlog does not take every row.
+    for (let i = 0; i < 80; i++) await queue(backlogged, `older:${i}`, new Date(now.getTime() - 120_000));
+    await queue(fresh, "new:1", now);
+    const both = await claimBatches(store, new Date(now.getTime() + 61_000), 2, 60_000);
+    expect(both.map((b) => [b.channel_id, b.items.length]).sort()).toEqual(
+      [
+        [backlogged, 50],
+        [fresh, 1],
+      ].sort(),
+    );
+  });
 });
