@@ -1,5 +1,6 @@
 import type { CairnConfig } from "../context.js";
 import { defaultLogger, type Logger } from "../log.js";
+import { logLoopFailure } from "../outage-log.js";
 import type { Store } from "../store/port.js";
 import { claimDue, type Claimed, recordAttempt, releaseClaim } from "./deliver.js";
 import { JOBS } from "./job-list.js";
@@ -86,7 +87,7 @@ export function startWorker(options: WorkerOptions): Worker {
 
   const track = (p: Promise<void>) => {
     const t = p
-      .catch((err) => logger.warn({ code: "webhook_record_failed" }, err))
+      .catch((err) => logLoopFailure(logger, { code: "webhook_record_failed" }, err))
       .finally(() => {
         inFlight.delete(t);
         wake();
@@ -100,7 +101,7 @@ export function startWorker(options: WorkerOptions): Worker {
     if (jobsRunning || jobs.length === 0 || Date.now() - lastJobs < jobsEveryMs) return;
     lastJobs = Date.now();
     jobsRunning = runDueJobs({ store, config, now, log, logger, signal: abort.signal }, jobs)
-      .catch((err) => logger.warn({ code: "jobs_failed" }, err))
+      .catch((err) => logLoopFailure(logger, { code: "jobs_failed" }, err))
       .finally(() => {
         jobsRunning = null;
       });
@@ -114,7 +115,7 @@ export function startWorker(options: WorkerOptions): Worker {
       if (free > 0 && rung) {
         rung = false;
         claimed = await claimDue(store, now(), free, schedule.leaseMs).catch((err) => {
-          logger.warn({ code: "webhook_claim_failed" }, err);
+          logLoopFailure(logger, { code: "webhook_claim_failed" }, err);
           return [];
         });
         for (const c of claimed) track(deliver(c));

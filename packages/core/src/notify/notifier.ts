@@ -1,6 +1,7 @@
 import type { CairnConfig } from "../context.js";
 import type { RetrySchedule } from "../events/schedule.js";
 import type { Logger } from "../log.js";
+import { logLoopFailure } from "../outage-log.js";
 import type { Store } from "../store/port.js";
 import { type ClaimedBatch, type ClaimedNotification, claimBatches, GROUP_AFTER, recordMessage, releaseBatch } from "./deliver.js";
 import { FANOUT_BATCH, fanOut } from "./fanout.js";
@@ -82,7 +83,7 @@ export function startNotifier(o: NotifierOptions): { wake(): void; stop(graceMs?
 
   const track = (p: Promise<void>) => {
     const t = p
-      .catch((err) => o.logger.warn({ code: "notification_failed" }, err))
+      .catch((err) => logLoopFailure(o.logger, { code: "notification_failed" }, err))
       .finally(() => {
         inFlight.delete(t);
         wake();
@@ -108,7 +109,7 @@ export function startNotifier(o: NotifierOptions): { wake(): void; stop(graceMs?
             if (batches.length === free) rung = true;
           }
         } catch (err) {
-          o.logger.warn({ code: "notification_claim_failed" }, err);
+          logLoopFailure(o.logger, { code: "notification_claim_failed" }, err);
         }
       }
       if (!running) break;
