@@ -1,4 +1,4 @@
-import { CairnError, type CairnErrorBody, type CairnErrorCode, type Logger, toCairnError } from "@cairn/core";
+import { CairnError, type CairnErrorBody, type CairnErrorCode, type Logger, logUnavailable, toCairnError } from "@cairn/core";
 import type { CallToolResult, ContentBlock } from "@modelcontextprotocol/server";
 import { ERROR_META_KEY, REQUEST_ID_META_KEY, RPC_INTERNAL, RPC_INVALID_PARAMS, RPC_RESOURCE_NOT_FOUND, RPC_UNAUTHENTICATED, RpcError } from "./rpc.js";
 
@@ -78,7 +78,7 @@ export function errorBodyOf(err: unknown, log: Logger, site: FailureSite): { cod
   const cairnError = toCairnError(err);
   const fields = { requestId: site.requestId, surface: "mcp", tool: site.tool };
   if (!(err instanceof CairnError)) log.error({ code: "internal", ...fields }, err);
-  else if (cairnError.code === "unavailable") log.warn({ code: "database_unavailable", ...fields }, (err as { cause?: unknown }).cause);
+  else if (cairnError.code === "unavailable") logUnavailable(log, fields, (err as { cause?: unknown }).cause);
   return { code: cairnError.code, body: cairnError.toBody() };
 }
 

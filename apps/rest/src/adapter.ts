@@ -5,6 +5,7 @@ import {
   httpStatusOf,
   isClientAbort,
   type Logger,
+  logUnavailable,
   type Principal,
   toCairnError,
   UNAVAILABLE_RETRY_AFTER_SECONDS,
@@ -40,9 +41,7 @@ export function errorResponse(c: Context, err: unknown, log: Logger): Response {
     return clientAbortResponse(log, { surface: "rest", method: c.req.method, path: loggablePath(c.req.path), requestId });
   const cairnError = toCairnError(err);
   if (!(err instanceof CairnError)) log.error({ code: "internal", requestId, surface: "rest", method: c.req.method }, err);
-  else if (cairnError.code === "unavailable") {
-    log.warn({ code: "database_unavailable", requestId, surface: "rest" }, (err as { cause?: unknown }).cause);
-  }
+  else if (cairnError.code === "unavailable") logUnavailable(log, { surface: "rest", requestId }, (err as { cause?: unknown }).cause);
   if (cairnError.code === "unavailable") c.header("Retry-After", String(UNAVAILABLE_RETRY_AFTER_SECONDS));
   if (cairnError.code === "unauthenticated") c.header("WWW-Authenticate", 'Bearer realm="cairn"');
   return c.json({ error: cairnError.toBody(requestId) }, statusOf(cairnError.code));

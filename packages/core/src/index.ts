@@ -29,6 +29,7 @@ export * from "./policy/schemas.js";
 export { containsSecret, DEFAULT_SCAN_SETTINGS, findSecrets, redactText, type ScanSettings, type SecretFinding } from "./secrets/scan.js";
 export { preloadSecretScanner } from "./secrets/secretlint.js";
 export * from "./errors.js";
+export { logUnavailable, OUTAGE_LOG_INTERVAL_MS } from "./outage-log.js";
 export { readableInstant } from "./dates.js";
 export * from "./events/index.js";
 export * from "./error-schema.js";

@@ -74,6 +74,37 @@ describe.runIf(drivers.includes("pg"))("cairn serve when PostgreSQL is stuck or 
     await expectHealthy();
   }, 90_000);
 
+  it("down: 300 requests that answer 503 log one line per kind, without stacks, then the count of the others", async () => {
+    const before = serve.output().length;
+    await proxy.set("down");
+    try {
+      for (let round = 0; round < 10; round++) {
+        const statuses = await Promise.all(
+          Array.from({ length: 30 }, () => fetch(`${serve.url}/v1/artifacts`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status)),
+        );
+        expect(new Set(statuses)).toEqual(new Set([503]));
+      }
+      const outage = () => serve.output().slice(before).split("\n");
+      const lines = outage().filter((l) => l.includes("database_unavailable") && l.includes("surface=rest"));
+      // One per kind: the pool's refusals can come as a refused connection or a timeout, never one per request.
+      expect(lines.length, lines.join("\n")).toBeLessThanOrEqual(3);
+      expect(outage().filter((l, i, all) => /^\s+at /.test(l) || /^\s+at /.test(all[i + 1] ?? ""))).toEqual([]);
+      // When an interval ends, one line counts the requests it did not log: every request is accounted for.
+      const deadline = Date.now() + 25_000;
+      const accounted = () =>
+        outage().reduce((n, l) => {
+          if (!l.includes("database_unavailable") || !l.includes("surface=rest")) return n;
+          const suppressed = /suppressed=(\d+)/.exec(l)?.[1];
+          return n + (suppressed === undefined ? 1 : Number(suppressed));
+        }, 0);
+      while (accounted() < 300 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+      expect(accounted()).toBeGreaterThanOrEqual(300);
+    } finally {
+      await proxy.set("pass");
+    }
+    await expectHealthy();
+  }, 90_000);
+
   it("logged the outage by code only, never a query or a token", () => {
     const log = serve.output();
     expect(log).toContain("cairn warn database_unavailable");

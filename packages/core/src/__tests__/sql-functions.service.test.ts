@@ -1,7 +1,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { functionChecksum, migrate } from "../store/migrate.js";
+import { functionChecksum, installFunctions, migrate } from "../store/migrate.js";
 import { MIGRATIONS } from "../store/migrations/index.js";
 import { SQL_FUNCTIONS } from "../store/sql/functions.generated.js";
 import { DRIVERS } from "../testing/index.js";
@@ -86,6 +86,53 @@ describe.each(DRIVERS)("SQL functions as installed on %s", (driver) => {
     expect(new Date(due?.due as string).toISOString()).toBe("2026-12-07T00:00:00.000Z");
     const rows = await store.query<{ name: string; checksum: string }>("select name, checksum from schema_functions order by name");
     expect(rows).toEqual(SQL_FUNCTIONS.map((f) => ({ name: f.name, checksum: functionChecksum(f.sql) })));
+  });
+
+  it("two releases of one function: whichever starts last, the higher generation's body is the one installed", async () => {
+    const release = (generation: number) => ({
+      name: "cairn_generation_probe",
+      generation,
+      sql: `-- Generation: ${generation}\ncreate or replace function cairn_generation_probe() returns int language sql immutable as $$ select ${generation} $$`,
+    });
+    const probe = async () => {
+      const [row] = await fx.store.query<{ v: number }>("select cairn_generation_probe() as v");
+      const [recorded] = await fx.store.query<{ generation: number }>("select generation from schema_functions where name = 'cairn_generation_probe'");
+      return { body: row?.v, recorded: recorded?.generation };
+    };
+    try {
+      await installFunctions(fx.store, [release(2)]);
+      expect(await probe()).toEqual({ body: 2, recorded: 2 });
+      // The older release starts again (a rolling upgrade, a rollback of one server): its body stays out.
+      await installFunctions(fx.store, [release(1)]);
+      expect(await probe()).toEqual({ body: 2, recorded: 2 });
+      await installFunctions(fx.store, [release(3)]);
+      expect(await probe()).toEqual({ body: 3, recorded: 3 });
+    } finally {
+      await fx.store.query("drop function if exists cairn_generation_probe()");
+      await fx.store.query("delete from schema_functions where name = 'cairn_generation_probe'");
+    }
+  });
+
+  it("a release that changed only a function: an older release starting after it keeps the newer body (no migration tells them apart)", async () => {
+    const store = fx.store;
+    const ours = SQL_FUNCTIONS.find((f) => f.name === "cairn_measure_due_at");
+    // The newer release installed its body at a higher generation, and applied no migration.
+    await store.query("alter table schema_functions add column if not exists generation integer");
+    await store.query(
+      "create or replace function cairn_measure_due_at(measure_at text) returns timestamptz language sql immutable strict as $$ select '2031-01-01T00:00:00Z'::timestamptz $$",
+    );
+    await store.query("update schema_functions set checksum = 'the newer file', generation = $1 where name = 'cairn_measure_due_at'", [
+      (ours?.generation ?? 0) + 1,
+    ]);
+    try {
+      expect(await migrate(store)).toEqual([]);
+      const [due] = await store.query<{ due: string | Date | null }>("select cairn_measure_due_at('2026-12-07') as due");
+      expect(new Date(due?.due as string).toISOString()).toBe("2031-01-01T00:00:00.000Z");
+    } finally {
+      // This file's other tests share the database: put this release back.
+      await store.query("update schema_functions set generation = 0 where name = 'cairn_measure_due_at'");
+      await migrate(store);
+    }
   });
 
   it("a database a newer release migrated keeps that release's functions when this one starts", async () => {

@@ -1,5 +1,6 @@
 import type { CairnConfig } from "../context.js";
 import { defaultLogger, type Logger } from "../log.js";
+import { logLoopFailure } from "../outage-log.js";
 import type { Store } from "../store/port.js";
 
 /** What a scheduled job gets: the store, the configuration, the clock, a log, and a signal that fires on shutdown. */
@@ -79,7 +80,7 @@ export async function runDueJobs(ctx: JobContext, jobs: readonly Job[]): Promise
       await finish(ctx.store, job, started, ctx.now(), count, null);
     } catch (err) {
       const reason = String((err as { code?: unknown }).code ?? (err as Error)?.name ?? "error");
-      (ctx.logger ?? defaultLogger).warn({ code: "job_failed", job: job.name }, err);
+      logLoopFailure(ctx.logger ?? defaultLogger, { code: "job_failed", job: job.name }, err);
       await finish(ctx.store, job, started, ctx.now(), null, reason).catch(() => {});
     }
     ran.push(job.name);

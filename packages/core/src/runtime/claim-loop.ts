@@ -1,4 +1,5 @@
 import type { Logger } from "../log.js";
+import { logLoopFailure } from "../outage-log.js";
 
 export interface ClaimLoopOptions<T> {
   /** How often to look for due work when nothing rang (other processes' writes, due retries). */
@@ -53,7 +54,7 @@ export function startClaimLoop<T>(o: ClaimLoopOptions<T>): ClaimLoop {
 
   const track = (p: Promise<void>) => {
     const t = p
-      .catch((err) => o.logger.warn({ code: o.codes.workFailed }, err))
+      .catch((err) => logLoopFailure(o.logger, { code: o.codes.workFailed }, err))
       .finally(() => {
         inFlight.delete(t);
         wake();
@@ -72,7 +73,7 @@ export function startClaimLoop<T>(o: ClaimLoopOptions<T>): ClaimLoop {
       // A full batch may mean more is due.
       if (claimed.length === free) rung = true;
     } catch (err) {
-      o.logger.warn({ code: o.codes.claimFailed }, err);
+      logLoopFailure(o.logger, { code: o.codes.claimFailed }, err);
     }
   };
 

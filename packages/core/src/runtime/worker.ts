@@ -9,6 +9,7 @@ import { DEFAULT_SCHEDULE, type RetrySchedule } from "../events/schedule.js";
 import { sendEvent } from "../events/send.js";
 import { onOutboxRing } from "../events/wake.js";
 import { startNotifier } from "./notifier.js";
+import { logLoopFailure } from "../outage-log.js";
 
 export interface WorkerOptions {
   store: Store;
@@ -58,7 +59,7 @@ export function startWorker(options: WorkerOptions): Worker {
     if (jobsRunning || jobs.length === 0 || Date.now() - lastJobs < jobsEveryMs) return;
     lastJobs = Date.now();
     jobsRunning = runDueJobs({ store, config, now, log, logger, signal }, jobs)
-      .catch((err) => logger.warn({ code: "jobs_failed" }, err))
+      .catch((err) => logLoopFailure(logger, { code: "jobs_failed" }, err))
       .finally(() => {
         jobsRunning = null;
       });

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { type Migration, MIGRATIONS } from "./migrations/index.js";
 import type { Sql, Store } from "./port.js";
+import type { SqlFunction } from "./sql/function.js";
 import { SQL_FUNCTIONS } from "./sql/functions.generated.js";
 
 /** Arbitrary constant: serialises migration runs of several `cairn serve` processes on one database. */
@@ -62,24 +63,29 @@ export const functionChecksum = (sql: string): string => createHash("sha256").up
 /**
  * The repeatable step, after the migrations (ADR 0049): each SQL function's current
  * definition is its file in `store/sql/`; one whose file changed since it was installed
- * (or never installed) is created again and its checksum recorded. So a change to a
- * function edits its file only, and the migrations that created earlier versions stay
- * as they were applied.
+ * (or never installed) is created again and its checksum and generation recorded. So a
+ * change to a function edits its file only, and the migrations that created earlier
+ * versions stay as they were applied. A function installed at a higher generation than
+ * this release's file is a newer release's body and stays (ADR 0077): a release that
+ * changed only a function leaves no migration for the guard in `migrate` to see. Rows from
+ * before generations were recorded count as generation 0.
  */
-async function installFunctions(tx: Sql): Promise<void> {
+export async function installFunctions(tx: Sql, functions: readonly SqlFunction[] = SQL_FUNCTIONS): Promise<void> {
   await tx.query(
     "create table if not exists schema_functions (name text primary key, checksum text not null, installed_at timestamptz not null default now())",
   );
-  const rows = await tx.query<{ name: string; checksum: string }>("select name, checksum from schema_functions");
-  const installed = new Map(rows.map((r) => [r.name, r.checksum]));
-  for (const f of SQL_FUNCTIONS) {
+  await tx.query("alter table schema_functions add column if not exists generation integer");
+  const rows = await tx.query<{ name: string; checksum: string; generation: number | null }>("select name, checksum, generation from schema_functions");
+  const installed = new Map(rows.map((r) => [r.name, r]));
+  for (const f of functions) {
     const checksum = functionChecksum(f.sql);
-    if (installed.get(f.name) === checksum) continue;
+    const was = installed.get(f.name);
+    if (was?.checksum === checksum || (was?.generation ?? 0) > f.generation) continue;
     await tx.query(f.sql);
     await tx.query(
-      `insert into schema_functions (name, checksum) values ($1, $2)
-       on conflict (name) do update set checksum = excluded.checksum, installed_at = now()`,
-      [f.name, checksum],
+      `insert into schema_functions (name, checksum, generation) values ($1, $2, $3)
+       on conflict (name) do update set checksum = excluded.checksum, generation = excluded.generation, installed_at = now()`,
+      [f.name, checksum, f.generation],
     );
   }
 }

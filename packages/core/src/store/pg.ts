@@ -1,5 +1,6 @@
 import pg from "pg";
 import { defaultLogger, type Logger } from "../log.js";
+import { logUnavailable } from "../outage-log.js";
 import { unavailable } from "../errors.js";
 import { callSite, DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts, isLockConflict, isUnavailable, type StoreError, translateFault } from "./faults.js";
 import type { Sql, Store, TransactionOptions } from "./port.js";
@@ -65,7 +66,8 @@ export async function openPgStore(connectionString: string, options: PgStoreOpti
     // so every client listens for its whole life from the moment the pool opens it (ADR 0042). Its
     // pending and next queries fail on their own (503 `unavailable`); the transaction then discards it.
     pool.on("connect", (client) => {
-      client.on("error", (err) => logger.warn({ code: "database_connection_lost" }, err));
+      // One line per interval however many connections drop at once (a restart drops them all).
+      client.on("error", (err) => logUnavailable(logger, { code: "database_connection_lost" }, err));
     });
     // The pool's own report of an idle client's failure: the client's listener above has logged it.
     pool.on("error", () => {});

@@ -1,5 +1,6 @@
 -- cairn_claim_deliveries: the current definition, as pg_get_functiondef prints it (without the schema).
 -- Edit it here only; the repeatable step re-creates it when this file changes (packages/core/README.md).
+-- Generation: 1
 -- Folds: 0013_webhook_operations, 0018_signing_secrets
 CREATE OR REPLACE FUNCTION cairn_claim_deliveries(now_at timestamp with time zone, max_claims integer, lease_until timestamp with time zone, per_subscription integer)
  RETURNS TABLE(event_id text, subscription_id text, attempts integer, retry integer, url text, secret text, previous_secrets text[], payload text)

@@ -1,5 +1,6 @@
 -- cairn_ingest_spans: the current definition, as pg_get_functiondef prints it (without the schema).
 -- Edit it here only; the repeatable step re-creates it when this file changes (packages/core/README.md).
+-- Generation: 1
 -- Folds: none (no migration defines it; the repeatable step creates it)
 CREATE OR REPLACE FUNCTION cairn_ingest_spans(at_time timestamp with time zone, traces json, span_rows json, resource_rows json, run_provenance json, spans_per_run integer, names_artifacts boolean, stale_checks json)
  RETURNS json

@@ -1,5 +1,6 @@
 -- cairn_insert_artifact: the current definition, as pg_get_functiondef prints it (without the schema).
 -- Edit it here only; the repeatable step re-creates it when this file changes (packages/core/README.md).
+-- Generation: 2
 -- Folds: 0010_receipt_write, 0014_assignee, 0033_decisions
 CREATE OR REPLACE FUNCTION cairn_insert_artifact(a jsonb)
  RETURNS void

@@ -1,5 +1,6 @@
 -- cairn_link_holder_read: the current definition, as pg_get_functiondef prints it (without the schema).
 -- Edit it here only; the repeatable step re-creates it when this file changes (packages/core/README.md).
+-- Generation: 1
 -- Folds: none (no migration defines it; the repeatable step creates it)
 CREATE OR REPLACE FUNCTION cairn_link_holder_read(link_token text)
  RETURNS json

@@ -1,5 +1,6 @@
 -- cairn_live_principal: the current definition, as pg_get_functiondef prints it (without the schema).
 -- Edit it here only; the repeatable step re-creates it when this file changes (packages/core/README.md).
+-- Generation: 1
 -- Folds: none (no migration defines it; the repeatable step creates it)
 CREATE OR REPLACE FUNCTION cairn_live_principal(by_hash text, by_id text, as_of timestamp with time zone)
  RETURNS json

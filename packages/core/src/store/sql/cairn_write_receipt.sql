@@ -1,5 +1,6 @@
 -- cairn_write_receipt: the current definition, as pg_get_functiondef prints it (without the schema).
 -- Edit it here only; the repeatable step re-creates it when this file changes (packages/core/README.md).
+-- Generation: 1
 -- Folds: 0010_receipt_write, 0012_receipt_write_edges
 CREATE OR REPLACE FUNCTION cairn_write_receipt(w jsonb)
  RETURNS jsonb

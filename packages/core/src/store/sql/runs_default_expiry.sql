@@ -1,5 +1,6 @@
 -- runs_default_expiry: the current definition, as pg_get_functiondef prints it (without the schema).
 -- Edit it here only; the repeatable step re-creates it when this file changes (packages/core/README.md).
+-- Generation: 1
 -- Folds: 0020_run_filters_expiry
 CREATE OR REPLACE FUNCTION runs_default_expiry()
  RETURNS trigger
