@@ -37,3 +37,31 @@ describe.each(DRIVERS)("moving a receipt to a team from its page on %s", (driver
     expect((await k.request(`/a/${receipt.id}`)).status).toBe(200);
   });
 });
+
+/** The bin's date filter (SPEC §34): `created_after` as people type it, echoed back into the form. */
+describe.each(DRIVERS)("the bin's date filter on %s", (driver) => {
+  const fx = {} as { store: Store; world: TestWorld; app: ReturnType<typeof createWebApp> };
+  const later = { days: 0 };
+  beforeAll(async () => {
+    fx.store = await openTestStore(driver);
+    fx.world = await createTestWorld(fx.store, () => new Date(Date.now() + later.days * 86_400_000));
+    fx.app = createWebApp(fx.world.cairn);
+  });
+  afterAll(async () => fx.store?.close());
+
+  it("filters by a typed span (2d, 4d), echoes the value, and says what is accepted for anything else", async () => {
+    const sam = await fx.world.user("sam");
+    const receipt = await fx.world.cairn.invoke("receipt_create", sam.ctx(), minimalReceipt({ learned: "in the bin" }));
+    const b = await signIn(fx.app, sam);
+    const page = await (await b.request("/?created_after=2d")).text();
+    expect(page).toContain('<input id="f-created_after" name="created_after" value="2d"');
+    expect(page).toContain(`/a/${receipt.id}`);
+    later.days = 3;
+    expect(await (await b.request("/?created_after=2d")).text()).not.toContain(`/a/${receipt.id}`);
+    expect(await (await b.request("/?created_after=4d")).text()).toContain(`/a/${receipt.id}`);
+    later.days = 0;
+    const bad = await b.request("/?created_after=next%20week");
+    expect(bad.status).toBe(422);
+    expect(await bad.text()).toContain("a time back from now in days or hours (2d, 36h), today or yesterday (UTC)");
+  });
+});
