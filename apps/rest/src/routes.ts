@@ -40,6 +40,7 @@ export const ROUTES: { readonly [N in OperationName]?: RouteOf<N> } = {
   artifact_export: { method: "get", path: "/v1/export", status: 200, input: "query", tag: "Artifacts", response: "ndjson" },
   artifact_retain: { method: "post", path: "/v1/artifacts/:id/retain", status: 200, input: "params", tag: "Artifacts" },
   artifact_assign: { method: "post", path: "/v1/artifacts/:id/assign", status: 200, input: "params+body", tag: "Artifacts" },
+  artifact_transfer: { method: "post", path: "/v1/artifacts/:id/transfer", status: 200, input: "params+body", tag: "Artifacts" },
   me: { method: "get", path: "/v1/me", status: 200, input: "none", tag: "Identity" },
   user_create: { method: "post", path: "/v1/users", status: 201, input: "body", tag: "Identity" },
   token_create: { method: "post", path: "/v1/tokens", status: 201, input: "body", tag: "Identity" },

@@ -110,3 +110,36 @@ export const calendarError =
 
 /** An instant as people read it on cards, pages and warnings: `2026-12-15 09:00 UTC`. */
 export const readableInstant = (iso: string) => `${new Date(iso).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+
+/**
+ * Dates people type into a filter (SPEC §34): `2d` and `36h` count back from now, `today`
+ * and `yesterday` are the start of that UTC day. One parser for every filter schema and
+ * every verb that resolves one; the words are lowercase after trimming, any case accepted.
+ */
+const RELATIVE = /^(\d{1,6})([dh])$/;
+const DAY_WORDS = { today: 0, yesterday: 1 } as const;
+const HOUR_MS = 3_600_000;
+
+/** What a filter instant accepts, as its 422 says it. */
+export const TYPED_INSTANT_REASON =
+  "must be an ISO 8601 date (2026-12-01) or date-time with a zone (2026-12-01T09:00:00Z), a time back from now in days or hours (2d, 36h), today or yesterday (UTC)";
+
+/** The spelling a relative value is kept in (trimmed, lowercase), or null when it is not one. */
+export function relativeInstant(value: string): string | null {
+  const v = value.trim().toLowerCase();
+  return Object.hasOwn(DAY_WORDS, v) || RELATIVE.test(v) ? v : null;
+}
+
+/**
+ * The instant a filter value names at `now`: a relative value as above (never before
+ * 1970-01-01, the earliest instant stored), a date alone as the start of that UTC day, a
+ * date-time as written.
+ */
+export function resolveInstant(value: string, now: Date): Date {
+  const relative = relativeInstant(value);
+  if (relative === null) return new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
+  const dayStart = now.getTime() - (((now.getTime() % DAY_MS) + DAY_MS) % DAY_MS);
+  if (Object.hasOwn(DAY_WORDS, relative)) return new Date(dayStart - DAY_WORDS[relative as keyof typeof DAY_WORDS] * DAY_MS);
+  const [, count, unit] = RELATIVE.exec(relative) as RegExpExecArray;
+  return new Date(Math.max(EARLIEST, now.getTime() - Number(count) * (unit === "d" ? DAY_MS : HOUR_MS)));
+}

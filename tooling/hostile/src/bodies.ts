@@ -23,6 +23,7 @@ const BASES: { [N in OperationName]?: (f: Fixture) => Record<string, unknown> } 
   artifact_search: () => ({ q: "export", tag: "receipt", limit: 5 }),
   artifact_export: () => ({ tag: "hostile" }),
   artifact_retain: (f) => ({ id: f.artifactId }),
+  artifact_transfer: (f) => ({ id: f.artifactId, owner: `team:${f.team}` }),
   user_create: () => ({ name: `h-${unique()}` }),
   token_create: () => ({ name: `t ${unique()}`, kind: "agent" }),
   team_create: () => ({ name: `team-${unique()}` }),

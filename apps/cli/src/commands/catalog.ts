@@ -1,5 +1,6 @@
 import type { OperationName } from "@cairn/core";
 import { assignCommand } from "./assign.js";
+import { transferCommand } from "./transfer.js";
 import type { CliCommand } from "./define.js";
 import { exportCommand } from "./export.js";
 import { ackCommand, inboxCommand, outcomesCommand } from "./inbox.js";
@@ -63,6 +64,7 @@ export const CLI_COMMANDS: { readonly [N in OperationName]?: CliCommand<N> } = {
   artifact_export: exportCommand,
   artifact_retain: retainCommand,
   artifact_assign: assignCommand,
+  artifact_transfer: transferCommand,
   doctor: doctorCommand,
   status: statusCommand,
   drops_list: dropsCommand,

@@ -32,6 +32,7 @@ describe("MCP tool catalog", () => {
       "artifact_read",
       "artifact_search",
       "artifact_assign",
+      "artifact_transfer",
       "run_create",
       "run_append_spans",
       "run_close",

@@ -75,9 +75,10 @@ ${
 /**
  * What a signed-in person can do on the artifact page (SPEC §20): copy the share link (a
  * plain read-only field anyone can select; the Copy button appears only where the page's
- * one script runs), retain it, and name who must act. Each form posts with the form token.
+ * one script runs), retain it, name who must act, and move it to one of the viewer's teams
+ * (SPEC §34). Each form posts with the form token.
  */
-export function artifactActions(artifact: Artifact, candidates: readonly string[], formToken: string): Markup {
+export function artifactActions(artifact: Artifact, candidates: readonly string[], formToken: string, moveTo: readonly string[] = []): Markup {
   const id = encodeURIComponent(artifact.id);
   const csrf = html`<input type="hidden" name="csrf" value="${formToken}">`;
   return html`<section class="actions" aria-labelledby="actions-heading">
@@ -97,6 +98,14 @@ ${(artifact.assignee !== null && !candidates.includes(artifact.assignee) ? [arti
 </select></div>
 <div><button type="submit">Assign</button></div>
 </form>
+${
+  moveTo.length === 0
+    ? ""
+    : html`<form class="assign" method="post" action="/a/${id}/transfer">${csrf}
+<div><label for="transfer-owner">Move to a team</label><select id="transfer-owner" name="owner">${moveTo.map((t) => html`<option value="${t}">${t}</option>`)}</select></div>
+<div><button type="submit">Move</button></div>
+</form>`
+}
 </div>
 </section>
 <script src="/assets/copy.js" defer></script>`;

@@ -9,6 +9,7 @@ export interface BinQuery {
   tag?: string;
   human_action?: string;
   outcome?: string;
+  created_after?: string;
 }
 
 const queryString = (q: BinQuery, cursor?: string) => {
@@ -26,6 +27,7 @@ function filters(q: BinQuery) {
   return html`<form class="filters" method="get" action="/" role="search" aria-label="Filter the bin">
 <div><label for="f-q">Search</label><input id="f-q" name="q" type="search" value="${q.q ?? ""}" placeholder="words in title or body"></div>
 <div><label for="f-tag">Tag</label><input id="f-tag" name="tag" value="${q.tag ?? ""}" placeholder="e.g. export"></div>
+<div><label for="f-created_after">Since</label><input id="f-created_after" name="created_after" value="${q.created_after ?? ""}" placeholder="2d, yesterday, 2026-12-01" list="f-since-words"><datalist id="f-since-words"><option value="today"><option value="yesterday"><option value="2d"><option value="7d"></datalist></div>
 ${RECEIPT_FILTER_CHOICES.map(
   (f) =>
     html`<div><label for="f-${f.key}">${f.label}</label><select id="f-${f.key}" name="${f.key}">${option("", "Any", q[f.key])}${f.options.map((o) => option(o.value, o.label, q[f.key]))}</select></div>`,

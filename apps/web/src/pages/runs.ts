@@ -34,8 +34,8 @@ ${RUN_FILTER_CHOICES.map(
   (f) =>
     html`<div><label for="r-${f.key}">${f.label}</label><select id="r-${f.key}" name="${f.key}">${option("", "Any", query[f.key])}${f.options.map((o) => option(o.value, o.label, query[f.key]))}</select></div>`,
 )}
-${field("since", "Since", query.since, { type: "date" })}
-${field("before", "Before", query.before, { type: "date" })}
+${field("since", "Since", query.since, { placeholder: "2d, yesterday, 2026-12-01" })}
+${field("before", "Before", query.before, { placeholder: "36h, today, 2026-12-01" })}
 ${query.conversation ? html`<input type="hidden" name="conversation" value="${query.conversation}">` : ""}
 <div><button type="submit">Filter</button></div>
 </form>`;

@@ -74,7 +74,7 @@ dl.facts dd{margin:0;min-width:0}
 section.body>h2{font-size:1.1rem}
 .filters{display:flex;flex-wrap:wrap;gap:.6rem;align-items:end;margin:0 0 1.2rem}
 .filters div{display:grid;gap:.2rem;min-width:0;flex:1 1 9rem}
-.filters select{min-width:10rem}
+.filters select{min-width:min(10rem,100%)}
 .filters div:first-child{flex:2 1 14rem}
 .filters div:last-child{flex:0 0 auto}
 .rows{list-style:none;margin:0;padding:0;border-top:1px solid var(--line)}

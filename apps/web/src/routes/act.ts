@@ -1,4 +1,4 @@
-import { type Artifact, assignableUsers, type Cairn, CONFIRMATIONS, type ConfirmationName, mayAcknowledge, type ServiceContext } from "@cairn/core";
+import { actsFor, type Artifact, assignableUsers, type Cairn, CONFIRMATIONS, type ConfirmationName, mayAcknowledge, type ServiceContext } from "@cairn/core";
 import type { Context, Hono } from "hono";
 import type { WebEnv } from "../adapter.js";
 import { artifactActions, artifactPage, type ArtifactPageParts } from "../pages/artifact.js";
@@ -14,6 +14,10 @@ const TITLE_LOOKUPS = 10;
 const assigneeChoices = (cairn: Cairn, ctx: ServiceContext, owner: string) =>
   assignableUsers(owner, async (name) => (await cairn.invoke("team_read", ctx, { name })).members);
 
+/** The teams the viewer may move it to (SPEC §34): theirs, when they act for its owner; none for anyone else. */
+const moveTargets = (ctx: ServiceContext, artifact: Artifact) =>
+  actsFor(ctx.principal, artifact.owner) ? ctx.principal.teams.map((t) => `team:${t}`).filter((t) => t !== artifact.owner) : [];
+
 /** Everything /a/:id shows a signed-in person beyond the artifact: titles, forms, the last confirmation. */
 export async function artifactPageParts(cairn: Cairn, ctx: ServiceContext, c: Context, artifact: Artifact, session: WebSession): Promise<ArtifactPageParts> {
   const id = encodeURIComponent(artifact.id);
@@ -28,13 +32,13 @@ export async function artifactPageParts(cairn: Cairn, ctx: ServiceContext, c: Co
     rawHref: `/a/${id}/raw`,
     underChip: mayAcknowledge(artifact, session.principal.user.name) ? acknowledgeForm(artifact.id, session.formToken, `/a/${id}`) : "",
     notice: done !== undefined && Object.hasOwn(CONFIRMATIONS, done) ? CONFIRMATIONS[done as ConfirmationName](artifact) : null,
-    actions: artifactActions(artifact, await assigneeChoices(cairn, ctx, artifact.owner), session.formToken),
+    actions: artifactActions(artifact, await assigneeChoices(cairn, ctx, artifact.owner), session.formToken, moveTargets(ctx, artifact)),
     titles,
   };
 }
 
 /**
- * The artifact page, and Retain and Assign from it: each a form with the form token, each
+ * The artifact page, and Retain, Assign and Move from it: each a form with the form token, each
  * confirmed on the page it returns to (Acknowledge is in routes/inbox.ts).
  */
 export function mountArtifactActions(app: Hono<WebEnv>, cairn: Cairn): void {
@@ -64,6 +68,17 @@ export function mountArtifactActions(app: Hono<WebEnv>, cairn: Cairn): void {
       const name = typeof form.assignee === "string" && form.assignee !== "" ? form.assignee : null;
       const assigned = await cairn.invoke("artifact_assign", ctx, { id: c.req.param("id") ?? "", assignee: name });
       return c.redirect(`/a/${encodeURIComponent(assigned.id)}?done=assigned`, 303);
+    }),
+  );
+  app.post(
+    "/a/:id/transfer",
+    formLimit,
+    signedIn(cairn, async (c, ctx, _chrome, session) => {
+      const form = await c.req.parseBody();
+      if (!formIsGenuine(c, session, typeof form.csrf === "string" ? form.csrf : undefined)) return c.html(refusedForm(), 403);
+      const owner = typeof form.owner === "string" ? form.owner : "";
+      const moved = await cairn.invoke("artifact_transfer", ctx, { id: c.req.param("id") ?? "", owner });
+      return c.redirect(`/a/${encodeURIComponent(moved.id)}?done=transferred`, 303);
     }),
   );
 }

@@ -50,7 +50,7 @@ export function signedIn(cairn: Cairn, handler: SignedIn) {
 }
 
 /** The bin's filters, passed to core's search as they are (it validates them); the rest of the query string is ignored. */
-const BIN_FILTERS = ["q", "tag", "human_action", "outcome"] as const;
+const BIN_FILTERS = ["q", "tag", "human_action", "outcome", "created_after"] as const;
 
 export const rawResponse = (c: Context, artifact: Artifact) => {
   c.header("Content-Type", "text/plain; charset=utf-8");

@@ -18,6 +18,7 @@ const AGENT_MAY: { readonly [N in OperationName]: boolean } = {
   artifact_export: true,
   artifact_retain: false,
   artifact_assign: false,
+  artifact_transfer: false,
   me: true,
   user_create: false,
   token_create: false,

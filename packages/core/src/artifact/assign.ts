@@ -50,8 +50,26 @@ export function unassignableIssue(owner: string): Issue {
   return { field: "assignee", reason: `names no user who may read it: ${who} may be assigned` };
 }
 
+/**
+ * What to do when the assignee may not read it (SPEC §34): for a personal artifact, move it
+ * to a team first, naming a team the caller shares with that user when there is one (the
+ * caller can read that team's members anyway, so this tells them nothing new); for a
+ * team's, invite them. The same words whether or not the name is a user.
+ */
+async function howToAssign(sql: Sql, principal: Principal, row: Pick<ArtifactRow, "id" | "owner">, name: string): Promise<string> {
+  const { kind, name: ownerName } = parseOwner(row.owner);
+  if (kind === "team") return `invite them to ${row.owner} first (cairn team add ${ownerName} NAME)`;
+  const [shared] = await sql.query<{ name: string }>(
+    `select t.name from teams t join team_members mine on mine.team_id = t.id join team_members theirs on theirs.team_id = t.id
+       join users u on u.id = theirs.user_id where mine.user_id = $1 and u.name = $2 order by t.name limit 1`,
+    [principal.user.id, name],
+  );
+  const team = shared ? `team:${shared.name}` : "team:NAME";
+  return `move it to ${team} first (cairn transfer ${row.id} ${team}), then assign it`;
+}
+
 /** §20's `data` of artifact.assigned. */
-function assignedData(
+export function assignedData(
   config: CairnConfig,
   row: Pick<ArtifactRow, "id" | "title" | "owner" | "share_token">,
   assignee: string | null,
@@ -118,7 +136,7 @@ export async function assignArtifact(ctx: ServiceContext, input: z.output<typeof
     if (!locked) throw gone();
     if (input.assignee !== null) {
       const issue = await assigneeIssue(tx, row.owner, input.assignee);
-      if (issue) throw validationFailed([issue]);
+      if (issue) throw validationFailed([{ ...issue, reason: `${issue.reason}; ${await howToAssign(tx, ctx.principal, row, input.assignee)}` }]);
     }
     const previous = locked.assignee ?? null;
     if (previous === input.assignee) return null;

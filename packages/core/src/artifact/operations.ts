@@ -8,6 +8,7 @@ import { readArtifact } from "./read.js";
 import { retainArtifact } from "./retain.js";
 import { Artifact, ArtifactCreateInput, ArtifactExportInput, ArtifactSearchList, ArtifactReadInput, ArtifactSearchInput, CreatedArtifact } from "./schemas.js";
 import { searchArtifacts } from "./search.js";
+import { ArtifactTransferInput, transferArtifact } from "./transfer.js";
 
 /** This area's group in the API documentation. */
 export const ARTIFACT_TAG = defineApiTag(
@@ -93,5 +94,16 @@ export const ARTIFACT_OPERATIONS = {
     permission: "artifacts:assign",
     errors: ["not_found", "gone"],
     run: assignArtifact,
+  }),
+  artifact_transfer: defineOperation({
+    title: "Move an artifact to a team",
+    description:
+      "Move an artifact to a team (`owner: team:NAME`): the owner user moves theirs to a team they belong to; an administrator may move any. Acknowledgements, the assignee (when they may read it there), the ask and decision, comments and links follow; visibility is the new owner's. Announced as artifact.transferred, naming both owners. Human tokens only. Returns the artifact.",
+    input: ArtifactTransferInput,
+    output: Artifact,
+    mutates: true,
+    permission: "artifacts:transfer",
+    errors: ["forbidden", "not_found", "gone"],
+    run: transferArtifact,
   }),
 } as const;

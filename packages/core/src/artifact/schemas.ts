@@ -8,7 +8,7 @@ import { PAGE_FIELDS } from "../paging.js";
 import { Tags } from "../tags.js";
 import { registeredSchemaIds } from "../receipt/registry.js";
 import { isIsoDateOrDateTime, OUTCOME_STATUSES } from "../receipt/schemas.js";
-import { CALENDAR_YEARS_REASON, calendarError, isWithinCalendarYears } from "../dates.js";
+import { CALENDAR_YEARS_REASON, calendarError, isWithinCalendarYears, relativeInstant, TYPED_INSTANT_REASON } from "../dates.js";
 import { optionalText, queryText, requiredText, storableId, storableString, titleText } from "../text.js";
 
 export const SHARE_TYPES = ["markdown", "text", "json"] as const;
@@ -103,13 +103,20 @@ export const ShareToken = storableId(200, "The token of a share link.");
 
 export const ArtifactReadInput = z.strictObject({ id: storableId(64, "Artifact id.") });
 
+/**
+ * A filter instant (SPEC §34): an ISO 8601 date or date-time, or a date people type
+ * (`2d`, `36h`, `today`, `yesterday`), which the verb resolves in UTC at its `now`
+ * (`resolveInstant`).
+ */
 export const SearchInstant = (description: string) =>
   storableString()
-    .overwrite((s) => s.trim())
-    .refine(isIsoDateOrDateTime, { error: calendarError("must be an ISO 8601 date (2026-12-01) or date-time with a zone (2026-12-01T09:00:00Z)"), abort: true })
-    .refine(isWithinCalendarYears, CALENDAR_YEARS_REASON)
+    .overwrite((s) => relativeInstant(s) ?? s.trim())
+    .refine((s) => relativeInstant(s) !== null || isIsoDateOrDateTime(s), { error: calendarError(TYPED_INSTANT_REASON), abort: true })
+    .refine((s) => relativeInstant(s) !== null || isWithinCalendarYears(s), CALENDAR_YEARS_REASON)
     .optional()
-    .describe(`${description} ISO 8601 date (from the start of that day, UTC) or date-time with a zone.`);
+    .describe(
+      `${description} ISO 8601 date (from the start of that day, UTC) or date-time with a zone, or a time back from now: \`2d\`, \`36h\`, \`today\` or \`yesterday\` (start of that day, UTC).`,
+    );
 
 export const HUMAN_ACTION_FILTERS = ["needed", "none"] as const;
 export const OUTCOME_FILTERS = [...OUTCOME_STATUSES, "overdue"] as const;

@@ -1,5 +1,6 @@
+import { resolveInstant } from "../dates.js";
 import { idFloorAt } from "../ids.js";
-import { measureDueAt, overdueSql } from "../inbox/rules.js";
+import { overdueSql } from "../inbox/rules.js";
 import { DEFAULT_HUMAN_ACTION } from "../receipt/schemas.js";
 import type { ArtifactSearchInput } from "./schemas.js";
 
@@ -23,9 +24,6 @@ export class Conditions {
   }
 }
 
-/** Instants from a filter: a date-only value is the start of that day (UTC), like measure_at. */
-const instant = (value: string) => measureDueAt(value).toISOString();
-
 /**
  * The search filters as SQL over `artifacts a`, AND-combined. Each maps onto an index of
  * migration 0008 (ADR 0020): owner-led composites for schema, outcome, due time and
@@ -46,12 +44,12 @@ export function addSearchFilters(where: Conditions, input: ArtifactSearchInput, 
   } else if (input.outcome !== undefined) {
     where.add(`a.metadata is not null and a.metadata->'outcome'->>'status' = ${where.param(input.outcome)}`);
   }
-  if (input.measure_before !== undefined) where.add(`a.measure_due_at < ${where.param(instant(input.measure_before))}::timestamptz`);
+  if (input.measure_before !== undefined) where.add(`a.measure_due_at < ${where.param(resolveInstant(input.measure_before, now).toISOString())}::timestamptz`);
   // An artifact's id begins with its creation millisecond, the same instant as its
   // created_at (insertArtifact writes both from one clock reading), so a creation range is
   // exactly an id range, which the owner-led id index serves in order and stops early.
   if (input.created_after !== undefined) {
-    where.add(`a.id >= ${where.param(idFloorAt(new Date(measureDueAt(input.created_after).getTime() + 1)))}`);
+    where.add(`a.id >= ${where.param(idFloorAt(new Date(resolveInstant(input.created_after, now).getTime() + 1)))}`);
   }
-  if (input.created_before !== undefined) where.add(`a.id < ${where.param(idFloorAt(measureDueAt(input.created_before)))}`);
+  if (input.created_before !== undefined) where.add(`a.id < ${where.param(idFloorAt(resolveInstant(input.created_before, now)))}`);
 }

@@ -14,6 +14,7 @@ export const PERMISSIONS = [
   "runs:delete",
   "artifacts:retain",
   "artifacts:assign",
+  "artifacts:transfer",
   "policy:write",
   "teams:write",
   "tokens:write",

@@ -5,7 +5,7 @@ import { decodeCursor, encodeCursor } from "../cursor.js";
 import { visibleOwners } from "../identity/authorize.js";
 import { resolveOwner } from "../identity/owner.js";
 import { idFloorAt } from "../ids.js";
-import { measureDueAt } from "../inbox/rules.js";
+import { resolveInstant } from "../dates.js";
 import { LIMITS } from "../limits.js";
 import { RUN_COLUMNS, type RunRow, runInErrorSql, runStatusSql, totalsOf } from "./internal.js";
 import type { RunList, RunListInput, RunSummary } from "./schemas.js";
@@ -24,15 +24,12 @@ const LIST_COLUMNS = RUN_COLUMNS.split(", ")
   .map((c) => `r.${c}`)
   .join(", ");
 
-/** A filter instant: a date alone is the start of that day (UTC), as in artifact search. */
-const instant = (value: string) => measureDueAt(value);
-
 /**
  * The run filters as SQL over `runs r`, AND-combined (SPEC §28). Each is served by an
  * owner-led index of migrations 0003/0020 walked newest first (ADR 0045): `since` and
  * `before` are bounds on the time-ordered id itself.
  */
-export function addRunFilters(where: Conditions, input: Input): void {
+export function addRunFilters(where: Conditions, input: Input, now: Date): void {
   const q = input.q === undefined || input.q === "" ? null : input.q;
   if (q !== null) {
     where.add(`(r.name ilike '%' || ${where.param(likeEscaped(q))}::text || '%' or r.trace_id = lower(${where.param(q)}::text))`);
@@ -46,8 +43,8 @@ export function addRunFilters(where: Conditions, input: Input): void {
   if (input.error !== undefined) where.add(runInErrorSql("r", input.error === true || input.error === "true"));
   if (input.conversation !== undefined) where.add(`r.conversation_id = ${where.param(input.conversation)}::text`);
   // A run's id begins with its creation millisecond, the instant of its created_at.
-  if (input.since !== undefined) where.add(`r.id >= ${where.param(idFloorAt(instant(input.since), "run"))}::text`);
-  if (input.before !== undefined) where.add(`r.id < ${where.param(idFloorAt(instant(input.before), "run"))}::text`);
+  if (input.since !== undefined) where.add(`r.id >= ${where.param(idFloorAt(resolveInstant(input.since, now), "run"))}::text`);
+  if (input.before !== undefined) where.add(`r.id < ${where.param(idFloorAt(resolveInstant(input.before, now), "run"))}::text`);
 }
 
 /**
@@ -65,7 +62,7 @@ export async function listRuns(ctx: ServiceContext, input: Input): Promise<z.out
   // index condition and can pick an owner-led partial index (error, open, conversation).
   where.add(owners.length === 1 ? `r.owner = ${where.param(owners[0])}::text` : `r.owner = any(${where.param(owners)}::text[])`);
   if (input.cursor) where.add(`r.id < ${where.param(decodeCursor(input.cursor, "run"))}::text`);
-  addRunFilters(where, input);
+  addRunFilters(where, input, ctx.now());
   const rows = await ctx.store.query<ListRow>(
     `select ${LIST_COLUMNS}
        from runs r

@@ -32,6 +32,7 @@ export const CONFIRMATIONS = {
   retained: () => STATE_WORDS.retained,
   assigned: (a: Pick<Artifact, "assignee">) => (a.assignee === null ? "Nobody is assigned now." : `${STATE_WORDS.assignee} ${a.assignee}.`),
   acknowledged: () => "Acknowledged: you said you saw what it asks.",
+  transferred: (a: Pick<Artifact, "owner">) => `Moved to ${a.owner}: its members read it and may be assigned it.`,
 } as const;
 export type ConfirmationName = keyof typeof CONFIRMATIONS;
 

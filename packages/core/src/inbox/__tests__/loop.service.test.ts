@@ -60,7 +60,12 @@ describe.each(DRIVERS)("closing the loop (SPEC §20) on %s", (driver) => {
     const unknown = await rejectionOf(fx.world.cairn.invoke("artifact_assign", sam.ctx(), { id: created.id, assignee: "nobody-here" }));
     expect([unknown.code, unknown.issues?.map((i) => i.field)]).toEqual(["validation_failed", ["assignee"]]);
     const cannotRead = await rejectionOf(fx.world.cairn.invoke("artifact_assign", sam.ctx(), { id: created.id, assignee: eve.name }));
-    expect(cannotRead.issues).toEqual([{ field: "assignee", reason: `names no user who may read it: only members of ${team} may be assigned` }]);
+    expect(cannotRead.issues).toEqual([
+      {
+        field: "assignee",
+        reason: `names no user who may read it: only members of ${team} may be assigned; invite them to ${team} first (cairn team add ${team.slice("team:".length)} NAME)`,
+      },
+    ]);
     // A name that exists nowhere reads the same: nobody learns which user names exist.
     expect(unknown.issues).toEqual(cannotRead.issues);
     // At create, an assignee who cannot read it is refused with a listed drop receipt.
