@@ -1,3 +1,4 @@
+import { untilAvailable } from "../store/until-available.js";
 import type { CairnConfig } from "../context.js";
 import { defaultLogger, type Logger } from "../log.js";
 import type { Store } from "../store/port.js";
@@ -75,13 +76,16 @@ export function startWorker(options: WorkerOptions): Worker {
   });
 
   const deliver = async (c: Claimed) => {
+    // The lease is ours until then: a record lost to a failover is tried again within it, so the
+    // event is not sent a second time when the lease ends (recordAttempt is guarded by attempts).
+    const leaseEnds = Date.now() + schedule.leaseMs - 1_000;
     const result = await sendEvent(c.url, c.secrets, c.event_id, c.payload, {
       denyPrivate,
       signal: abort.signal,
       ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
     });
     if (abort.signal.aborted && result.status === null) return releaseClaim(store, c, now());
-    await recordAttempt(store, c, result, now(), schedule);
+    await untilAvailable(() => recordAttempt(store, c, result, now(), schedule), leaseEnds);
   };
 
   const track = (p: Promise<void>) => {

@@ -1,3 +1,4 @@
+import { untilAvailable } from "../store/until-available.js";
 import type { CairnConfig } from "../context.js";
 import type { RetrySchedule } from "../events/schedule.js";
 import type { Logger } from "../log.js";
@@ -54,12 +55,16 @@ export function startNotifier(o: NotifierOptions): { wake(): void; stop(graceMs?
       items.map((i) => i.content),
       o.config.publicUrl,
     );
+    // The lease is ours until then: a record lost to a failover is tried again within it, so the
+    // message is not sent a second time when the lease ends.
+    const leaseEnds = Date.now() + o.schedule.leaseMs - 1_000;
     const result = await sendTo(b.kind, b.target, message, settings());
     if (abort.signal.aborted && !result.ok && result.status === null) {
       await releaseBatch(o.store, { ...b, items }, o.now(), false);
       return;
     }
-    await recordMessage(o.store, b.channel_id, items, result, o.now(), o.schedule);
+    const at = o.now();
+    await untilAvailable(() => recordMessage(o.store, b.channel_id, items, result, at, o.schedule), leaseEnds);
   };
 
   const run = async (b: ClaimedBatch) => {

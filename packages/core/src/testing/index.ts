@@ -11,3 +11,5 @@ export * from "./pgbouncer.js";
 export * from "./deliveries.js";
 export * from "./run-totals.js";
 export * from "./renderings.js";
+export * from "./throwaway-postgres.js";
+export * from "./auto-failover.js";
