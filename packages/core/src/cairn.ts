@@ -18,7 +18,8 @@ import { ensureSigningKey } from "./signing/keys.js";
 import { startWorker, type Worker, type WorkerOptions } from "./runtime/worker.js";
 import { confirmChannel, peekConfirmation } from "./notify/channels.js";
 import { inboxFeed } from "./notify/feed.js";
-import { openStore } from "./store/open.js";
+import { openReadStore, openStore } from "./store/open.js";
+import { readsFrom } from "./store/read-routing.js";
 import { ACCESS_TOKEN_PREFIX } from "./oauth/constants.js";
 import { createOAuthService, type OAuthService } from "./oauth/service.js";
 import type { Store, StoreOptions } from "./store/port.js";
@@ -90,10 +91,15 @@ export interface Cairn {
 
 export interface CairnOptions extends CairnHooks {
   now?: () => Date;
+  /** A replica for the reads that may lag (read-routing.ts); closed with the Cairn. */
+  readStore?: Store;
 }
 
 export function createCairn(store: Store, config: CairnConfig, options: CairnOptions | (() => Date) = {}): Cairn {
-  const { now = () => new Date(), ...hooks } = typeof options === "function" ? { now: options } : options;
+  const { now = () => new Date(), readStore, ...hooks } = typeof options === "function" ? { now: options } : options;
+  // An operation the routing table sends to the replica runs with the replica as its store (ADR 0085).
+  const routed = (name: OperationName, ctx: ServiceContext): ServiceContext =>
+    readStore && readsFrom(name) === "replica" ? { ...ctx, store: readStore } : ctx;
   const caches = newReadCaches();
   // Principals handed out from the cache, each a copy of its own: context() marks their requests unchecked.
   const unchecked = new WeakSet<Principal>();
@@ -130,7 +136,7 @@ export function createCairn(store: Store, config: CairnConfig, options: CairnOpt
       ...(request.idempotencyKey !== undefined && { idempotencyKey: request.idempotencyKey }),
       ...(request.traceparent !== undefined && { traceparent: request.traceparent }),
     }),
-    invoke: (name, ctx, raw) => invokeOperation(OPERATIONS[name], ctx, raw) as never,
+    invoke: (name, ctx, raw) => invokeOperation(OPERATIONS[name], routed(name, ctx), raw) as never,
     refuseUnreadable: (name, ctx, error) => refuseUnreadableInput(OPERATIONS[name], ctx, error),
     checkDatabase: () =>
       store.query("select 1").then(
@@ -161,7 +167,8 @@ export function createCairn(store: Store, config: CairnConfig, options: CairnOpt
     },
     oauth: createOAuthService(store, config, now, hooks.logger ?? defaultLogger),
     notifications: {
-      feed: (key) => inboxFeed(store, config.publicUrl, key, now()),
+      // A feed reader polls: its answer may be seconds old.
+      feed: (key) => inboxFeed(readStore ?? store, config.publicUrl, key, now()),
       peekConfirmation: (code) => peekConfirmation(store, code, now()),
       confirm: (code) => confirmChannel(store, code, now()),
     },
@@ -171,13 +178,20 @@ export function createCairn(store: Store, config: CairnConfig, options: CairnOpt
       if (!op.runPublic) throw notFound();
       return op.runPublic(store) as never;
     },
-    close: () => store.close(),
+    close: async () => {
+      await readStore?.close();
+      await store.close();
+    },
   };
 }
 
 export async function openCairn(options: StoreOptions & CairnConfig & CairnOptions): Promise<Cairn> {
-  const { databaseUrl, dataDir, publicUrl, timeouts, webhookDenyPrivate, oauth, mail, metricsToken, ...hooks } = options;
+  const { databaseUrl, readDatabaseUrl, dataDir, publicUrl, timeouts, webhookDenyPrivate, oauth, mail, metricsToken, ...hooks } = options;
   const store = await openStore({ databaseUrl, dataDir, timeouts, logger: hooks.logger });
+  const readStore = await openReadStore({ databaseUrl, readDatabaseUrl, timeouts, logger: hooks.logger }).catch(async (err) => {
+    await store.close();
+    throw err;
+  });
   // Load the secret scanner now rather than on the first receipt (~80 ms of imports).
   await preloadSecretScanner();
   // The signing key exists from the first start on (race-safe across processes).
@@ -191,6 +205,6 @@ export async function openCairn(options: StoreOptions & CairnConfig & CairnOptio
       ...(mail && { mail }),
       ...(metricsToken && { metricsToken }),
     },
-    hooks,
+    { ...hooks, ...(readStore && { readStore }) },
   );
 }

@@ -140,12 +140,16 @@ export async function recordMessage(
 ): Promise<void> {
   const claimed = JSON.stringify(items.map((i) => ({ id: i.id, attempts: i.attempts, retry: i.retry })));
   processMetrics.notificationAttempt(attemptOutcome(result.ok, result.status));
+  // One id for the message, whatever the tries: a record tried again after a failover, whose first
+  // commit did land, finds its row and does nothing more (ADR 0085).
+  const attemptId = newId("nat", now);
   await store.transaction(async (tx) => {
     const kept = await tx.query<{ id: string }>(
       `insert into notification_attempts (id, channel_id, triggers, notifications, ok, status_code, error, latency_ms, at)
-       select $1, $2, $3::jsonb, $4, $5, $6, $7, $8, $9 where exists (select 1 from channels where id = $2) returning id`,
+       select $1, $2, $3::jsonb, $4, $5, $6, $7, $8, $9 where exists (select 1 from channels where id = $2)
+       on conflict (id) do nothing returning id`,
       [
-        newId("nat", now),
+        attemptId,
         channelId,
         JSON.stringify([...new Set(items.map((i) => i.trigger))]),
         items.length,

@@ -5,6 +5,7 @@ import { type ClaimedBatch, type ClaimedNotification, GROUP_AFTER, GROUP_WINDOW_
 import { DRAIN_EVERY_MS, MESSAGE_FITS } from "./drivers.js";
 import { messageOf } from "./render.js";
 import { type SendSettings, sendTo } from "./transports.js";
+import { untilAvailable } from "../store/until-available.js";
 
 export interface DispatchOptions {
   store: Store;
@@ -67,13 +68,16 @@ async function sendMessage(o: DispatchOptions, b: ClaimedBatch, items: ClaimedNo
   );
   const shown = items.slice(0, message.shown);
   const later = items.slice(message.shown);
+  // The lease is ours until then: a record lost to a failover is tried again within it, so the
+  // message is not sent a second time when the lease ends.
+  const leaseEnds = Date.now() + o.schedule.leaseMs - 1_000;
   const result = await sendTo(b.kind, b.target, message, o.settings());
   const at = o.now();
   if (o.stopping() && !result.ok && result.status === null) {
     await releaseBatch(o.store, { ...b, items }, at, false);
     return at.getTime();
   }
-  await recordMessage(o.store, b.channel_id, shown, result, at, o.schedule);
+  await untilAvailable(() => recordMessage(o.store, b.channel_id, shown, result, at, o.schedule), leaseEnds);
   if (later.length > 0) await releaseBatch(o.store, { ...b, items: later }, new Date(at.getTime() + DRAIN_EVERY_MS[b.kind]), true);
   return at.getTime();
 }

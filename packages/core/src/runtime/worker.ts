@@ -10,6 +10,7 @@ import { sendEvent } from "../events/send.js";
 import { onOutboxRing } from "../events/wake.js";
 import { startNotifier } from "./notifier.js";
 import { logLoopFailure } from "../outage-log.js";
+import { untilAvailable } from "../store/until-available.js";
 
 export interface WorkerOptions {
   store: Store;
@@ -72,9 +73,12 @@ export function startWorker(options: WorkerOptions): Worker {
     everyTurn: maybeRunJobs,
     claim: (free) => claimDue(store, now(), free, schedule.leaseMs),
     async work(c, signal) {
+      // The lease is ours until then: a record lost to a failover is tried again within it, so the
+      // event is not sent a second time when the lease ends (recordAttempt is guarded by attempts).
+      const leaseEnds = Date.now() + schedule.leaseMs - 1_000;
       const result = await sendEvent(c.url, c.secrets, c.event_id, c.payload, { denyPrivate, signal, ...timeout });
       if (signal.aborted && result.status === null) return releaseClaim(store, c, now());
-      await recordAttempt(store, c, result, now(), schedule);
+      await untilAvailable(() => recordAttempt(store, c, result, now(), schedule), leaseEnds);
     },
     logger,
     codes: { claimFailed: "webhook_claim_failed", workFailed: "webhook_record_failed" },

@@ -35,3 +35,17 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   }
   return store;
 }
+
+/**
+ * The store for reads that may be seconds old, when a replica is configured
+ * (`readDatabaseUrl`, default CAIRN_READ_DATABASE_URL): a streaming standby, or several
+ * hosts with `target_session_attrs=prefer-standby`. It never migrates (a standby cannot
+ * write); what reads where is read-routing.ts (ADR 0085).
+ */
+export async function openReadStore(options: StoreOptions): Promise<Store | undefined> {
+  const url = options.readDatabaseUrl ?? (process.env.CAIRN_READ_DATABASE_URL || undefined);
+  if (!url) return undefined;
+  if (!options.databaseUrl) throw new Error("CAIRN_READ_DATABASE_URL needs DATABASE_URL: the embedded store has no replica.");
+  const timeouts = options.timeouts ?? databaseTimeoutsFrom();
+  return (await import("./pg.js")).openPgStore(url, { timeouts, ...(options.logger && { logger: options.logger }) });
+}

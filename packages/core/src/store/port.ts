@@ -45,6 +45,11 @@ export interface StoreOptions {
   databaseUrl?: string | undefined;
   /** Where migrations run instead of databaseUrl (default: CAIRN_MIGRATE_URL), e.g. a direct connection behind a pooler. */
   migrateUrl?: string | undefined;
+  /**
+   * A replica for the reads that may lag (default: CAIRN_READ_DATABASE_URL); see read-routing.ts.
+   * PostgreSQL only: the embedded store has no replica.
+   */
+  readDatabaseUrl?: string | undefined;
   /** Data directory of the embedded store. */
   dataDir?: string | undefined;
   /** PostgreSQL connect and statement timeouts (default: `databaseTimeoutsFrom(process.env)`). */

@@ -9,6 +9,13 @@ type ConnectCallback = ((err: Error) => void) | ((err: null, c: pg.Client) => vo
  */
 export function verifiedClient(verify: (client: pg.Client) => Promise<void>): typeof pg.Client {
   class VerifiedClient extends pg.Client {
+    constructor(config?: string | pg.ClientConfig) {
+      super(config);
+      // The check is a query before the pool's 'connect' event attaches the store's listener (ADR 0042):
+      // a connection lost during it would emit 'error' to nobody and end the process. Its connect fails instead.
+      this.on("error", () => {});
+    }
+
     override connect(): Promise<pg.Client>;
     override connect(callback: ConnectCallback): void;
     // node-postgres's pool calls connect with a callback; everything else awaits it.

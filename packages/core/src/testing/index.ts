@@ -10,3 +10,5 @@ export * from "./string-fields.js";
 export * from "./pgbouncer.js";
 export * from "./deliveries.js";
 export * from "./renderings.js";
+export * from "./throwaway-postgres.js";
+export * from "./auto-failover.js";
