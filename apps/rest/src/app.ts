@@ -36,7 +36,7 @@ export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIH
     }),
   );
   app.use("*", recordRequests(operationOfRoute));
-  app.use("*", requestIds(cairn, options.accessLog ?? false));
+  app.use("*", requestIds(cairn, options.accessLog ?? false, operationOfRoute));
   // Operations core serves without a caller (the public signing keys) skip the token check.
   const publicPaths = new Set(
     operationNames()

@@ -40,7 +40,7 @@ export { authenticate } from "./identity/tokens.js";
 export { PERMISSIONS, type Permission, requirePermission, tokenGrants } from "./identity/permissions.js";
 export { bootstrapAdmin } from "./identity/users.js";
 export { LIMITS } from "./limits.js";
-export { createLogger, defaultLogger, describeError, type ErrorFields, type LogFields, type Logger } from "./log.js";
+export { createLogger, defaultLogger, describeError, type ErrorFields, type LogFields, type LogFormat, type Logger, logFormatFrom } from "./log.js";
 export { CLIENT_CLOSED_REQUEST, clientAbortResponse, isClientAbort } from "./client-abort.js";
 export { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts, databaseTimeoutsFrom, isUnavailable } from "./store/faults.js";
 export * from "./operations/index.js";
