@@ -15,7 +15,8 @@ export function requestIds(cairn: Cairn, accessLog: boolean, operationOfRoute: O
     if (accessLog) {
       const ms = Number((performance.now() - started).toFixed(1));
       const { operation, surface } = requestLabels(c, operationOfRoute);
-      cairn.log.info("request", { method: c.req.method, path: loggablePath(c.req.path), status: c.res.status, ms, requestId, operation, surface });
+      const client = c.get("clientAddress");
+      cairn.log.info("request", { method: c.req.method, path: loggablePath(c.req.path), status: c.res.status, ms, requestId, operation, surface, client });
     }
   };
 }

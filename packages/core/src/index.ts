@@ -67,3 +67,4 @@ export * from "./signing/verify-schemas.js";
 export { lastSweep, sweepExpired, type SweepOptions, type SweepResult } from "./lifecycle/sweep.js";
 export { LruMap } from "./lru.js";
 export { type RunSweepResult, sweepExpiredRuns } from "./lifecycle/sweep-runs.js";
+export { type ForwardedRequest, parseTrustProxy, plainAddress, type ProxyTrust, resolveForwarded } from "./proxy/trust.js";
