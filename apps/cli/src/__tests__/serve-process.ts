@@ -63,11 +63,13 @@ export const homeFor = createTestHome;
 export async function spawnWorker(env: Record<string, string>): Promise<Omit<ServeProcess, "url">> {
   const child = spawn(process.execPath, [CLI_BIN, "worker"], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
+  let err = "";
   child.stdout?.on("data", (d) => {
     out += d;
   });
   child.stderr?.on("data", (d) => {
     out += d;
+    err += d;
   });
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   await new Promise<void>((resolve, reject) => {
@@ -86,6 +88,7 @@ export async function spawnWorker(env: Record<string, string>): Promise<Omit<Ser
   return {
     child,
     output: () => out,
+    errors: () => err,
     async stop(signal = "SIGTERM") {
       if (child.exitCode === null) child.kill(signal);
       return exited;
