@@ -5,7 +5,8 @@ import { securityHeaders } from "@cairn/web/security-headers";
 import { DOCS_CSP, renderDocsPage } from "./docs/index.js";
 import { mountFeedRoute } from "./feed.js";
 import { mountHealth } from "./health.js";
-import { recordRequests, mountMetrics } from "./metrics.js";
+import { mountBackup } from "./backup.js";
+import { mountMetrics, recordRequests } from "./metrics.js";
 import { bearerAuth, requestIds } from "./middleware.js";
 import { openApiDocument } from "./openapi.js";
 import { mountOperationRoutes } from "./operation-routes.js";
@@ -69,6 +70,7 @@ export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIH
 
   mountHealth(app, cairn);
   mountMetrics(app, cairn);
+  mountBackup(app, cairn);
 
   // Generated once, on first request, when every route is registered; /docs renders the same document.
   let document: Record<string, unknown> | undefined;

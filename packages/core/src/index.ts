@@ -68,3 +68,4 @@ export { lastSweep, sweepExpired, type SweepOptions, type SweepResult } from "./
 export { LruMap } from "./lru.js";
 export { type RunSweepResult, sweepExpiredRuns } from "./lifecycle/sweep-runs.js";
 export { type ForwardedRequest, parseTrustProxy, plainAddress, type ProxyTrust, resolveForwarded } from "./proxy/trust.js";
+export * from "./backup/index.js";
