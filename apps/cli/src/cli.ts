@@ -14,6 +14,9 @@ export async function runCommandLine(argv: readonly string[], version: string): 
   } else if (argv[0] === "worker" && argv.length === 1) {
     const { runWorker } = await import("./commands/worker.js");
     await runWorker(version);
+  } else if (argv[0] === "backup" || argv[0] === "restore") {
+    const { runBackup, runRestore } = await import("./commands/backup.js");
+    return argv[0] === "backup" ? runBackup(argv.slice(1)) : runRestore(argv.slice(1));
   } else if (argv[0] === "mcp" && argv.length === 1) {
     const { runMcp } = await import("./commands/mcp.js");
     await runMcp(version);

@@ -29,6 +29,8 @@ ${EXIT_CODES_HELP}
 export const PROCESS_COMMANDS = {
   serve: "Run the Cairn server (REST API, docs) on HOST:PORT. Uses DATABASE_URL, or the embedded store in $CAIRN_HOME.",
   worker: "Deliver webhooks and run scheduled jobs, without serving HTTP. Needs DATABASE_URL; run as many as you like.",
+  backup: "cairn backup --out FILE: a consistent copy while the server runs (embedded store: from the running cairn serve; PostgreSQL: pg_dump).",
+  restore: "cairn restore FILE: fill an empty CAIRN_HOME (or the empty database at DATABASE_URL) from a backup; a non-empty one is refused.",
   mcp: "Serve MCP on stdio for an agent, forwarding to the Cairn server at CAIRN_URL with CAIRN_TOKEN (or $CAIRN_HOME/credentials).",
 } as const;
 

@@ -1,7 +1,16 @@
 import { mkdir, open, readFile, rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { type Cairn, collectProcessMetrics, metricsSettingsFrom, openCairn, scheduleFrom, type Worker } from "@cairn/core";
+import {
+  type Cairn,
+  collectProcessMetrics,
+  logFormatFrom,
+  metricsSettingsFrom,
+  openCairn,
+  parseTrustProxy,
+  scheduleFrom,
+  type Worker,
+} from "@cairn/core";
 import { readCredentials, replaceCredentials, type Settings, writeCredentials } from "@cairn/core/local";
 import { createMcpHttpHandler } from "@cairn/mcp";
 import { createRestApp } from "@cairn/rest";
@@ -61,6 +70,8 @@ export interface ServerOptions {
 
 export async function startServer(settings: Settings, log: ServerLog, version: string, options: ServerOptions = {}): Promise<RunningServer> {
   const metricsSettings = metricsSettingsFrom(process.env);
+  const logFormat = logFormatFrom(process.env);
+  const trustProxy = parseTrustProxy(process.env.CAIRN_TRUST_PROXY);
   const release = settings.databaseUrl ? async () => {} : await claimDataDir(settings.dataDir);
   // Bind first so share links carry the real port (PORT=0 picks a free one); until the
   // store is open, requests get a 503.
@@ -110,8 +121,10 @@ export async function startServer(settings: Settings, log: ServerLog, version: s
   }
   const app = createRestApp(cairn, {
     version,
-    accessLog: process.env.CAIRN_ACCESS_LOG === "1",
+    // A log shipper wants the request lines: JSON logs carry them unless CAIRN_ACCESS_LOG=0.
+    accessLog: process.env.CAIRN_ACCESS_LOG === "1" || (logFormat === "json" && process.env.CAIRN_ACCESS_LOG !== "0"),
     mounts: { "/mcp": createMcpHttpHandler(cairn, { version }) },
+    trustProxy,
   });
   app.route("/", createWebApp(cairn));
   handler = app.fetch;

@@ -16,7 +16,8 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 /** REST's status for a code: core's one table (HTTP_STATUS), shared with the web. */
 export const statusOf = (code: CairnErrorCode): ContentfulStatusCode => httpStatusOf(code);
 
-export type RestEnv = { Variables: { principal: Principal; requestId: string } };
+/** `clientAddress`: the peer, or the client a trusted proxy named (CAIRN_TRUST_PROXY); absent in-process. */
+export type RestEnv = { Variables: { principal: Principal; requestId: string; clientAddress?: string } };
 
 /**
  * A request path as logs may show it: a share link's token and a sign-in link's code are

@@ -1,16 +1,18 @@
-import { type Cairn, CairnError, OPERATIONS, operationNames } from "@cairn/core";
+import { type Cairn, CairnError, OPERATIONS, operationNames, type ProxyTrust } from "@cairn/core";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { errorResponse, type RestEnv } from "./adapter.js";
 import { securityHeaders } from "@cairn/web/security-headers";
 import { DOCS_CSP, renderDocsPage } from "./docs/index.js";
 import { mountFeedRoute } from "./feed.js";
 import { mountHealth } from "./health.js";
-import { recordRequests, mountMetrics } from "./metrics.js";
+import { mountBackup } from "./backup.js";
+import { mountMetrics, recordRequests } from "./metrics.js";
 import { bearerAuth, requestIds } from "./middleware.js";
 import { openApiDocument } from "./openapi.js";
 import { mountOperationRoutes } from "./operation-routes.js";
 import { mountOAuthRoutes } from "./oauth.js";
 import { mountOtlpRoutes } from "./otlp.js";
+import { forwardedHeaders } from "./proxy.js";
 import { routeOf } from "./routes.js";
 import { mountSchemaRoutes } from "./schemas-routes.js";
 
@@ -25,6 +27,8 @@ export interface RestOptions {
    * auth, and keep their protocol's dependencies out of this package.
    */
   mounts?: Record<string, (req: Request, requestId: string) => Response | Promise<Response>>;
+  /** CAIRN_TRUST_PROXY: the proxies whose X-Forwarded-For / X-Forwarded-Proto count; others' are removed. */
+  trustProxy?: ProxyTrust | undefined;
 }
 
 export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIHono<RestEnv> {
@@ -35,8 +39,9 @@ export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIH
       return [`${route.method.toUpperCase()} ${route.path}`, name] as const;
     }),
   );
+  app.use("*", forwardedHeaders(options.trustProxy));
   app.use("*", recordRequests(operationOfRoute));
-  app.use("*", requestIds(cairn, options.accessLog ?? false));
+  app.use("*", requestIds(cairn, options.accessLog ?? false, operationOfRoute));
   // Operations core serves without a caller (the public signing keys) skip the token check.
   const publicPaths = new Set(
     operationNames()
@@ -65,6 +70,7 @@ export function createRestApp(cairn: Cairn, options: RestOptions = {}): OpenAPIH
 
   mountHealth(app, cairn);
   mountMetrics(app, cairn);
+  mountBackup(app, cairn);
 
   // Generated once, on first request, when every route is registered; /docs renders the same document.
   let document: Record<string, unknown> | undefined;

@@ -9,12 +9,13 @@ const INFRASTRUCTURE = /^\/(healthz|readyz|metrics|openapi\.json|docs|\.well-kno
 
 /**
  * The route a request matched, as registered (`/s/:token`, never the token): a closed
- * set fixed by the code. Middleware (`*`, `/v1/*`) does not count; a request no route
+ * set fixed by the code. Middleware (`*`, `/v1/*`) does not count (a mounted app's routes
+ * look like middleware to hono, so the path decides, not the handler); a request no route
  * took is `unmatched`, so a scanner's random paths make one series, not thousands.
  */
 function routeOf(c: Context): string | undefined {
   return matchedRoutes(c)
-    .filter((r) => r.handler.length < 2 && !r.path.endsWith("*"))
+    .filter((r) => !r.path.endsWith("*"))
     .at(-1)?.path;
 }
 
@@ -30,18 +31,26 @@ function surfaceOf(c: Context, route: string | undefined): string {
  * request, labelled by the operation its route runs (`operationOfRoute`, filled as routes
  * mount) or else the route pattern, the surface and the status.
  */
-export function recordRequests(operationOfRoute: ReadonlyMap<string, string>): MiddlewareHandler<RestEnv> {
+export function recordRequests(operationOfRoute: OperationOfRoute): MiddlewareHandler<RestEnv> {
   return async (c, next) => {
     const started = performance.now();
     try {
       await next();
     } finally {
-      const route = routeOf(c);
-      const method = c.req.method === "HEAD" ? "GET" : c.req.method;
-      const operation = (route && operationOfRoute.get(`${method} ${route}`)) ?? route ?? "unmatched";
-      processMetrics.request({ operation, surface: surfaceOf(c, route), status: c.res.status, seconds: (performance.now() - started) / 1000 });
+      processMetrics.request({ ...requestLabels(c, operationOfRoute), status: c.res.status, seconds: (performance.now() - started) / 1000 });
     }
   };
+}
+
+/** `METHOD /route/:pattern` → the operation that route runs. */
+export type OperationOfRoute = ReadonlyMap<string, string>;
+
+/** What a finished request was, in closed sets: the operation (or route pattern, or `unmatched`) and the surface. Metrics and the access log share it. */
+export function requestLabels(c: Context, operationOfRoute: OperationOfRoute): { operation: string; surface: string } {
+  const route = routeOf(c);
+  const method = c.req.method === "HEAD" ? "GET" : c.req.method;
+  const operation = (route && operationOfRoute.get(`${method} ${route}`)) ?? route ?? "unmatched";
+  return { operation, surface: surfaceOf(c, route) };
 }
 
 /** `GET /metrics` on the main port: an administrator's token or CAIRN_METRICS_TOKEN (SPEC §39, ADR 0082). */

@@ -2,9 +2,10 @@ import { randomUUID } from "node:crypto";
 import type { Cairn } from "@cairn/core";
 import type { MiddlewareHandler } from "hono";
 import { loggablePath, type RestEnv } from "./adapter.js";
+import { type OperationOfRoute, requestLabels } from "./metrics.js";
 
 /** Every response carries the request id: the client's `X-Request-Id` (trimmed to 100 characters) or a new one. */
-export function requestIds(cairn: Cairn, accessLog: boolean): MiddlewareHandler<RestEnv> {
+export function requestIds(cairn: Cairn, accessLog: boolean, operationOfRoute: OperationOfRoute = new Map()): MiddlewareHandler<RestEnv> {
   return async (c, next) => {
     const started = performance.now();
     const requestId = c.req.header("x-request-id")?.slice(0, 100) || randomUUID();
@@ -13,7 +14,9 @@ export function requestIds(cairn: Cairn, accessLog: boolean): MiddlewareHandler<
     await next();
     if (accessLog) {
       const ms = Number((performance.now() - started).toFixed(1));
-      cairn.log.info("request", { method: c.req.method, path: loggablePath(c.req.path), status: c.res.status, ms, requestId });
+      const { operation, surface } = requestLabels(c, operationOfRoute);
+      const client = c.get("clientAddress");
+      cairn.log.info("request", { method: c.req.method, path: loggablePath(c.req.path), status: c.res.status, ms, requestId, operation, surface, client });
     }
   };
 }

@@ -17,8 +17,9 @@ export interface WebSession {
 }
 
 /**
- * Served over https, directly or behind a TLS-terminating proxy. Trusting the proxy
- * header can only make the cookie stricter: a browser on plain http would not keep it.
+ * Served over https, directly or behind a TLS-terminating proxy. Under `cairn serve`,
+ * X-Forwarded-Proto reaches here only from a proxy CAIRN_TRUST_PROXY names: the server
+ * removes it from anyone else's requests (apps/rest/src/proxy.ts).
  */
 const isHttps = (c: Context) => new URL(c.req.url).protocol === "https:" || c.req.header("x-forwarded-proto") === "https";
 /** Over https the `__Host-` prefix pins the cookie to this origin, path / and Secure. */

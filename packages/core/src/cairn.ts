@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { CairnConfig, CairnHooks, Principal, RequestOptions, ServiceContext, Surface } from "./context.js";
-import { type CairnError, forbidden, notFound, unauthenticated } from "./errors.js";
+import { type CairnError, conflict, forbidden, notFound, unauthenticated } from "./errors.js";
 import { checkReadiness, type Readiness } from "./health/readiness.js";
 import { isMetricsToken, mayReadMetrics, renderMetrics } from "./metrics/render.js";
 import { defaultLogger, type Logger } from "./log.js";
@@ -49,6 +49,12 @@ export interface Cairn {
   checkDatabase(): Promise<boolean>;
   /** Whether this process should get traffic (`/readyz`, SPEC §39): the database answers within a second and is migrated. Never throws. */
   checkReadiness(): Promise<Readiness>;
+  /**
+   * The embedded store's data directory as a gzipped tar, for `cairn backup` (ADR 0082):
+   * only the process that owns the store can copy it consistently. Administrators only;
+   * on PostgreSQL a 409 that says to use pg_dump.
+   */
+  dumpDataDir(authorization: string | null | undefined): Promise<Blob>;
   /** The Prometheus exposition (SPEC §39, ADR 0082). */
   metrics: {
     render(): Promise<{ contentType: string; body: string }>;
@@ -144,6 +150,16 @@ export function createCairn(store: Store, config: CairnConfig, options: CairnOpt
         () => false,
       ),
     checkReadiness: () => checkReadiness(store),
+    async dumpDataDir(authorization) {
+      const bearer = bearerOf(authorization);
+      if (!bearer) throw unauthenticated("An administrator's token is required to back up the server.");
+      const principal = await authenticate(store, bearer, now());
+      if (!principal) throw unauthenticated(INVALID_TOKEN);
+      if (!principal.user.is_admin) throw forbidden("Only an administrator may back up the server.");
+      if (!store.dumpDataDir)
+        throw conflict("This server stores its data in PostgreSQL: run `cairn backup --out FILE` with DATABASE_URL set (it uses pg_dump).");
+      return store.dumpDataDir();
+    },
     metrics: {
       render: () => renderMetrics(store),
       async authorize(authorization) {

@@ -27,6 +27,18 @@ export interface Logger {
 export interface LoggerOptions {
   /** Where a finished line goes (default: console.error, i.e. stderr). Tests capture it here. */
   write?: (line: string) => void;
+  /** `text` (default): `cairn LEVEL EVENT key=value…`; `json`: one JSON object per line, for log shippers (CAIRN_LOG_FORMAT). */
+  format?: LogFormat;
+}
+
+export type LogFormat = "text" | "json";
+
+/** CAIRN_LOG_FORMAT: `text` (default) or `json`; anything else is refused when a server starts. */
+export function logFormatFrom(env: NodeJS.ProcessEnv = process.env): LogFormat {
+  const raw = env.CAIRN_LOG_FORMAT?.trim().toLowerCase();
+  if (!raw || raw === "text") return "text";
+  if (raw === "json") return "json";
+  throw new Error(`CAIRN_LOG_FORMAT must be text or json (got ${JSON.stringify(env.CAIRN_LOG_FORMAT)}).`);
 }
 
 const MAX_VALUE = 200;
@@ -74,10 +86,35 @@ export function describeError(err: unknown): { fields: LogFields; frames: string
   return { fields: { error: name, ...(code !== undefined && { error_code: code }) }, frames };
 }
 
+/** JSON's names: snake_case (`requestId` → `request_id`), and the access log's `ms` is `duration` (milliseconds). */
+const jsonKey = (key: string) => (key === "ms" ? "duration" : key.replace(/[A-Z]/g, (ch) => `_${ch.toLowerCase()}`));
+
+/**
+ * One JSON object: time, level, the event (info) or code (warn, error), then the same
+ * explicit fields as the text line, capped the same way, and our frames as an array.
+ */
+function renderJson(level: string, head: string, fields: LogFields, frames: readonly string[], now: Date): string {
+  const line: Record<string, unknown> = { time: now.toISOString(), level, [level === "info" ? "event" : "code"]: head };
+  for (const [k, v] of Object.entries(fields)) {
+    if (!safeKey(k) || !(v === null || ["string", "number", "boolean"].includes(typeof v)) || jsonKey(k) in line) continue;
+    line[jsonKey(k)] = typeof v === "string" && v.length > MAX_VALUE ? `${v.slice(0, MAX_VALUE)}…` : v;
+  }
+  if (frames.length > 0) line.frames = frames.map((f) => f.trim());
+  // Escaped U+2028/2029 keep one object on one line for every reader, not only JSON.parse.
+  return JSON.stringify(line)
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
+}
+
 export function createLogger(options: LoggerOptions = {}): Logger {
   const write = options.write ?? ((line: string) => console.error(line));
+  const json = options.format === "json";
   const emit = (level: string, head: string, fields: LogFields, err?: unknown) => {
     const described = err === undefined ? { fields: {}, frames: [] } : describeError(err);
+    if (json) {
+      write(renderJson(level, head, { ...fields, ...described.fields }, described.frames, new Date()));
+      return;
+    }
     const body = renderFields({ ...fields, ...described.fields });
     write([`cairn ${level} ${head}${body ? ` ${body}` : ""}`, ...described.frames].join("\n"));
   };
@@ -89,4 +126,4 @@ export function createLogger(options: LoggerOptions = {}): Logger {
 }
 
 /** The process logger used when a caller did not pass its own. */
-export const defaultLogger: Logger = createLogger();
+export const defaultLogger: Logger = createLogger({ format: process.env.CAIRN_LOG_FORMAT?.trim().toLowerCase() === "json" ? "json" : "text" });

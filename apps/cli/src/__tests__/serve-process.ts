@@ -8,6 +8,8 @@ export interface ServeProcess {
   child: ChildProcess;
   url: string;
   output(): string;
+  /** What the server wrote to stderr alone: its log (stdout holds the startup lines). */
+  errors(): string;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
@@ -18,11 +20,13 @@ export async function spawnServe(env: Record<string, string>): Promise<ServeProc
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
+  let err = "";
   child.stdout?.on("data", (d) => {
     out += d;
   });
   child.stderr?.on("data", (d) => {
     out += d;
+    err += d;
   });
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
@@ -44,6 +48,7 @@ export async function spawnServe(env: Record<string, string>): Promise<ServeProc
     child,
     url,
     output: () => out,
+    errors: () => err,
     async stop(signal = "SIGTERM") {
       if (child.exitCode === null) child.kill(signal);
       return exited;
@@ -58,11 +63,13 @@ export const homeFor = createTestHome;
 export async function spawnWorker(env: Record<string, string>): Promise<Omit<ServeProcess, "url">> {
   const child = spawn(process.execPath, [CLI_BIN, "worker"], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
+  let err = "";
   child.stdout?.on("data", (d) => {
     out += d;
   });
   child.stderr?.on("data", (d) => {
     out += d;
+    err += d;
   });
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   await new Promise<void>((resolve, reject) => {
@@ -81,6 +88,7 @@ export async function spawnWorker(env: Record<string, string>): Promise<Omit<Ser
   return {
     child,
     output: () => out,
+    errors: () => err,
     async stop(signal = "SIGTERM") {
       if (child.exitCode === null) child.kill(signal);
       return exited;

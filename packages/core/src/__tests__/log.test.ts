@@ -34,4 +34,28 @@ describe("the logger", () => {
     log.warn({ code: "not a code; rm -rf" });
     expect(lines[2]).toBe("cairn warn warning");
   });
+
+  it("in JSON writes one object per line: time, level, snake_case names, frames as an array, never an error's message", () => {
+    const lines: string[] = [];
+    const log = createLogger({ format: "json", write: (l) => void lines.push(l) });
+    log.info("request", { requestId: "req-9", operation: "receipt_create", status: 201, ms: 3.5, path: "/v1/x\u2028next", "bad key": "no" });
+    log.error({ code: "internal", requestId: "req-9" }, Object.assign(new Error("SECRET-5 in the message"), { code: "22P02" }));
+    expect(lines).toHaveLength(2);
+    for (const line of lines) expect(line.split("\n")).toHaveLength(1);
+    expect(lines[0]).not.toContain("\u2028");
+    const [info, error] = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(info).toEqual({
+      time: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+      level: "info",
+      event: "request",
+      request_id: "req-9",
+      operation: "receipt_create",
+      status: 201,
+      duration: 3.5,
+      path: "/v1/x\u2028next",
+    });
+    expect(error).toMatchObject({ level: "error", code: "internal", request_id: "req-9", error: "Error", error_code: "22P02" });
+    expect(Array.isArray(error?.frames)).toBe(true);
+    expect(lines[1]).not.toContain("SECRET");
+  });
 });

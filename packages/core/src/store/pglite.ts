@@ -59,6 +59,12 @@ export async function openPgliteStore(dataDir?: string): Promise<Store> {
       count: () => moves,
       readOnly: <T>(text: string, params: unknown[] = []) => rowsOf<T>(db, text, params),
     },
+    // A checkpoint first, so the copy needs little recovery; PGlite then copies the data
+    // directory under its query lock, between statements and never inside a transaction.
+    async dumpDataDir() {
+      await counted(() => db.exec("checkpoint"));
+      return db.dumpDataDir("gzip");
+    },
     async close() {
       if (closed) return;
       closed = true;

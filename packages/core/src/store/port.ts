@@ -18,6 +18,8 @@ export interface Store extends Sql {
   transaction<T>(fn: (tx: Sql) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** Runs a script of several statements (migrations). */
   exec(script: string): Promise<void>;
+  /** The embedded store's data directory as a gzipped tar, consistent while it serves (`cairn backup`, ADR 0082). */
+  dumpDataDir?(): Promise<Blob>;
   /** The connection pool's use right now (PostgreSQL); the embedded store has no pool. */
   poolStats?(): PoolStats;
   close(): Promise<void>;

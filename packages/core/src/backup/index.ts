@@ -1,0 +1,1 @@
+export { type BackupKind, backupKindOf, dumpPostgres, restoreEmbedded, restorePostgres } from "./restore.js";
