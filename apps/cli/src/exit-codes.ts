@@ -34,6 +34,8 @@ export function exitCodeOf(code: CairnErrorCode): ExitCode {
     case "payload_too_large":
     case "unsupported_media_type":
     case "conflict":
+    case "already_decided":
+    case "expired":
       return EXIT.rejected;
     case "unavailable":
       return EXIT.unreachable;
