@@ -2,6 +2,7 @@ import { readArtifact } from "../artifact/read.js";
 import type { Artifact } from "../artifact/schemas.js";
 import type { ServiceContext } from "../context.js";
 import { validationFailed } from "../errors.js";
+import type { Sql } from "../store/port.js";
 import type { DecisionState, DecisionWaitInput } from "./schemas.js";
 import { decisionWaiters } from "./waiters.js";
 
@@ -31,5 +32,28 @@ export async function waitForDecision(ctx: ServiceContext, input: DecisionWaitIn
   if (state.state !== "open" || seconds === 0) return state;
   const deadline = first.ask.answer_by === null ? Number.POSITIVE_INFINITY : Date.parse(first.ask.answer_by) - ctx.now().getTime();
   await decisionWaiters(ctx.store).wait(input.id, Math.max(0, Math.min(seconds * 1000, deadline)), ctx.signal);
-  return decisionStateOf(await readArtifact(ctx, { id: input.id }), ctx.now());
+  // A caller who went away hears nothing: no read on its behalf.
+  if (ctx.signal?.aborted) return state;
+  const now = await currentAsk(ctx.store, input.id);
+  return decisionStateOf(now ?? first, ctx.now());
+}
+
+const reading = new WeakMap<Sql, Map<string, Promise<Pick<Artifact, "ask" | "decision"> | undefined>>>();
+
+/**
+ * The ask and decision as they stand, read once for every waiter woken together: a
+ * thousand agents waiting on one ask cost one query when it is answered, not a thousand.
+ * Each waiter's right to read it was checked when it began to wait.
+ */
+function currentAsk(sql: Sql, id: string): Promise<Pick<Artifact, "ask" | "decision"> | undefined> {
+  let inFlight = reading.get(sql);
+  if (!inFlight) reading.set(sql, (inFlight = new Map()));
+  const pending = inFlight.get(id);
+  if (pending) return pending;
+  const read = sql
+    .query<{ ask: Artifact["ask"]; decision: Artifact["decision"] }>("select ask, decision from artifacts where id = $1", [id])
+    .then(([row]) => row)
+    .finally(() => inFlight.delete(id));
+  inFlight.set(id, read);
+  return read;
 }
