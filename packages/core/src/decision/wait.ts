@@ -47,13 +47,17 @@ const reading = new WeakMap<Sql, Map<string, Promise<Pick<Artifact, "ask" | "dec
  */
 function currentAsk(sql: Sql, id: string): Promise<Pick<Artifact, "ask" | "decision"> | undefined> {
   let inFlight = reading.get(sql);
-  if (!inFlight) reading.set(sql, (inFlight = new Map()));
-  const pending = inFlight.get(id);
+  if (!inFlight) {
+    inFlight = new Map();
+    reading.set(sql, inFlight);
+  }
+  const requests = inFlight;
+  const pending = requests.get(id);
   if (pending) return pending;
   const read = sql
     .query<{ ask: Artifact["ask"]; decision: Artifact["decision"] }>("select ask, decision from artifacts where id = $1", [id])
     .then(([row]) => row)
-    .finally(() => inFlight.delete(id));
-  inFlight.set(id, read);
+    .finally(() => requests.delete(id));
+  requests.set(id, read);
   return read;
 }
