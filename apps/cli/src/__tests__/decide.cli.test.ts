@@ -35,6 +35,9 @@ describe("cairn decide and cairn wait against cairn serve", () => {
     expect(timedOut.code).toBe(WAIT_EXIT.timedOut);
     expect(timedOut.stdout).toBe("");
 
+    const open = await runCli(["read", id], { env: sam.env });
+    expect(open.stdout).toMatch(/ask\s+Choose one: Approve \(approve\) · Reject \(reject\)/);
+
     const waiting = runCli(["wait", id, "--timeout", "30s"], { env: sam.env });
     await new Promise((r) => setTimeout(r, 300));
     const decided = await runCli(["decide", id, "reject", "--comment", "Not before the freeze"], { env: sam.env });
@@ -44,6 +47,10 @@ describe("cairn decide and cairn wait against cairn serve", () => {
     const woke = await waiting;
     expect(woke.code, woke.stderr).toBe(WAIT_EXIT.decided);
     expect(woke.stdout.trim()).toBe("reject");
+
+    const read = await runCli(["read", id], { env: sam.env });
+    expect(read.stdout).toMatch(new RegExp(`ask\\s+Decided: Reject — ${sam.name}, \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} UTC`));
+    expect(read.stdout).toMatch(/ask\s+Comment: Not before the freeze/);
 
     const json = await runCli(["wait", id, "--json"], { env: sam.env });
     expect(json.code).toBe(0);

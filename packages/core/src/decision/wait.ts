@@ -3,16 +3,9 @@ import type { Artifact } from "../artifact/schemas.js";
 import type { ServiceContext } from "../context.js";
 import { validationFailed } from "../errors.js";
 import type { Sql } from "../store/port.js";
+import { decisionStateOf } from "../view/decision.js";
 import type { DecisionState, DecisionWaitInput } from "./schemas.js";
 import { decisionWaiters } from "./waiters.js";
-
-/** Where an ask stands for this reader: answered, expired (also before the worker has marked it), or open. */
-export function decisionStateOf(artifact: Pick<Artifact, "ask" | "decision">, now: Date): DecisionState {
-  if (artifact.decision) return { state: artifact.decision.state, decision: artifact.decision };
-  const deadline = artifact.ask?.answer_by ?? null;
-  if (deadline !== null && Date.parse(deadline) <= now.getTime()) return { state: "expired", decision: { state: "expired", at: deadline } };
-  return { state: "open", decision: null };
-}
 
 /**
  * decision_wait: the agent hears the answer (SPEC §32). Answers at once when the ask is

@@ -1,7 +1,14 @@
 import type { Artifact } from "../artifact/schemas.js";
 import { readableInstant } from "../dates.js";
-import type { Decision } from "../decision/schemas.js";
-import { decisionStateOf } from "../decision/wait.js";
+import type { Decision, DecisionState } from "../decision/schemas.js";
+
+/** Where an ask stands for this reader: answered, expired (also before the worker has marked it), or open. */
+export function decisionStateOf(artifact: Pick<Artifact, "ask" | "decision">, now: Date): DecisionState {
+  if (artifact.decision) return { state: artifact.decision.state, decision: artifact.decision };
+  const deadline = artifact.ask?.answer_by ?? null;
+  if (deadline !== null && Date.parse(deadline) <= now.getTime()) return { state: "expired", decision: { state: "expired", at: deadline } };
+  return { state: "open", decision: null };
+}
 
 /** The words of an ask and its answer, for every rendering (SPEC §32): adapters print these, never their own. */
 export const DECISION_WORDS = {
