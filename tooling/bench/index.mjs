@@ -11,6 +11,7 @@ import { AB_WORKLOADS, benchAb } from "./load/ab.mjs";
 import { benchCreate, benchCreateWebhook } from "./load/create.mjs";
 import { benchCli, benchShare, benchSoak } from "./load/reads.mjs";
 import { benchNotify } from "./load/notify.mjs";
+import { benchDecide } from "./load/decide.mjs";
 import { benchTraces, benchTracesAmplified } from "./load/traces.mjs";
 import { benchScale } from "./load/scale.mjs";
 import { benchDelivery, benchFairness } from "./webhooks.mjs";
@@ -43,6 +44,8 @@ const ROWS = {
   /** POST /v1/receipts to a team whose members have 3 channels each, against members without (same run): load/notify.mjs. */
   notify: async () => benchNotify(drivers, await import("@cairn/core/testing")),
   share: () => benchShare(drivers),
+  /** Decide → a waiting agent p95 on one `cairn serve` and across two behind PgBouncer, and queries/s with 1,000 idle waiters (SPEC §38): load/decide.mjs. */
+  decide: () => benchDecide(),
   /** OTLP spans/s through POST /v1/traces (protobuf) against a bare hono handler decoding the same requests: load/traces.mjs. */
   traces: () => benchTraces(drivers),
   /** Issue 31's amplified OTLP request (7 × 15,000-char resource, 1,000 spans) vs the same with short attributes: wall, server CPU, peak RSS. */

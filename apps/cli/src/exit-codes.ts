@@ -35,6 +35,8 @@ export function exitCodeOf(code: CairnErrorCode): ExitCode {
     case "unsupported_media_type":
     case "conflict":
     case "rate_limited":
+    case "already_decided":
+    case "expired":
       return EXIT.rejected;
     case "unavailable":
       return EXIT.unreachable;

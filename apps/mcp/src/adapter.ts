@@ -17,6 +17,8 @@ export function failureKind(code: CairnErrorCode): "tool" | "protocol" {
     case "duplicate":
     case "idempotency_mismatch":
     case "conflict":
+    case "already_decided":
+    case "expired":
     case "forbidden":
     case "not_found":
     case "gone":
@@ -46,6 +48,8 @@ export function requestErrorCode(code: CairnErrorCode): number {
     case "idempotency_mismatch":
     case "forbidden":
     case "conflict":
+    case "already_decided":
+    case "expired":
     case "payload_too_large":
     case "unsupported_media_type":
     case "rate_limited":

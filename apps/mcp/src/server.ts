@@ -1,5 +1,13 @@
-import { type Artifact, type Cairn, OPERATIONS, type Principal } from "@cairn/core";
-import { type CallToolResult, type JSONRPCRequest, LATEST_PROTOCOL_VERSION, type Result, Server, type ServerContext } from "@modelcontextprotocol/server";
+import { type Artifact, askHintOf, type Cairn, OPERATIONS, type Principal } from "@cairn/core";
+import {
+  type CallToolResult,
+  type ContentBlock,
+  type JSONRPCRequest,
+  LATEST_PROTOCOL_VERSION,
+  type Result,
+  Server,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { toolFailure, toolSuccess } from "./adapter.js";
 import { RECEIPT_CARD_URI, readAppResource, withCardData } from "./app/resource.js";
@@ -76,7 +84,10 @@ export function createMcpServer(cairn: Cairn, principal: Principal, options: Mcp
     }
     try {
       const value = await cairn.invoke(name, callContext(name, params._meta), args ?? {});
-      const links = LINKING_TOOLS.has(name) ? [resourceLinkOf(value as Artifact)] : [];
+      const links: ContentBlock[] = LINKING_TOOLS.has(name) ? [resourceLinkOf(value as Artifact)] : [];
+      // An ask is out: the agent is told how to hear the answer (core's words).
+      const hint = name === "receipt_create" ? askHintOf(value as Artifact) : null;
+      if (hint !== null) links.push({ type: "text", text: hint });
       return shapeForVersion(withCardData(name, toolSuccess(value, links), cairn.config.publicUrl), revision());
     } catch (err) {
       // Unexpected errors go to the process logger (code and our stack only), never to the client.

@@ -12,7 +12,8 @@ import { surfaceOf } from "./surface.js";
  * the request id, and the headers the operation declares it reads (their meaning is core's).
  */
 export function requestContext(cairn: Cairn, c: Context<RestEnv>, name: OperationName): ServiceContext {
-  const options: RequestOptions = { requestId: c.get("requestId") };
+  // The client's going away ends a held request (decision_wait) at once.
+  const options: RequestOptions = { requestId: c.get("requestId"), signal: c.req.raw.signal };
   for (const header of OPERATIONS[name].headers) {
     const value = c.req.header(header);
     if (value !== undefined) options[OPERATION_HEADERS[header].option] = value;

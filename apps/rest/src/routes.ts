@@ -82,6 +82,8 @@ export const ROUTES: { readonly [N in OperationName]?: RouteOf<N> } = {
   subscription_test: { method: "post", path: "/v1/subscriptions/:id/test", status: 200, input: "params", tag: "Webhooks" },
   subscription_rotate_secret: { method: "post", path: "/v1/subscriptions/:id/rotate-secret", status: 200, input: "params", tag: "Webhooks" },
   artifact_acknowledge: { method: "post", path: "/v1/artifacts/:id/acknowledge", status: 200, input: "params+body", tag: "Inbox" },
+  artifact_decide: { method: "post", path: "/v1/artifacts/:id/decide", status: 200, input: "params+body", tag: "Decisions" },
+  decision_wait: { method: "get", path: "/v1/artifacts/:id/decision", status: 200, input: "params+query", tag: "Decisions" },
   inbox_list: { method: "get", path: "/v1/inbox", status: 200, input: "query", tag: "Inbox" },
   outcomes_list: { method: "get", path: "/v1/outcomes", status: 200, input: "query", tag: "Inbox" },
   signin_link_create: { method: "post", path: "/v1/signin-links", status: 201, input: "body", tag: "Identity" },

@@ -26,6 +26,10 @@ function wordsOf(code: CairnErrorCode): Omit<WebFailure, "status"> {
       return { title: "That did not work", message: "Something in the request was not valid.", showCoreMessage: true };
     case "conflict":
       return { title: "Not now", message: "The current state does not allow this.", showCoreMessage: true };
+    case "already_decided":
+      return { title: "Already answered", message: "Someone answered this first; the first answer is final.", showCoreMessage: true };
+    case "expired":
+      return { title: "Too late", message: "This question passed its deadline without an answer.", showCoreMessage: true };
     case "duplicate":
       return { title: "Already there", message: "An identical receipt already exists.", showCoreMessage: true };
     case "unauthenticated":

@@ -141,6 +141,8 @@ export function createCairn(store: Store, config: CairnConfig, options: CairnOpt
       requestId: request.requestId || randomUUID(),
       ...(request.idempotencyKey !== undefined && { idempotencyKey: request.idempotencyKey }),
       ...(request.traceparent !== undefined && { traceparent: request.traceparent }),
+      ...(request.via !== undefined && { via: request.via }),
+      ...(request.signal !== undefined && { signal: request.signal }),
     }),
     invoke: (name, ctx, raw) => invokeOperation(OPERATIONS[name], routed(name, ctx), raw) as never,
     refuseUnreadable: (name, ctx, error) => refuseUnreadableInput(OPERATIONS[name], ctx, error),

@@ -1,3 +1,4 @@
+import type { DecisionVia } from "./decision/schemas.js";
 import type { Logger } from "./log.js";
 import type { ReceiptGate } from "./receipt/custom-gate.js";
 import type { LruMap } from "./lru.js";
@@ -58,6 +59,14 @@ export interface RequestOptions {
    * receipt_create links the receipt to the owner's run of that trace id (SPEC §21).
    */
   traceparent?: string | undefined;
+  /**
+   * Where a person's answer to an ask came from (SPEC §32, §33), when it is not the surface
+   * itself: an email or ntfy link, a Slack button, the MCP App card. Set by that entry
+   * point on the server, never read from the client. Default: the surface.
+   */
+  via?: DecisionVia | undefined;
+  /** Aborted when the caller went away: a held request (decision_wait) lets go at once. */
+  signal?: AbortSignal | undefined;
   /** The request's id (REST: `X-Request-Id`, echoed on the response); core's log lines carry it. Default: a new UUID. */
   requestId?: string | undefined;
 }

@@ -523,6 +523,46 @@ export const SCENARIOS: Scenario[] = [
     step: receipt(minimalReceipt({ learned: "asks badly", human_action: "Approve?", ask: { options: [ASK.options[0], ASK.options[0]] } })),
   },
   {
+    name: "answer an ask",
+    expect: "ok",
+    check: (o) =>
+      value(o).decision?.state === "decided" && value(o).decision?.option === "approve" && value(o).acknowledgements?.length === 1 ? null : "is not decided",
+    setup: [receipt(minimalReceipt({ learned: "asks to approve", human_action: "Approve the migration?", ask: ASK }))],
+    step: { operation: "artifact_decide", input: { id: "$0.id", option: "approve", comment: "Go" } },
+  },
+  {
+    name: "a different answer after the first",
+    expect: "already_decided",
+    setup: [
+      receipt(minimalReceipt({ learned: "answered first", human_action: "Approve the migration?", ask: ASK })),
+      { operation: "artifact_decide", input: { id: "$0.id", option: "approve" } },
+    ],
+    step: { operation: "artifact_decide", input: { id: "$0.id", option: "reject" } },
+  },
+  {
+    name: "an answer that is not an option",
+    expect: "validation_failed",
+    setup: [receipt(minimalReceipt({ learned: "answered badly", human_action: "Approve the migration?", ask: ASK }))],
+    step: { operation: "artifact_decide", input: { id: "$0.id", option: "maybe" } },
+  },
+  {
+    name: "wait on an answered ask",
+    expect: "ok",
+    check: (o) => (value(o).state === "decided" && value(o).decision?.label === "Reject" ? null : "does not read as decided"),
+    setup: [
+      receipt(minimalReceipt({ learned: "answered to wait on", human_action: "Approve the migration?", ask: ASK })),
+      { operation: "artifact_decide", input: { id: "$0.id", option: "reject" } },
+    ],
+    step: { operation: "decision_wait", input: { id: "$0.id", wait: 1 } },
+  },
+  {
+    name: "an open ask, read without waiting",
+    expect: "ok",
+    check: (o) => (value(o).state === "open" && value(o).decision === null ? null : "does not read as open"),
+    setup: [receipt(minimalReceipt({ learned: "open to read", human_action: "Approve the migration?", ask: ASK }))],
+    step: { operation: "decision_wait", input: { id: "$0.id" } },
+  },
+  {
     name: "the inbox lists what is acknowledged",
     expect: "ok",
     check: items(1),

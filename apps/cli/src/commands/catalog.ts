@@ -1,6 +1,7 @@
 import type { OperationName } from "@cairn/core";
 import { assignCommand } from "./assign.js";
 import { transferCommand } from "./transfer.js";
+import { decideCommand, waitCommand } from "./decide.js";
 import type { CliCommand } from "./define.js";
 import { exportCommand } from "./export.js";
 import { ackCommand, inboxCommand, outcomesCommand } from "./inbox.js";
@@ -107,6 +108,8 @@ export const CLI_COMMANDS: { readonly [N in OperationName]?: CliCommand<N> } = {
   subscription_rotate_secret: subscriptionRotateSecretCommand,
   inbox_list: inboxCommand,
   artifact_acknowledge: ackCommand,
+  artifact_decide: decideCommand,
+  decision_wait: waitCommand,
   outcomes_list: outcomesCommand,
   signin_link_create: openCommand,
   channel_create: notifyAddCommand,

@@ -25,7 +25,7 @@ describe("MCP tool catalog", () => {
   it("offers every operation core does not keep off MCP (notOn.mcp, with a reason), and no administration", () => {
     const held = operationNames().filter((name) => !isToolName(name));
     expect(held.every((name) => (notToolReason(name) ?? "").length > 0)).toBe(true);
-    expect(held).toEqual(expect.arrayContaining(["me", "user_create", "token_create", "keys_rotate", "artifact_acknowledge"]));
+    expect(held).toEqual(expect.arrayContaining(["me", "user_create", "token_create", "keys_rotate", "artifact_acknowledge", "artifact_decide"]));
     expect(toolDefinitions().map((t) => t.name)).toEqual([
       "receipt_create",
       "artifact_create",
@@ -46,6 +46,7 @@ describe("MCP tool catalog", () => {
       "subscription_list",
       "inbox_list",
       "outcomes_list",
+      "decision_wait",
       "keys_list",
       "receipt_verify",
     ]);

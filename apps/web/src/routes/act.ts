@@ -1,7 +1,9 @@
-import { actsFor, type Artifact, assignableUsers, type Cairn, CONFIRMATIONS, type ConfirmationName, mayAcknowledge, type ServiceContext } from "@cairn/core";
+import { actsFor, type Artifact, askViewOf, assignableUsers, type Cairn, CONFIRMATIONS, type ConfirmationName, mayAcknowledge, type ServiceContext } from "@cairn/core";
 import type { Context, Hono } from "hono";
+import { html } from "hono/html";
 import type { WebEnv } from "../adapter.js";
 import { artifactActions, artifactPage, type ArtifactPageParts } from "../pages/artifact.js";
+import { askBlock } from "../pages/ask.js";
 import { acknowledgeForm } from "../pages/inbox.js";
 import { formIsGenuine, type WebSession } from "../session.js";
 import { formLimit, refusedForm } from "./auth.js";
@@ -28,9 +30,13 @@ export async function artifactPageParts(cairn: Cairn, ctx: ServiceContext, c: Co
     if (title !== null) titles.set(other, title);
   }
   const done = c.req.query("done");
+  // An open ask is answered with its buttons (which also acknowledge), not with Acknowledge.
+  const ask = askViewOf(artifact, ctx.now());
+  const ackForm =
+    mayAcknowledge(artifact, session.principal.user.name) && ask?.state !== "open" ? acknowledgeForm(artifact.id, session.formToken, `/a/${id}`) : "";
   return {
     rawHref: `/a/${id}/raw`,
-    underChip: mayAcknowledge(artifact, session.principal.user.name) ? acknowledgeForm(artifact.id, session.formToken, `/a/${id}`) : "",
+    underChip: ask ? html`${askBlock(ask, ask.state === "open" ? { id: artifact.id, formToken: session.formToken } : null)}${ackForm}` : ackForm,
     notice: done !== undefined && Object.hasOwn(CONFIRMATIONS, done) ? CONFIRMATIONS[done as ConfirmationName](artifact) : null,
     actions: artifactActions(artifact, await assigneeChoices(cairn, ctx, artifact.owner), session.formToken, moveTargets(ctx, artifact)),
     titles,
@@ -57,6 +63,19 @@ export function mountArtifactActions(app: Hono<WebEnv>, cairn: Cairn): void {
       if (!formIsGenuine(c, session, typeof form.csrf === "string" ? form.csrf : undefined)) return c.html(refusedForm(), 403);
       const kept = await cairn.invoke("artifact_retain", ctx, { id: c.req.param("id") ?? "" });
       return c.redirect(`/a/${encodeURIComponent(kept.id)}?done=retained`, 303);
+    }),
+  );
+  app.post(
+    "/a/:id/decide",
+    formLimit,
+    signedIn(cairn, async (c, ctx, _chrome, session) => {
+      const form = await c.req.parseBody();
+      if (!formIsGenuine(c, session, typeof form.csrf === "string" ? form.csrf : undefined)) return c.html(refusedForm(), 403);
+      const comment = typeof form.comment === "string" && form.comment.trim() !== "" ? form.comment : undefined;
+      const option = typeof form.option === "string" ? form.option : "";
+      // The same operation as every surface; `via` is the web's because the surface is.
+      const decided = await cairn.invoke("artifact_decide", ctx, { id: c.req.param("id") ?? "", option, ...(comment !== undefined && { comment }) });
+      return c.redirect(`/a/${encodeURIComponent(decided.id)}?done=decided`, 303);
     }),
   );
   app.post(

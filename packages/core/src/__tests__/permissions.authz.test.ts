@@ -66,6 +66,8 @@ const AGENT_MAY: { readonly [N in OperationName]: boolean } = {
   subscription_rotate_secret: false,
   // A model cannot tell a person it has been told (ADR 0017); it may see what waits on people.
   artifact_acknowledge: false,
+  artifact_decide: false,
+  decision_wait: true,
   inbox_list: true,
   outcomes_list: true,
   // Agents may read the public keys and verify; rotating the server's key is a person's act.

@@ -1,6 +1,7 @@
 import { readableInstant } from "../dates.js";
 import { humanActionText } from "../inbox/format.js";
 import { ageOf } from "../inbox/internal.js";
+import { askLines, askViewOf } from "../view/decision.js";
 import { lifetimeText, receiptNowLines } from "../view/state.js";
 import { artifactProvenanceLine } from "./provenance-line.js";
 import type { Artifact } from "./schemas.js";
@@ -14,9 +15,11 @@ import type { Artifact } from "./schemas.js";
  */
 export function artifactFacts(a: Artifact, now: Date = new Date()): Array<readonly [label: string, value: string]> {
   const current = receiptNowLines(a, now);
+  const ask = askViewOf(a, now);
   return [
     ["id", a.id],
     ...(current ?? []),
+    ...(ask ? askLines(ask).map((line) => ["ask", line] as const) : []),
     ["url", a.url],
     ["owner", a.owner],
     ["claim", artifactProvenanceLine(a)],

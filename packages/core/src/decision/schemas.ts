@@ -64,8 +64,8 @@ export const AskInput = z
       .describe('Optional deadline: an instant, or a duration from now such as "48h" or "7d" (stored as an instant). After it the ask is expired.')
       .meta({ examples: ["48h", "7d", "2026-12-09T17:00:00Z"] }),
   })
+  // No component id: the ask is inlined where the receipt's input is published (JSON Schema, the MCP tool).
   .meta({
-    id: "AskInput",
     description:
       "Ask the person a question with fixed answers: the question is the receipt's human_action (which must not be Nothing). Not part of the body; shown as live state.",
     examples: [
@@ -120,16 +120,22 @@ export const DecideInput = z.strictObject({
 });
 export type DecideInput = z.output<typeof DecideInput>;
 
-const WaitSeconds = z.number().int().min(0).max(ASK_LIMITS.waitSeconds);
-
 export const DecisionWaitInput = z.strictObject({
   id: ArtifactId,
   wait: z.coerce
     .number()
-    .pipe(WaitSeconds)
+    .int()
+    .min(0)
+    .max(ASK_LIMITS.waitSeconds)
     .optional()
     .describe(`Seconds to hold the request while the ask is open, 0 to ${ASK_LIMITS.waitSeconds} (default 0: answer at once).`),
-  timeout_s: WaitSeconds.optional().describe(`The same as \`wait\` (the MCP tool's spelling), 0 to ${ASK_LIMITS.waitSeconds}.`),
+  timeout_s: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(ASK_LIMITS.waitSeconds)
+    .optional()
+    .describe(`The same as \`wait\` (the MCP tool's spelling), 0 to ${ASK_LIMITS.waitSeconds}.`),
 });
 export type DecisionWaitInput = z.output<typeof DecisionWaitInput>;
 

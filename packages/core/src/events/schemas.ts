@@ -16,6 +16,8 @@ export const EVENT_TYPES = [
   "artifact.transferred",
   "team.invited",
   "team.joined",
+  "receipt.decided",
+  "receipt.decision_expired",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 export const EventTypeSchema = z.enum(EVENT_TYPES).describe(`An event type: ${EVENT_TYPES.join(", ")}.`);
@@ -105,6 +107,29 @@ export const JoinedData = z.object({
   by: By.describe("Who made it happen: the user who accepted, or the administrator."),
 });
 
+/** SPEC §32: a person answered a receipt's ask. `by` comes from the credential, `via` from the surface that carried the answer. */
+export const DecidedData = z.object({
+  id: z.string().describe("Receipt id."),
+  title: z.string().describe("Title."),
+  url: z.string().describe("Share link."),
+  owner: z.string().describe("`user:NAME` or `team:NAME`."),
+  option: z.string().describe("The chosen option's id."),
+  label: z.string().describe("The chosen option's label."),
+  comment: z.string().nullable().describe("The comment, or null."),
+  by: z.object({ user: z.string(), token_name: z.string() }).describe("Who answered."),
+  via: z.string().describe("Where: web, cli, rest, slack, email, ntfy or mcp-app."),
+  at: z.string().describe("ISO 8601 time of the answer."),
+});
+
+/** SPEC §32: a receipt's ask passed its answer_by unanswered. */
+export const DecisionExpiredData = z.object({
+  id: z.string().describe("Receipt id."),
+  title: z.string().describe("Title."),
+  url: z.string().describe("Share link."),
+  owner: z.string().describe("`user:NAME` or `team:NAME`."),
+  at: z.string().describe("ISO 8601 time the ask expired (its answer_by)."),
+});
+
 /** Payload schema of each type's `data`. Parsing with it fixes the key order and strips anything else. */
 export const EVENT_DATA = {
   "artifact.created": ArtifactCreatedData,
@@ -116,6 +141,8 @@ export const EVENT_DATA = {
   "artifact.transferred": TransferredData,
   "team.invited": InvitedData,
   "team.joined": JoinedData,
+  "receipt.decided": DecidedData,
+  "receipt.decision_expired": DecisionExpiredData,
 } as const satisfies { readonly [T in EventType]: z.ZodType };
 
 /**

@@ -20,6 +20,7 @@ export const PERMISSIONS = [
   "tokens:write",
   "users:write",
   "acknowledgements:write",
+  "decisions:write",
   "subscriptions:write",
   "keys:write",
   "sessions:write",
@@ -30,7 +31,7 @@ export type Permission = (typeof PERMISSIONS)[number];
 
 /**
  * Agent tokens write receipts, artifacts and runs and read what their user may read.
- * Keeping a record, deleting a run, policies, teams, tokens, users, acknowledgements, subscriptions,
+ * Keeping a record, deleting a run, policies, teams, tokens, users, acknowledgements, answers to asks, subscriptions,
  * signing in to the web, and where a person is notified, are a person's decisions. Human tokens hold every permission.
  */
 const AGENT_PERMISSIONS: ReadonlySet<Permission> = new Set(["read", "receipts:write", "artifacts:write", "runs:write"]);

@@ -6,9 +6,10 @@ import { searchStatisticsJob } from "../artifact/search-statistics.js";
 import { digestJob } from "../notify/digest.js";
 import { remindersJob } from "../notify/fanout.js";
 import { pruneNotificationsJob } from "../notify/prune.js";
+import { expireAsksJob } from "../decision/expire-job.js";
 
 /**
  * The scheduled jobs every worker runs (`cairn serve` and `cairn worker`). Add one line
  * per job; each job lives in its own area's module.
  */
-export const JOBS: readonly Job[] = [pruneEventsJob, measureDueJob, expirySweepJob, searchStatisticsJob, remindersJob, digestJob, pruneNotificationsJob];
+export const JOBS: readonly Job[] = [pruneEventsJob, measureDueJob, expirySweepJob, searchStatisticsJob, remindersJob, digestJob, pruneNotificationsJob, expireAsksJob];

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { ARTIFACT_TAG } from "../artifact/operations.js";
+import { DECISION_TAG } from "../decision/operations.js";
 import { DROP_TAG } from "../drops/operations.js";
 import { EVENT_TAG } from "../events/operations.js";
 import { IDENTITY_TAG } from "../identity/operations.js";
@@ -13,6 +14,7 @@ import { SIGNING_TAG } from "../signing/operations.js";
 import { TEAM_TAG } from "../team/operations.js";
 import { defineApiTag } from "../operations/api-tags.js";
 import { ARTIFACT_OPERATIONS } from "../artifact/operations.js";
+import { DECISION_OPERATIONS } from "../decision/operations.js";
 import { DROP_OPERATIONS } from "../drops/operations.js";
 import { EVENT_OPERATIONS } from "../events/operations.js";
 import { HEALTH_OPERATIONS } from "../health/operations.js";
@@ -51,6 +53,7 @@ export const OPERATIONS = titled({
   ...POLICY_OPERATIONS,
   ...EVENT_OPERATIONS,
   ...INBOX_OPERATIONS,
+  ...DECISION_OPERATIONS,
   ...SIGNING_OPERATIONS,
   ...SESSION_OPERATIONS,
   ...NOTIFY_OPERATIONS,
@@ -77,6 +80,7 @@ export const API_TAGS = [
   POLICY_TAG,
   EVENT_TAG,
   INBOX_TAG,
+  DECISION_TAG,
   SIGNING_TAG,
   SCHEMA_TAG,
   NOTIFY_TAG,

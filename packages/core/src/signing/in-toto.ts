@@ -4,6 +4,8 @@ import { checksumOf } from "../checksum.js";
 
 export const STATEMENT_TYPE = "https://in-toto.io/Statement/v1";
 export const RECEIPT_PREDICATE_TYPE = "https://cairn.dev/receipt/v1";
+/** A receipt's answered or expired ask (SPEC §32): its own line, about the same subject, signed like the receipt. */
+export const DECISION_PREDICATE_TYPE = "https://cairn.dev/decision/v1";
 
 /** Everything the body is rendered from, and whose claim it is (SPEC §16). */
 export interface ReceiptPredicate {
@@ -59,6 +61,25 @@ export function statementOf(row: ArtifactRow): Statement {
       created_at: new Date(row.created_at).toISOString(),
       owner: row.owner,
     },
+  };
+}
+
+/** The decision's statement: the receipt it answers (same subject and digest), the ask as given and the decision. */
+export interface DecisionStatement {
+  _type: typeof STATEMENT_TYPE;
+  subject: Statement["subject"];
+  predicateType: typeof DECISION_PREDICATE_TYPE;
+  predicate: { ask: NonNullable<ArtifactRow["ask"]>; decision: NonNullable<ArtifactRow["decision"]>; owner: string };
+}
+
+/** The decision line of a receipt whose ask is settled, or null while it is open (or it has none). */
+export function decisionStatementOf(row: ArtifactRow): DecisionStatement | null {
+  if (!row.ask || !row.decision) return null;
+  return {
+    _type: STATEMENT_TYPE,
+    subject: [{ name: subjectName(row.id), digest: { sha256: row.checksum.replace(/^sha256:/, "") } }],
+    predicateType: DECISION_PREDICATE_TYPE,
+    predicate: { ask: row.ask, decision: row.decision, owner: row.owner },
   };
 }
 

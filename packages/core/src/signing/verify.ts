@@ -1,7 +1,7 @@
 import { checksumOf } from "../checksum.js";
 import type { ArtifactRow } from "../artifact/internal.js";
 import { DsseEnvelope, IN_TOTO_PAYLOAD_TYPE, signatureVerifies } from "./dsse.js";
-import { detailsOf, RECEIPT_PREDICATE_TYPE, type ReceiptPredicate, rerender, STATEMENT_TYPE } from "./in-toto.js";
+import { DECISION_PREDICATE_TYPE, detailsOf, RECEIPT_PREDICATE_TYPE, type ReceiptPredicate, rerender, STATEMENT_TYPE } from "./in-toto.js";
 import { verifyingKeyOf } from "./keys.js";
 import type { Jwk } from "./schemas.js";
 import { VERIFY_CHECKS, type VerifyCheck, type VerifyCheckName, type VerifyResult } from "./verify-schemas.js";
@@ -45,6 +45,8 @@ interface ParsedLine {
   predicate: ReceiptPredicate;
   id: string;
   digest: string;
+  /** A decision's line (SPEC §32): what it claims is checked against its own ask, not a body. */
+  decision?: { ask: { options?: Array<{ id?: unknown; label?: unknown }> }; decision: { state?: unknown; option?: unknown; label?: unknown } };
 }
 
 function parseLine(line: string): { ok: true; value: ParsedLine } | { ok: false; detail: string; id: string | null } {
@@ -69,9 +71,19 @@ function parseLine(line: string): { ok: true; value: ParsedLine } | { ok: false;
   const digest = subject?.digest?.sha256;
   const predicate = statement.predicate as ReceiptPredicate | undefined;
   if (statement._type !== STATEMENT_TYPE) return { ok: false, detail: `the payload is not an in-toto Statement v1`, id };
-  if (statement.predicateType !== RECEIPT_PREDICATE_TYPE) return { ok: false, detail: `predicateType is not ${RECEIPT_PREDICATE_TYPE}`, id };
+  const isDecision = statement.predicateType === DECISION_PREDICATE_TYPE;
+  if (statement.predicateType !== RECEIPT_PREDICATE_TYPE && !isDecision) {
+    return { ok: false, detail: `predicateType is not ${RECEIPT_PREDICATE_TYPE} or ${DECISION_PREDICATE_TYPE}`, id };
+  }
   if (id === null || typeof digest !== "string" || !/^[0-9a-f]{64}$/.test(digest)) {
     return { ok: false, detail: "the subject is not cairn:<id> with a sha256 digest", id };
+  }
+  if (isDecision) {
+    const p = statement.predicate as ParsedLine["decision"] | undefined;
+    if (typeof p?.ask !== "object" || typeof p?.decision !== "object" || p.ask === null || p.decision === null) {
+      return { ok: false, detail: "the predicate has no ask and decision", id };
+    }
+    return { ok: true, value: { envelope: envelope.data, predicate: { title: "" } as ReceiptPredicate, id, digest, decision: p } };
   }
   if (typeof predicate !== "object" || predicate === null || typeof predicate.title !== "string") {
     return { ok: false, detail: "the predicate has no title, metadata and details", id };
@@ -86,12 +98,12 @@ function parseLine(line: string): { ok: true; value: ParsedLine } | { ok: false;
 export function verifyLine(line: string, keys: readonly Partial<Jwk>[]): VerifyResult {
   const parsed = parseLine(line.trim());
   if (!parsed.ok) return runChecks(parsed.id, [["payload", () => fail(parsed.detail)]]);
-  const { envelope, predicate, id, digest } = parsed.value;
+  const { envelope, predicate, id, digest, decision } = parsed.value;
   const kids = envelope.signatures.map((s) => s.keyid);
   const key = keys.find((k) => typeof k.kid === "string" && kids.includes(k.kid));
   const publicKey = key ? verifyingKeyOf(key) : null;
   return runChecks(id, [
-    ["payload", () => pass("a DSSE envelope holding an in-toto Statement v1 of a Cairn receipt")],
+    ["payload", () => pass(`a DSSE envelope holding an in-toto Statement v1 of a Cairn ${decision ? "decision" : "receipt"}`)],
     ["key", () => (key && publicKey ? pass(`signed with key ${key.kid}`) : fail(`no published key has the keyid ${kids.join(", ") || "(none)"}`))],
     [
       "signature",
@@ -100,8 +112,18 @@ export function verifyLine(line: string, keys: readonly Partial<Jwk>[]): VerifyR
           ? pass("the Ed25519 signature over the DSSE pre-authentication encoding verifies")
           : fail("the signature does not verify: the line was changed after signing, or signed by another key"),
     ],
-    ["checksum", () => checksumStep(predicate, digest)],
+    ["checksum", () => (decision ? decisionStep(decision) : checksumStep(predicate, digest))],
   ]);
+}
+
+/** A decision line holds together: a decided option is one its ask offered, under the label it offered. */
+function decisionStep({ ask, decision }: NonNullable<ParsedLine["decision"]>): Outcome {
+  if (decision.state === "expired") return pass("the ask expired unanswered");
+  const offered = (ask.options ?? []).find((o) => o.id === decision.option);
+  if (decision.state !== "decided" || !offered) return fail("the decision names no option its ask offered");
+  return offered.label === decision.label
+    ? pass(`the decision is the ask's option ${String(decision.option)}`)
+    : fail("the decision's label is not its option's");
 }
 
 /** Verifies a stored artifact: its body matches its checksum, and a receipt's body re-renders to it. */

@@ -6,3 +6,4 @@ export * from "./validator.js";
 export * from "./state.js";
 export * from "./receipt-app.js";
 export * from "./a2ui.js";
+export * from "./decision.js";

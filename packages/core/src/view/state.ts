@@ -3,6 +3,7 @@ import { parseOwner } from "../identity/names.js";
 import { readableInstant } from "../dates.js";
 import type { Acknowledgement } from "../inbox/acknowledgement.js";
 import { HUMAN_ACTION_LABEL } from "../inbox/format.js";
+import { decisionText } from "./decision.js";
 import { asksAPerson, type OutcomeState, outcomeStateOf } from "../inbox/rules.js";
 import { OUTCOME_LABELS, RECEIPT_SCHEMA_ID, type ReceiptMetadata } from "../receipt/schemas.js";
 
@@ -33,6 +34,7 @@ export const CONFIRMATIONS = {
   assigned: (a: Pick<Artifact, "assignee">) => (a.assignee === null ? "Nobody is assigned now." : `${STATE_WORDS.assignee} ${a.assignee}.`),
   acknowledged: () => "Acknowledged: you said you saw what it asks.",
   transferred: (a: Pick<Artifact, "owner">) => `Moved to ${a.owner}: its members read it and may be assigned it.`,
+  decided: (a: Pick<Artifact, "decision">) => (a.decision ? `${decisionText(a.decision)}.` : "Answered."),
 } as const;
 export type ConfirmationName = keyof typeof CONFIRMATIONS;
 

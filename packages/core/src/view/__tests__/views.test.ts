@@ -38,6 +38,8 @@ function receipt(metadata: Record<string, unknown>): Artifact {
     expires_at: null,
     retained: true,
     assignee: null,
+    ask: null,
+    decision: null,
     followed_by: [],
     followed: false,
   };
