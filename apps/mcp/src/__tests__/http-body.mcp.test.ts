@@ -19,7 +19,7 @@ describe("the /mcp handler's request body", () => {
   });
   afterAll(() => store?.close());
 
-  const post = (body: BodyInit, contentType = "application/json") =>
+  const post = (body: string | ReadableStream<Uint8Array>, contentType = "application/json") =>
     handle(
       new Request("http://x/mcp", {
         method: "POST",
