@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { FileDurations } from "./tooling/vitest/durations-reporter.mjs";
 import { LongestFirst } from "./tooling/vitest/sequencer.mjs";
 
 export default defineConfig({
@@ -18,5 +19,7 @@ export default defineConfig({
     maxWorkers: 3,
     // The projects with the longest files start first, so no long file runs alone at the end (ADR 0071).
     sequence: { sequencer: LongestFirst },
+    // CAIRN_RECORD_DURATIONS=1 pnpm test writes each file's seconds for the sequencer (ADR 0084).
+    reporters: ["default", new FileDurations()],
   },
 });

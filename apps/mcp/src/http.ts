@@ -3,8 +3,10 @@ import { jsonSyntaxReason } from "@cairn/core/json";
 import {
   type AuthInfo,
   createMcpHandler,
+  isJsonContentType,
   isLegacyRequest,
   type McpRequestContext,
+  readRequestBody,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
 import { MODERN_PROTOCOL_VERSION, versionOfHttpRequest } from "./protocol.js";
@@ -25,25 +27,22 @@ export async function authenticateMcp(cairn: Cairn, req: Request, requestId?: st
   }
 }
 
+const jsonRpcError = (status: number, code: number, message: string) => Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status });
+
 /**
- * The SDK answers a body that is not JSON with "Parse error: Invalid JSON"; this says where
- * it breaks (line and column), as REST and `cairn mcp` do (SPEC §22). Any other answer is
- * passed on untouched.
+ * A JSON body, read once and bounded, then handed to the SDK parsed (so it neither reads
+ * nor copies it again). A body that is not JSON is answered here, saying where it breaks
+ * (line and column), as REST and `cairn mcp` do (SPEC §22); the size answer is the SDK's
+ * own. Another content type is left to the SDK, which refuses it (415) unread.
  */
-async function whereJsonBreaks(res: Response, request: Request): Promise<Response> {
-  if (res.status !== 400) return res;
-  const answer = (await res
-    .clone()
-    .json()
-    .catch(() => null)) as { error?: { code?: number; message?: string } } | null;
-  if (answer?.error?.code !== -32700 || !answer.error.message?.startsWith("Parse error")) return res;
-  const text = await request.text();
+async function readJsonBody(req: Request): Promise<{ parsed: unknown } | Response | null> {
+  if (!isJsonContentType(req.headers.get("content-type"))) return null;
+  const read = await readRequestBody(req, LIMITS.requestBytes);
+  if (read.tooLarge) return jsonRpcError(413, -32000, `Payload Too Large: Request body must not exceed ${LIMITS.requestBytes} bytes`);
   try {
-    JSON.parse(text);
-    return res;
+    return { parsed: JSON.parse(read.text) };
   } catch (err) {
-    const message = `Parse error: the request body ${jsonSyntaxReason(text, err)}`;
-    return Response.json({ jsonrpc: "2.0", error: { code: -32700, message }, id: null }, { status: 400, headers: res.headers });
+    return jsonRpcError(400, -32700, `Parse error: the request body ${jsonSyntaxReason(read.text, err)}`);
   }
 }
 
@@ -51,26 +50,6 @@ async function whereJsonBreaks(res: Response, request: Request): Promise<Respons
 interface CallerInfo {
   principal: Principal;
   requestId: string | undefined;
-}
-
-/**
- * Builds the SDK's handler without the line it prints on every start when answers are
- * JSON ("responseMode: 'json' drops mid-call notifications…"). Cairn answers JSON on
- * purpose (docs/adr/0051) and sends no notification during a call, so the line told
- * whoever ran `cairn serve` about a loss that cannot happen. Only that line is held back,
- * only while the handler is built; any other warning still reaches stderr.
- */
-function withoutJsonModeNotice<T>(build: () => T): T {
-  const warn = console.warn;
-  console.warn = (...args: unknown[]) => {
-    if (typeof args[0] === "string" && args[0].startsWith("responseMode: 'json' drops mid-call notifications")) return;
-    warn(...args);
-  };
-  try {
-    return build();
-  } finally {
-    console.warn = warn;
-  }
 }
 
 /**
@@ -92,15 +71,14 @@ export function createMcpHttpHandler(cairn: Cairn, options: McpServerOptions): (
       ...(caller.requestId !== undefined && { requestId: caller.requestId }),
     });
   };
-  const modern = withoutJsonModeNotice(() =>
-    createMcpHandler(factory, {
-      legacy: "reject",
-      responseMode: "json",
-      maxRequestBodySize: LIMITS.requestBytes,
-      onerror: (err) => cairn.log.warn({ code: "mcp_transport", surface: "mcp" }, err),
-    }),
-  );
-  const legacy = async (req: Request, authInfo: AuthInfo): Promise<Response> => {
+  // The SDK's default response mode answers one JSON body unless a handler sends something
+  // before its result; Cairn's never do, so answers stay JSON (docs/adr/0051).
+  const modern = createMcpHandler(factory, {
+    legacy: "reject",
+    maxRequestBodySize: LIMITS.requestBytes,
+    onerror: (err) => cairn.log.warn({ code: "mcp_transport", surface: "mcp" }, err),
+  });
+  const legacy = async (req: Request, authInfo: AuthInfo, parsedBody: unknown): Promise<Response> => {
     const server = factory({ era: "legacy", authInfo, requestInfo: req });
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
@@ -109,7 +87,7 @@ export function createMcpHttpHandler(cairn: Cairn, options: McpServerOptions): (
     });
     await server.connect(transport);
     try {
-      return await transport.handleRequest(req, { authInfo });
+      return await transport.handleRequest(req, { authInfo, ...(parsedBody !== undefined && { parsedBody }) });
     } finally {
       // The JSON answer is complete once handleRequest resolves; nothing outlives the request.
       await server.close();
@@ -126,12 +104,18 @@ export function createMcpHttpHandler(cairn: Cairn, options: McpServerOptions): (
     }
     const caller: CallerInfo = { principal, requestId };
     const authInfo: AuthInfo = { token: "", clientId: principal.token.id, scopes: [], extra: { caller } };
-    // Kept only to say where a body that is not JSON breaks; read only then, and the transports have bounded it.
-    const copy = req.clone();
-    const isLegacy = await isLegacyRequest(req, undefined, { maxRequestBodySize: LIMITS.requestBytes }).catch(() => true);
-    const answer = isLegacy ? await legacy(req, authInfo) : await modern.fetch(req, { authInfo });
+    const aborted = () => clientAbortResponse(cairn.log, { surface: "mcp", method: req.method, path: "/mcp", requestId });
+    const body = await readJsonBody(req).catch((err: unknown) => {
+      if (req.signal.aborted) return aborted();
+      cairn.log.warn({ code: "mcp_transport", surface: "mcp" }, err);
+      return jsonRpcError(400, -32700, "Parse error: the request body could not be read");
+    });
+    if (body instanceof Response) return body;
+    const parsedBody = body?.parsed;
+    const isLegacy = await isLegacyRequest(req, parsedBody, { maxRequestBodySize: LIMITS.requestBytes }).catch(() => true);
+    const answer = isLegacy ? await legacy(req, authInfo, parsedBody) : await modern.fetch(req, { authInfo, ...(body && { parsedBody }) });
     // The transport answers a body it could not read as a parse error; a client that left is no such thing.
-    if (req.signal.aborted) return clientAbortResponse(cairn.log, { surface: "mcp", method: req.method, path: "/mcp", requestId });
-    return whereJsonBreaks(answer, copy);
+    if (req.signal.aborted) return aborted();
+    return answer;
   };
 }

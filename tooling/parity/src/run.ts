@@ -1,4 +1,4 @@
-import { type Artifact, classifyDrop, faultOf } from "@cairn/core";
+import { type Artifact, classifyDrop, type DropCategory, faultOf } from "@cairn/core";
 import { diff, normalize } from "./normalize.js";
 import type { Actor, Driver, Outcome, Scenario } from "./types.js";
 
@@ -93,7 +93,13 @@ function surfaceProblems(driver: Driver, scenario: Scenario, outcome: Outcome, s
     .map(([what, surface]) => `${label(scenario)}: surface ${driver.name} recorded ${what} ${surface}, expected ${driver.surface}`);
   const drop = outcome.ok ? undefined : outcome.error.drop;
   if (drop && driver.surface) {
-    const phrased = classifyDrop(drop.category, driver.surface, faultOf(outcome.ok ? undefined : outcome.error.issues?.[0]), serverUrl).next_action;
+    // An error carries its drop by the fields surfaces read; its category is one of core's.
+    const phrased = classifyDrop(
+      drop.category as DropCategory,
+      driver.surface,
+      faultOf(outcome.ok ? undefined : outcome.error.issues?.[0]),
+      serverUrl,
+    ).next_action;
     if (drop.next_action !== phrased)
       problems.push(`${label(scenario)}: surface ${driver.name} said next_action ${JSON.stringify(drop.next_action)}, core phrases ${JSON.stringify(phrased)}`);
   }

@@ -38,9 +38,10 @@ const STALE_WORDS: Record<StaleFact, string> = {
  * (gates.ts: owner, expires_in, secrets, policy, custom gates) → one write that re-checks
  * the caller and the policy under its locks and answers a status (write.ts) → announce.
  * Every refusal leaves a drop receipt, a replay does not. A caller from the cache is
- * checked by the write itself, or read again before a refusal (ADR 0027). When the write
- * finds what the decision relied on changed, the decision is made again with fresh facts,
- * at most ATTEMPTS times; then the answer is a `conflict` that says what kept changing.
+ * checked by the write itself, or read again before a refusal. When the write finds what
+ * the decision relied on changed, the decision is made again with fresh facts, at most
+ * ATTEMPTS times; then the answer is a `conflict` that says what kept changing.
+ * Why: docs/adr/0027-one-statement-receipt-write-checked-caches.md.
  */
 export async function createReceipt(ctx: ServiceContext, raw: unknown): Promise<CreatedArtifact> {
   requirePermission(ctx.principal, "receipts:write");
@@ -142,7 +143,7 @@ function receiptOf(raw: unknown): { ok: true; receipt: ValidReceipt } | { ok: fa
 }
 
 /**
- * A refusal is given only to a caller read for this request (ADR 0027): one from the cache
+ * A refusal is given only to a caller read for this request (a cached caller is never refused unread): one from the cache
  * is read again (401 when its token is gone). `changed` when what was read differs, so
  * the decision is made again with it; otherwise the refusal stands as decided.
  */

@@ -45,7 +45,7 @@ export async function findOutcome(sql: Sql, claim: IdempotencyClaim, now: Date):
   return row;
 }
 
-/** The argument of `cairn_save_outcome` (migration 0010): the outcome as the text Cairn serialised. */
+/** The argument of `cairn_save_outcome` (store/sql/cairn_save_outcome.sql): the outcome as the text Cairn serialised. */
 export function outcomeArgument(claim: IdempotencyClaim, outcome: StoredOutcome, now: Date): Record<string, string> {
   return {
     user_id: claim.userId,

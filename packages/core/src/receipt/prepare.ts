@@ -24,7 +24,7 @@ export function renderValidReceipt(valid: ValidReceipt): PreparedReceipt {
   return { ...valid, body, checksum: checksumOf(body) };
 }
 
-/** What `q` finds the receipt by (ADR 0074): its schema's own choice of its words, not the rendered body. */
+/** What `q` finds the receipt by (docs/adr/0074-search-vector-from-the-answers.md): its schema's own choice of its words, not the rendered body. */
 export function receiptSearchText(valid: ValidReceipt): string {
   return SCHEMA_REGISTRY[valid.metadata.schema].searchText(valid);
 }

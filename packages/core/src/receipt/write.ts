@@ -43,7 +43,7 @@ type WriteResult =
 
 /**
  * The writes that arrive in one turn of the event loop, as one call of
- * `cairn_write_receipts` (ADR 0066): one round trip and one commit for all of them, each
+ * `cairn_write_receipts` (docs/adr/0066-receipt-writes-share-a-call.md): one round trip and one commit for all of them, each
  * answered as if sent alone. A call that fails wrote nothing (one transaction), so each of
  * its writes is sent again alone and meets only its own fault. At most 8 M characters of
  * arguments: a write's argument is a few KB, but a 2 MB request's can be several MB, and a
@@ -69,7 +69,7 @@ const writesOf = perStore(
 );
 
 /**
- * Writes per call (ADR 0072). A call runs its writes one after another in one backend, and
+ * Writes per call, each call sent as soon as it is full. A call runs its writes one after another in one backend, and
  * goes as soon as it is full: on PostgreSQL, calls of 8 keep both cores' backends busy
  * while the server prepares the turn's next requests, where one call of 32 left them
  * waiting for it. The embedded store has one connection, so fewer, larger calls do better.
@@ -77,8 +77,9 @@ const writesOf = perStore(
 const writesPerCall = (store: Store) => (store.driver === "pglite" ? 32 : 8);
 
 /**
- * The write: one call of `cairn_write_receipt` (store/sql/cairn_write_receipt.sql, ADR
- * 0027, 0050), gathered with the turn's other writes (ADR 0066). Everything it stores is
+ * The write: one call of `cairn_write_receipt` (store/sql/cairn_write_receipt.sql: one
+ * statement that re-checks cached facts under its locks), gathered with the turn's other
+ * writes. Everything it stores is
  * computed here first — ids, share token, body, expiry, events, the trace link, and the
  * answer itself, so the idempotency key's saved outcome is byte for byte what the caller
  * gets. Under the key's lock and the (owner, checksum) lock the function re-checks what
