@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openCairn } from "../cairn.js";
-import { OPERATIONS } from "../operations/registry.js";
+import { OPERATIONS } from "../runtime/registry.js";
 import { openPgStore } from "../store/pg.js";
 import type { Store } from "../store/port.js";
 import { READ_ROUTING } from "../store/read-routing.js";

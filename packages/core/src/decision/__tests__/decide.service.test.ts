@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { rejectionOf, useTestWorld } from "../../__tests__/helpers.js";
 import { authenticate } from "../../identity/tokens.js";
-import { pagesOf } from "../../operations/paging.js";
+import { pagesOf } from "../../runtime/paging.js";
 import { PLANTED } from "../../secrets/__tests__/planted.js";
 import type { DsseEnvelope } from "../../signing/dsse.js";
 import { listPublicKeys } from "../../signing/keys.js";
