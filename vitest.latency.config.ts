@@ -1,5 +1,5 @@
-import { LATENCY_FILES, sharedResolve, sharedSsr, sharedTest } from "./tooling/vitest/index.mjs";
 import { defineProject } from "vitest/config";
+import { LATENCY_FILES, sharedResolve, sharedSsr, sharedTest } from "./tooling/vitest/index.mjs";
 
 /**
  * The files that hold a real server to a latency bound (`LATENCY_FILES`). Inside the suite's

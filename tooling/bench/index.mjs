@@ -4,16 +4,16 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { benchSearch } from "./lifecycle.mjs";
-import { benchRuns } from "./runs.mjs";
 import { printFigures } from "./lib.mjs";
+import { benchSearch } from "./lifecycle.mjs";
 import { AB_WORKLOADS, benchAb } from "./load/ab.mjs";
 import { benchCreate, benchCreateWebhook } from "./load/create.mjs";
-import { benchCli, benchShare, benchSoak } from "./load/reads.mjs";
-import { benchNotify } from "./load/notify.mjs";
 import { benchDecide } from "./load/decide.mjs";
-import { benchTraces, benchTracesAmplified } from "./load/traces.mjs";
+import { benchNotify } from "./load/notify.mjs";
+import { benchCli, benchShare, benchSoak } from "./load/reads.mjs";
 import { benchScale } from "./load/scale.mjs";
+import { benchTraces, benchTracesAmplified } from "./load/traces.mjs";
+import { benchRuns } from "./runs.mjs";
 import { benchDelivery, benchFairness } from "./webhooks.mjs";
 
 const drivers = (process.env.CAIRN_BENCH_DRIVERS ?? "pg,pglite").split(",");

@@ -5,7 +5,7 @@
 // PG_BIN (default /usr/lib/postgresql/15/bin), PGBOUNCER_BIN, ROUNDS (default 2). Run as root:
 // pg_ctl and pgbouncer run as the postgres user. Prints one JSON line per round.
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync, chmodSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";

@@ -4,8 +4,9 @@
 // mapping, scanning and the driver, in-process core). For A/Bs of the span write that the
 // machine's load phases would drown: run it from two checkouts in turn and compare.
 // node tooling/bench/span-cost.mjs [pg|pglite] [exports]   (after pnpm build)
-import { receiveTraces } from "../../packages/core/dist/otlp/receive.js";
+
 import { createTestWorld, openTestStore } from "@cairn/core/testing";
+import { receiveTraces } from "../../packages/core/dist/otlp/receive.js";
 import { agentTraceBody, otlpTypes } from "./load/otlp-body.mjs";
 import { postgresCpuMs } from "./load/procs.mjs";
 

@@ -1,12 +1,13 @@
 // Not a bench row: where one receipt's time goes, step by step, in one process, one at a time
 // (no concurrency: latencies, not throughput). For reading next to `pnpm bench`'s create row.
 // node tooling/bench/write-cost.mjs [pglite|pg]   (after pnpm build)
+
+import { createTestWorld, fullReceipt, openTestStore } from "@cairn/core/testing";
 import { EVENT_DATA } from "../../packages/core/dist/events/schemas.js";
 import { renderValidReceipt } from "../../packages/core/dist/receipt/prepare.js";
 import { redactReceipt } from "../../packages/core/dist/receipt/redact.js";
 import { validateReceiptInput } from "../../packages/core/dist/receipt/validate.js";
 import { preloadSecretScanner } from "../../packages/core/dist/secrets/secretlint.js";
-import { createTestWorld, fullReceipt, openTestStore } from "@cairn/core/testing";
 
 const driver = process.argv[2] ?? "pglite";
 const N = 400;

@@ -6,8 +6,8 @@
 // (dist/bin.cjs, dist/quick.cjs: CommonJS, docs/adr/0070) need nothing but Node's own modules
 // and are copied as built.
 import { existsSync, readFileSync } from "node:fs";
-import { builtinModules } from "node:module";
 import { copyFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { builtinModules } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";

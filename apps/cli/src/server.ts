@@ -1,16 +1,7 @@
 import { mkdir, open, readFile, rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import {
-  type Cairn,
-  collectProcessMetrics,
-  logFormatFrom,
-  metricsSettingsFrom,
-  openCairn,
-  parseTrustProxy,
-  scheduleFrom,
-  type Worker,
-} from "@cairn/core";
+import { type Cairn, collectProcessMetrics, logFormatFrom, metricsSettingsFrom, openCairn, parseTrustProxy, scheduleFrom, type Worker } from "@cairn/core";
 import { readCredentials, replaceCredentials, type Settings, writeCredentials } from "@cairn/core/local";
 import { createMcpHttpHandler } from "@cairn/mcp";
 import { createRestApp } from "@cairn/rest";

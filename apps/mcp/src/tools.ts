@@ -1,4 +1,4 @@
-import { isOfferedOn, type Operation, OPERATIONS, type OperationName, operationNames } from "@cairn/core";
+import { isOfferedOn, OPERATIONS, type Operation, type OperationName, operationNames } from "@cairn/core";
 
 /**
  * An operation name that is an MCP tool. Which operations are tools is the operation's own

@@ -1,4 +1,4 @@
 export { statusOf } from "./adapter.js";
 export { createRestApp, type RestOptions } from "./app.js";
-export { defaultRoute, requestOf, routeOf, ROUTES, type RouteSpec } from "./routes.js";
 export { metricsResponse } from "./metrics.js";
+export { defaultRoute, ROUTES, type RouteSpec, requestOf, routeOf } from "./routes.js";

@@ -1,4 +1,4 @@
-import { type Cairn, CairnError, OAUTH_LIMITS, OAUTH_PATHS, type OAuthCaller, OAuthError, isClientAbort, clientAbortResponse } from "@cairn/core";
+import { type Cairn, CairnError, clientAbortResponse, isClientAbort, OAUTH_LIMITS, OAUTH_PATHS, type OAuthCaller, OAuthError } from "@cairn/core";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { loggablePath, type RestEnv } from "./adapter.js";

@@ -13,7 +13,7 @@ import {
 } from "@cairn/core";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
-import { statusOf, type RestEnv } from "./adapter.js";
+import { type RestEnv, statusOf } from "./adapter.js";
 import { NDJSON } from "./ndjson.js";
 import { openApiPath, pathParams, type RouteSpec } from "./routes.js";
 import { SurfaceHeaders } from "./surface.js";

@@ -1,5 +1,5 @@
-import { isPlainObject } from "@cairn/core/json";
 import { CairnError } from "@cairn/core";
+import { isPlainObject } from "@cairn/core/json";
 
 /**
  * The operation input of a `params+body` route: the body object with the path parameters

@@ -1,5 +1,5 @@
-import { isPlainObject } from "@cairn/core/json";
 import { type Cairn, CairnError, OPERATION_HEADERS, OPERATIONS, type OperationName, type RequestOptions, type ServiceContext } from "@cairn/core";
+import { isPlainObject } from "@cairn/core/json";
 import type { Context } from "hono";
 import type { RestEnv } from "./adapter.js";
 import { readJsonBody } from "./body.js";

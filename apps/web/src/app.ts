@@ -1,23 +1,23 @@
-import { type Cairn, clientAbortResponse, ifNoneMatchHits, isClientAbort, readerValidator, toCairnError, UNAVAILABLE_RETRY_AFTER_SECONDS } from "@cairn/core";
 import { randomUUID } from "node:crypto";
+import { type Cairn, clientAbortResponse, ifNoneMatchHits, isClientAbort, readerValidator, toCairnError, UNAVAILABLE_RETRY_AFTER_SECONDS } from "@cairn/core";
 import { Hono } from "hono";
 import { failureFor, type WebEnv } from "./adapter.js";
-import { messagePage } from "./pages/layout.js";
 import { artifactPage } from "./pages/artifact.js";
+import { COPY_SCRIPT } from "./pages/copy-script.js";
+import { messagePage } from "./pages/layout.js";
 import { ICON, STYLESHEET } from "./pages/styles.js";
-import { mountAuth } from "./routes/auth.js";
 import { mountArtifactActions } from "./routes/act.js";
+import { mountAuth } from "./routes/auth.js";
 import { mountInbox } from "./routes/inbox.js";
 import { mountNotificationConfirm, mountNotificationSettings } from "./routes/notifications.js";
-import { COPY_SCRIPT } from "./pages/copy-script.js";
-import { mountPages, rawResponse } from "./routes/pages.js";
 import { mountOAuthAuthorize } from "./routes/oauth.js";
+import { mountPages, rawResponse } from "./routes/pages.js";
 import { mountSettings } from "./routes/settings.js";
 import { mountSubscriptions } from "./routes/subscriptions.js";
 import { mountTeams } from "./routes/teams.js";
-import { SharePageCache } from "./share-cache.js";
 import { securityHeaders } from "./security-headers.js";
 import { sessionOf } from "./session.js";
+import { SharePageCache } from "./share-cache.js";
 
 /**
  * The web surface: sign-in, the bin, inbox, artifact, run and doctor pages, and share

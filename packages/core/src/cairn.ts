@@ -2,27 +2,27 @@ import { randomUUID } from "node:crypto";
 import type { CairnConfig, CairnHooks, Principal, RequestOptions, ServiceContext, Surface } from "./context.js";
 import { type CairnError, conflict, forbidden, notFound, unauthenticated } from "./errors.js";
 import { checkReadiness, type Readiness } from "./health/readiness.js";
-import { isMetricsToken, mayReadMetrics, renderMetrics } from "./metrics/render.js";
-import { defaultLogger, type Logger } from "./log.js";
-import type { CreatedToken } from "./identity/schemas.js";
 import { cachedPrincipal, INVALID_TOKEN, newReadCaches } from "./identity/principal-cache.js";
+import type { CreatedToken } from "./identity/schemas.js";
 import { authenticate, bearerOf } from "./identity/tokens.js";
 import { type BootstrapOptions, bootstrapAdmin } from "./identity/users.js";
+import { defaultLogger, type Logger } from "./log.js";
+import { isMetricsToken, mayReadMetrics, renderMetrics } from "./metrics/render.js";
+import { confirmChannel, peekConfirmation } from "./notify/channels.js";
+import { inboxFeed } from "./notify/feed.js";
+import { ACCESS_TOKEN_PREFIX } from "./oauth/constants.js";
+import { createOAuthService, type OAuthService } from "./oauth/service.js";
 import { invokeOperation, refuseUnreadableInput } from "./operations/invoke.js";
 import { OPERATIONS, type OperationName, type OperationOutput } from "./runtime/registry.js";
+import { startWorker, type Worker, type WorkerOptions } from "./runtime/worker.js";
 import { preloadSecretScanner } from "./secrets/secretlint.js";
 import { type FollowedLink, followSigninLink, type PeekedLink, peekSigninLink } from "./session/links.js";
 import { authenticateSession, closeSession, type OpenedSession, openSession } from "./session/sessions.js";
 import { type LinkContext, type LinkOperationName, type LinkOperationOutput, SHARE_OPERATIONS } from "./share/operations.js";
 import { ensureSigningKey } from "./signing/keys.js";
-import { startWorker, type Worker, type WorkerOptions } from "./runtime/worker.js";
-import { confirmChannel, peekConfirmation } from "./notify/channels.js";
-import { inboxFeed } from "./notify/feed.js";
 import { openReadStore, openStore } from "./store/open.js";
-import { readsFrom } from "./store/read-routing.js";
-import { ACCESS_TOKEN_PREFIX } from "./oauth/constants.js";
-import { createOAuthService, type OAuthService } from "./oauth/service.js";
 import type { Store, StoreOptions } from "./store/port.js";
+import { readsFrom } from "./store/read-routing.js";
 
 /** One running core: a store, its configuration, and the verbs bound to them. Adapters hold one of these. */
 export interface Cairn {

@@ -1,10 +1,10 @@
 import type { DecisionVia } from "./decision/schemas.js";
 import type { Logger } from "./log.js";
-import type { ReceiptGate } from "./receipt/custom-gate.js";
 import type { LruMap } from "./lru.js";
-import type { RevisedPolicy } from "./policy/schemas.js";
-import type { Store } from "./store/port.js";
 import type { OAuthSettings } from "./oauth/settings.js";
+import type { RevisedPolicy } from "./policy/schemas.js";
+import type { ReceiptGate } from "./receipt/custom-gate.js";
+import type { Store } from "./store/port.js";
 
 import type { Surface, TokenKind } from "./surfaces.js";
 

@@ -1,7 +1,7 @@
+import { createConfig, lintFromString } from "@redocly/openapi-core";
 import { Document, type RulesetDefinition, Spectral } from "@stoplight/spectral-core";
 import * as Parsers from "@stoplight/spectral-parsers";
 import { oas } from "@stoplight/spectral-rulesets";
-import { createConfig, lintFromString } from "@redocly/openapi-core";
 
 /** One finding, as a line a person can act on: the rule, where, and what it says. */
 export type Finding = string;

@@ -1,9 +1,9 @@
 import { mkdtempSync, readFileSync, renameSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startServer, type RunningServer } from "@cairn/cli";
+import { type RunningServer, startServer } from "@cairn/cli";
 import { resolveSettings } from "@cairn/core/local";
-import { createTestDatabase, type Driver as StoreDriver, freshPgliteDir } from "@cairn/core/testing";
+import { createTestDatabase, freshPgliteDir, type Driver as StoreDriver } from "@cairn/core/testing";
 import type { Actor } from "./types.js";
 
 export interface ParityServer {

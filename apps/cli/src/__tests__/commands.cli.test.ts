@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { resolveSettings } from "@cairn/core/local";
 import { ADAPTER_DRIVERS, minimalReceipt } from "@cairn/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CliServer, cliUser, runCli, startCliServer } from "./cli-process.js";
-import { resolveSettings } from "@cairn/core/local";
 import { startServer } from "../server.js";
+import { type CliServer, cliUser, runCli, startCliServer } from "./cli-process.js";
 import { homeFor } from "./serve-process.js";
 
 describe.each(ADAPTER_DRIVERS)("cairn client commands against cairn serve on %s", (driver) => {

@@ -1,12 +1,12 @@
-import { createTestDatabase } from "@cairn/core/testing";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createTestDatabase } from "@cairn/core/testing";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminTokenIn } from "./mcp-harness.js";
 import { type DatabaseProxy, startDatabaseProxy } from "./db-proxy.js";
+import { adminTokenIn } from "./mcp-harness.js";
 import { CLI_BIN, type ServeProcess, spawnServe } from "./serve-process.js";
 import { expectEverySurfaceHealthy, expectEverySurfaceUnavailable } from "./unavailable-surfaces.js";
 

@@ -1,7 +1,7 @@
 import { minimalReceipt } from "@cairn/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXIT } from "../exit-codes.js";
 import { WAIT_EXIT } from "../commands/decide.js";
+import { EXIT } from "../exit-codes.js";
 import { type CliServer, cliUser, runCli, startCliServer } from "./cli-process.js";
 
 const ASK = {

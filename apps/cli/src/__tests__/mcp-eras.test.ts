@@ -1,8 +1,7 @@
-import { DRIVERS, createTestHome, minimalReceipt } from "@cairn/core/testing";
+import { createTestHome, DRIVERS, minimalReceipt } from "@cairn/core/testing";
 import { processA2ui } from "@cairn/core/testing/a2ui";
-import { Client as Client2 } from "@modelcontextprotocol/client";
+import { Client as Client2, StreamableHTTPClientTransport as Http2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as Stdio2 } from "@modelcontextprotocol/client/stdio";
-import { StreamableHTTPClientTransport as Http2 } from "@modelcontextprotocol/client";
 import { Client as Client1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as Stdio1 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport as Http1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";

@@ -2,10 +2,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { resolveSettings } from "@cairn/core/local";
 import type { Driver } from "@cairn/core/testing";
-import { homeFor } from "./serve-process.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { startServer } from "../server.js";
+import { homeFor } from "./serve-process.js";
 
 export const adminTokenIn = (home: string): string => JSON.parse(readFileSync(join(home, "credentials"), "utf8")).token;
 

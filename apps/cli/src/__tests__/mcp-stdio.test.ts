@@ -4,8 +4,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminTokenIn, httpClient, rest, toolError } from "./mcp-harness.js";
-import { homeFor } from "./serve-process.js";
-import { CLI_BIN, type ServeProcess, spawnServe } from "./serve-process.js";
+import { CLI_BIN, homeFor, type ServeProcess, spawnServe } from "./serve-process.js";
 
 /** `cairn mcp` with only the given environment (plus PATH), its stdout/stdin being the protocol. */
 async function stdioClient(env: Record<string, string>): Promise<{ client: Client; stderr: () => string }> {

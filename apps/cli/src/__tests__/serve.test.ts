@@ -1,8 +1,8 @@
+import { spawn } from "node:child_process";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { DRIVERS, minimalReceipt } from "@cairn/core/testing";
 import { describe, expect, it } from "vitest";
-import { spawn } from "node:child_process";
 import { CLI_BIN, homeFor, spawnServe } from "./serve-process.js";
 
 async function post(url: string, token: string, body: unknown) {

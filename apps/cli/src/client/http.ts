@@ -1,5 +1,5 @@
 import type { CairnErrorBody, OperationName, OperationOutput } from "@cairn/core";
-import { defaultRoute, requestOf, ROUTES, type RouteSpec } from "@cairn/rest/routes";
+import { defaultRoute, ROUTES, type RouteSpec, requestOf } from "@cairn/rest/routes";
 import { EXIT, exitCodeOf } from "../exit-codes.js";
 import { CliFailure } from "../failure.js";
 import type { Connection } from "./connection.js";

@@ -1,14 +1,11 @@
 import type { OperationName } from "@cairn/core";
 import { assignCommand } from "./assign.js";
-import { transferCommand } from "./transfer.js";
 import { decideCommand, waitCommand } from "./decide.js";
 import type { CliCommand } from "./define.js";
 import { exportCommand } from "./export.js";
+import { doctorCommand, dropsCommand, dropsDismissCommand, statusCommand } from "./health.js";
 import { ackCommand, inboxCommand, outcomesCommand } from "./inbox.js";
 import { keysListCommand, keysRotateCommand } from "./keys.js";
-import { verifyCommand } from "./verify.js";
-import { doctorCommand, dropsCommand, dropsDismissCommand, statusCommand } from "./health.js";
-import { policyGetCommand, policySetCommand } from "./policy.js";
 import {
   notifyAddCommand,
   notifyDeliveriesCommand,
@@ -19,6 +16,7 @@ import {
   notifyTestCommand,
 } from "./notify.js";
 import { openCommand } from "./open.js";
+import { policyGetCommand, policySetCommand } from "./policy.js";
 import { readCommand } from "./read.js";
 import { receiptCommand } from "./receipt.js";
 import { retainCommand } from "./retain.js";
@@ -49,7 +47,9 @@ import {
   teamUnblockCommand,
 } from "./teams.js";
 import { tokenCreateCommand, tokenListCommand, tokenRevokeCommand } from "./token.js";
+import { transferCommand } from "./transfer.js";
 import { userCreateCommand } from "./user.js";
+import { verifyCommand } from "./verify.js";
 import { whoamiCommand } from "./whoami.js";
 
 /**

@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
-import { runNode } from "@cairn/core/testing";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { runNode } from "@cairn/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const PLUGIN = join(import.meta.dirname, "../../../../integrations/claude-code");

@@ -1,5 +1,5 @@
 import { createLogger, type ReceiptGate, type Store } from "@cairn/core";
-import { createTestWorld, ADAPTER_DRIVERS, fullReceipt, minimalReceipt, openTestStore, type TestWorld } from "@cairn/core/testing";
+import { ADAPTER_DRIVERS, createTestWorld, fullReceipt, minimalReceipt, openTestStore, type TestWorld } from "@cairn/core/testing";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,9 +1,9 @@
 /// <reference lib="dom" />
 import { existsSync, mkdirSync } from "node:fs";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { serve } from "@hono/node-server";
-import type { AddressInfo } from "node:net";
-import { chromium, type Browser } from "playwright-core";
+import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openRestHarness, type RestHarness } from "./harness.js";
 

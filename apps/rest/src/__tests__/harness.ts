@@ -1,5 +1,5 @@
-import { createTestWorld, type Driver, openTestStore, type TestWorld } from "@cairn/core/testing";
 import type { CairnOptions, Store } from "@cairn/core";
+import { createTestWorld, type Driver, openTestStore, type TestWorld } from "@cairn/core/testing";
 import { createRestApp } from "../app.js";
 
 export interface RestHarness {

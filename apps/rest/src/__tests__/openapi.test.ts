@@ -1,9 +1,9 @@
-import { ADAPTER_DRIVERS, TEST_PUBLIC_URL } from "@cairn/core/testing";
 import { API_TAGS, OPERATIONS, operationNames, ReceiptFields } from "@cairn/core";
+import { ADAPTER_DRIVERS, TEST_PUBLIC_URL } from "@cairn/core/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { statusOf } from "../adapter.js";
 import { documentTags } from "../openapi.js";
 import { openApiPath, routeOf } from "../routes.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openRestHarness, type RestHarness } from "./harness.js";
 
 describe.each(ADAPTER_DRIVERS)("published schemas on %s", (driver) => {

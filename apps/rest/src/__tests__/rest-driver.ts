@@ -1,6 +1,5 @@
-import { type Artifact, readArtifactByShareToken } from "@cairn/core";
+import { type Artifact, OPERATIONS, type OperationName, readArtifactByShareToken } from "@cairn/core";
 import type { LinkDriver, Outcome } from "@cairn/core/testing";
-import { OPERATIONS, type OperationName } from "@cairn/core";
 import { requestOf, routeOf } from "../routes.js";
 import type { RestHarness } from "./harness.js";
 

@@ -1,5 +1,5 @@
-import { eventually, startReceiver, type TestReceiver } from "@cairn/core/testing";
 import { startWorker, type Worker } from "@cairn/core";
+import { eventually, startReceiver, type TestReceiver } from "@cairn/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openRestHarness, type RestHarness } from "./harness.js";
 

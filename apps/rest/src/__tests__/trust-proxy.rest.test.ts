@@ -1,6 +1,6 @@
+import type { Store } from "@cairn/core";
 import { createLogger, parseTrustProxy } from "@cairn/core";
 import { createTestWorld, openTestStore, type TestWorld } from "@cairn/core/testing";
-import type { Store } from "@cairn/core";
 import { createWebApp } from "@cairn/web";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRestApp } from "../app.js";

@@ -1,5 +1,5 @@
-import { createTestWorld, openTestStore, type TestUser, type TestWorld } from "@cairn/core/testing";
 import type { Store } from "@cairn/core";
+import { createTestWorld, openTestStore, type TestUser, type TestWorld } from "@cairn/core/testing";
 import { afterAll, beforeAll } from "vitest";
 import { createWebApp } from "../app.js";
 

@@ -1,5 +1,5 @@
-import { createTestWorld, DRIVERS, openTestStore, type TestWorld } from "@cairn/core/testing";
 import type { Store } from "@cairn/core";
+import { createTestWorld, DRIVERS, openTestStore, type TestWorld } from "@cairn/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWebApp } from "../app.js";
 import { formTokenIn, signIn } from "./helpers.js";

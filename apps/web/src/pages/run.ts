@@ -1,4 +1,4 @@
-import { type AttributeView, readableInstant, type RunPageView, type SpanTreeNode } from "@cairn/core";
+import { type AttributeView, type RunPageView, readableInstant, type SpanTreeNode } from "@cairn/core";
 import { html } from "hono/html";
 import { type Chrome, layout, type Markup } from "./layout.js";
 import { runsHref } from "./runs.js";

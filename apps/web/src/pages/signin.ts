@@ -1,5 +1,5 @@
-import { html } from "hono/html";
 import { SIGNIN_LINK_TTL_MINUTES } from "@cairn/core";
+import { html } from "hono/html";
 import { layout, type Markup } from "./layout.js";
 
 /** The sign-in form: a token, a form token, and where to go next. */

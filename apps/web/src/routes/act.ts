@@ -1,8 +1,18 @@
-import { actsFor, type Artifact, askViewOf, assignableUsers, type Cairn, CONFIRMATIONS, type ConfirmationName, mayAcknowledge, type ServiceContext } from "@cairn/core";
+import {
+  type Artifact,
+  actsFor,
+  askViewOf,
+  assignableUsers,
+  type Cairn,
+  CONFIRMATIONS,
+  type ConfirmationName,
+  mayAcknowledge,
+  type ServiceContext,
+} from "@cairn/core";
 import type { Context, Hono } from "hono";
 import { html } from "hono/html";
 import type { WebEnv } from "../adapter.js";
-import { artifactActions, artifactPage, type ArtifactPageParts } from "../pages/artifact.js";
+import { type ArtifactPageParts, artifactActions, artifactPage } from "../pages/artifact.js";
 import { askBlock } from "../pages/ask.js";
 import { acknowledgeForm } from "../pages/inbox.js";
 import { formIsGenuine, type WebSession } from "../session.js";

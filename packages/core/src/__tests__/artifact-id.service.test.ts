@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { artifactIdOfResourceUri, artifactResourceUri, ARTIFACT_RESOURCE_PATTERN } from "../artifact/resource-uri.js";
+import { ARTIFACT_RESOURCE_PATTERN, artifactIdOfResourceUri, artifactResourceUri } from "../artifact/resource-uri.js";
 import { ARTIFACT_ID, newId } from "../ids.js";
 import { encodeCursor } from "../inbox/internal.js";
 import { DRIVERS } from "../testing/index.js";

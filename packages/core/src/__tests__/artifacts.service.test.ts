@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { useTestWorld } from "./helpers.js";
 import { readArtifactByShareToken } from "../artifact/read.js";
 import { CairnError } from "../errors.js";
 import { DRIVERS, fullReceipt, minimalReceipt } from "../testing/index.js";
+import { useTestWorld } from "./helpers.js";
 
 describe.each(DRIVERS)("artifacts on %s", (driver) => {
   const fx = useTestWorld(driver);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { authenticate } from "../identity/tokens.js";
-import { DRIVERS, minimalReceipt } from "../testing/index.js";
 import type { TestUser } from "../testing/index.js";
+import { DRIVERS, minimalReceipt } from "../testing/index.js";
 import { rejectionOf, useTestWorld } from "./helpers.js";
 
 /** A clock the test moves: a receipt stored "after" a drop is stored a minute later, not in the same millisecond. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { GateContext, ReceiptGate } from "../receipt/custom-gate.js";
-import { classifyDrop, faultOf, type DropCategory } from "../drops/classification.js";
+import { classifyDrop, type DropCategory, faultOf } from "../drops/classification.js";
 import { WITHHELD_TITLE } from "../drops/schemas.js";
+import type { GateContext, ReceiptGate } from "../receipt/custom-gate.js";
 import { PLANTED } from "../secrets/__tests__/planted.js";
 import { DRIVERS, minimalReceipt, TEST_PUBLIC_URL, type TestUser, type TestWorld } from "../testing/index.js";
 import { captureConsole, rejectionOf, useTestWorld } from "./helpers.js";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from "vitest";
+import { CairnError } from "../errors.js";
 import type { Store } from "../store/port.js";
 import { createTestWorld, type Driver, openTestStore, type TestWorld } from "../testing/index.js";
-import { CairnError } from "../errors.js";
 
 export async function rejectionOf(p: Promise<unknown>): Promise<CairnError> {
   try {

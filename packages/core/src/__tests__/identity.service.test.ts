@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { useTestWorld } from "./helpers.js";
 import type { CairnError } from "../errors.js";
 import { authenticate } from "../identity/tokens.js";
 import { bootstrapAdmin } from "../identity/users.js";
 import { DRIVERS } from "../testing/index.js";
+import { useTestWorld } from "./helpers.js";
 
 describe.each(DRIVERS)("identity on %s", (driver) => {
   const fx = useTestWorld(driver);

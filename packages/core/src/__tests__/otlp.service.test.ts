@@ -1,10 +1,10 @@
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
+import { OTLP_LIMITS } from "../otlp/limits.js";
 import { otlpTypes } from "../otlp/proto.js";
 import { receiveTraces } from "../otlp/receive.js";
-import { OTLP_LIMITS } from "../otlp/limits.js";
-import { DRIVERS, minimalReceipt } from "../testing/index.js";
 import type { TestUser } from "../testing/index.js";
+import { DRIVERS, minimalReceipt } from "../testing/index.js";
 import { useTestWorld } from "./helpers.js";
 
 /** SPEC §21's mapping rules through core's receiveTraces, on both stores (the process test drives the real exporters). */
@@ -479,7 +479,7 @@ describe.each(DRIVERS)("OTLP ingest on %s", (driver) => {
     const traceId = hex(16);
     const spanIds = Array.from({ length: 12 }, () => hex(8));
     // Six exports at once, each a window of eight spans that overlaps its neighbours'.
-    const windows = Array.from({ length: 6 }, (_, i) => spanIds.slice(i, i + 8 > 12 ? 12 : i + 8));
+    const windows = Array.from({ length: 6 }, (_, i) => spanIds.slice(i, Math.min(i + 8, 12)));
     const replies = await Promise.all(windows.map((ids) => send(sam, request(ids.map((spanId) => ({ traceId, spanId }))))));
     for (const reply of replies) expect(reply.code).toBe("ok");
     const results = replies.map((r) => r.result as { stored: number; unchanged: number; rejected: number });

@@ -28,10 +28,11 @@ describe.each(DRIVERS)("receipt writes gathered into one call on %s", (driver) =
   it("writes of several users at once are each stored, and a same-body pair among them is one receipt and a duplicate", async () => {
     const users = await Promise.all(["ana", "ben", "cy"].map((name) => fx.world.user(name)));
     const twin = minimalReceipt({ learned: "sent twice at once" });
+    const ana = users[0] as (typeof users)[number];
     const settled = await Promise.allSettled([
       ...users.map((u) => fx.world.cairn.invoke("receipt_create", u.ctx(), minimalReceipt({ learned: `from ${u.name}` }))),
-      fx.world.cairn.invoke("receipt_create", users[0]!.ctx(), twin),
-      fx.world.cairn.invoke("receipt_create", users[0]!.ctx(), twin),
+      fx.world.cairn.invoke("receipt_create", ana.ctx(), twin),
+      fx.world.cairn.invoke("receipt_create", ana.ctx(), twin),
     ]);
     const created = settled.filter((s) => s.status === "fulfilled").map((s) => s.value);
     expect(created).toHaveLength(4);
@@ -39,7 +40,7 @@ describe.each(DRIVERS)("receipt writes gathered into one call on %s", (driver) =
     const refused = settled.filter((s) => s.status === "rejected").map((s) => (s.reason as { code: string }).code);
     expect(refused).toEqual(["duplicate"]);
     for (const [i, u] of users.entries()) {
-      const answer = created[i]!;
+      const answer = created[i] as (typeof created)[number];
       expect(answer.owner).toBe(`user:${u.name}`);
       const read = await fx.world.cairn.invoke("artifact_read", u.ctx(), { id: answer.id });
       expect(read.metadata?.learned).toBe(`from ${u.name}`);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCairn } from "../cairn.js";
-import type { ReceiptGate } from "../receipt/custom-gate.js";
 import { receiveTraces } from "../otlp/receive.js";
+import type { ReceiptGate } from "../receipt/custom-gate.js";
 import { openStore } from "../store/open.js";
 import type { Store } from "../store/port.js";
 import {

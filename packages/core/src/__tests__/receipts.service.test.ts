@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { rejectionOf, useTestWorld } from "./helpers.js";
 import { CairnError } from "../errors.js";
-import { createTestWorld, CONCURRENCY_DRIVERS, fullReceipt, minimalReceipt, openTestStore } from "../testing/index.js";
+import { CONCURRENCY_DRIVERS, createTestWorld, fullReceipt, minimalReceipt, openTestStore } from "../testing/index.js";
+import { rejectionOf, useTestWorld } from "./helpers.js";
 
 describe.each(CONCURRENCY_DRIVERS)("receipts on %s", (driver) => {
   const fx = useTestWorld(driver);

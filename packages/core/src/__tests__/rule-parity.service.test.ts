@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { createCairn } from "../cairn.js";
 import { actionStateSql, asksAPerson, measureDueAt, needsActionSql, outcomeStateOf, outcomeStateSql } from "../inbox/rules.js";
+import { BytesValue } from "../otlp/map.js";
+import { IDEMPOTENCY_WINDOW_MS } from "../receipt/idempotency.js";
 import { runInErrorOf, runInErrorSql, runStatusOf, runStatusSql } from "../run/internal.js";
 import { RUN_STATES } from "../run/schemas.js";
-import { needsHuman } from "../view/card.js";
-import { IDEMPOTENCY_WINDOW_MS } from "../receipt/idempotency.js";
 import { spanTotalsOf } from "../run/totals.js";
-import { BytesValue } from "../otlp/map.js";
 import { DRIVERS, minimalReceipt, TEST_PUBLIC_URL } from "../testing/index.js";
+import { needsHuman } from "../view/card.js";
 import { rejectionOf, useTestWorld } from "./helpers.js";
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { rejectionOf, useTestWorld } from "./helpers.js";
 import { createTestTeam, DRIVERS, minimalReceipt } from "../testing/index.js";
+import { rejectionOf, useTestWorld } from "./helpers.js";
 
 const span = (id: string, extra: Record<string, unknown> = {}) => ({
   span_id: id,

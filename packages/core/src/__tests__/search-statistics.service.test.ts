@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { artifactsNeedAnalyze, searchStatisticsJob } from "../artifact/search-statistics.js";
-import { JOBS } from "../runtime/job-list.js";
 import { readJobRuns, runDueJobs } from "../events/jobs.js";
+import { JOBS } from "../runtime/job-list.js";
 import { DRIVERS, fullReceipt } from "../testing/index.js";
 import { useTestWorld } from "./helpers.js";
 

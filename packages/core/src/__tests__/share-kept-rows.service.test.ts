@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { useTestWorld } from "./helpers.js";
 import { readLinkHolderRow } from "../artifact/link-holder-reads.js";
 import { readArtifactByShareToken } from "../artifact/read.js";
 import { DRIVERS, fullReceipt, minimalReceipt } from "../testing/index.js";
+import { useTestWorld } from "./helpers.js";
 
 /**
  * The embedded store answers a share page's row again while nothing was written since it

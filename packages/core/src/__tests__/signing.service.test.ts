@@ -1,9 +1,9 @@
 import { crypto as sigstoreCrypto, dsse as sigstoreDsse } from "@sigstore/core";
 import { Envelope } from "@sigstore/protobuf-specs";
 import { describe, expect, it } from "vitest";
+import { pagesOf } from "../runtime/paging.js";
 import type { DsseEnvelope } from "../signing/dsse.js";
 import { ensureSigningKey, listPublicKeys } from "../signing/keys.js";
-import { pagesOf } from "../runtime/paging.js";
 import { verifyLine } from "../signing/verify.js";
 import { DRIVERS, fullReceipt, minimalReceipt } from "../testing/index.js";
 import { rejectionOf, useTestWorld } from "./helpers.js";

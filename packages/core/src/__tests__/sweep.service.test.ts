@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { JOBS } from "../runtime/job-list.js";
 import { runDueJobs } from "../events/jobs.js";
-import { expirySweepJob } from "../runtime/sweep-job.js";
 import { lastSweep, sweepExpired } from "../lifecycle/sweep.js";
+import { JOBS } from "../runtime/job-list.js";
+import { expirySweepJob } from "../runtime/sweep-job.js";
 import { DRIVERS, minimalReceipt } from "../testing/index.js";
 import { rejectionOf, useTestWorld } from "./helpers.js";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rejectionOf } from "./helpers.js";
 import type { Store } from "../store/port.js";
 import { createTestTeam, createTestWorld, DRIVERS, minimalReceipt, openTestStore, reauthenticate, type TestWorld } from "../testing/index.js";
+import { rejectionOf } from "./helpers.js";
 
 describe.each(DRIVERS)("teams on %s", (driver) => {
   let store: Store;

@@ -1,13 +1,13 @@
 import type { CairnConfig, ServiceContext } from "../context.js";
 import type { Ask, Decision } from "../decision/schemas.js";
-import type { Viewer } from "../identity/authorize.js";
 import { type Issue, validationFailed } from "../errors.js";
+import type { Viewer } from "../identity/authorize.js";
 import { newId, newShareToken } from "../ids.js";
 import { type AcknowledgementRow, toAcknowledgement } from "../inbox/acknowledgement.js";
 import type { Sql } from "../store/port.js";
-import { SHARE_PATH } from "./share-link.js";
 import { type LinkCandidates, NO_LINKS, type VisibleLinks, visibleLinks } from "./links.js";
 import type { Artifact, Provenance } from "./schemas.js";
+import { SHARE_PATH } from "./share-link.js";
 
 export interface ArtifactRow {
   id: string;

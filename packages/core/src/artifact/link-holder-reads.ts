@@ -1,5 +1,5 @@
-import { PerTurn, perStore } from "../store/per-turn.js";
 import { LruMap } from "../lru.js";
+import { PerTurn, perStore } from "../store/per-turn.js";
 import type { Store } from "../store/port.js";
 import type { LinkHolderRow } from "./internal.js";
 

@@ -6,7 +6,7 @@ import { createArtifact } from "./create.js";
 import { ArtifactExportPage, exportArtifacts } from "./export.js";
 import { readArtifact } from "./read.js";
 import { retainArtifact } from "./retain.js";
-import { Artifact, ArtifactCreateInput, ArtifactExportInput, ArtifactSearchList, ArtifactReadInput, ArtifactSearchInput, CreatedArtifact } from "./schemas.js";
+import { Artifact, ArtifactCreateInput, ArtifactExportInput, ArtifactReadInput, ArtifactSearchInput, ArtifactSearchList, CreatedArtifact } from "./schemas.js";
 import { searchArtifacts } from "./search.js";
 import { ArtifactTransferInput, transferArtifact } from "./transfer.js";
 

@@ -2,10 +2,10 @@ import type { CairnConfig, ServiceContext } from "../context.js";
 import { CairnError, notFound, validationFailed } from "../errors.js";
 import { authorizeRead, type Viewer } from "../identity/authorize.js";
 import type { Store } from "../store/port.js";
+import { parseWith } from "../validation.js";
 import { findArtifact, isExpired, toArtifact, toLinkHolderArtifact } from "./internal.js";
 import { readLinkHolderRow } from "./link-holder-reads.js";
 import { type Artifact, ShareToken } from "./schemas.js";
-import { parseWith } from "../validation.js";
 
 export const gone = () => new CairnError("gone", "This artifact has expired. Retain artifacts you want to keep.");
 

@@ -1,14 +1,14 @@
 import { z } from "zod";
-import { Ask, Decision } from "../decision/schemas.js";
 import { SURFACES } from "../context.js";
+import { CALENDAR_YEARS_REASON, calendarError, isWithinCalendarYears, relativeInstant, TYPED_INSTANT_REASON } from "../dates.js";
+import { Ask, Decision } from "../decision/schemas.js";
 import { AssigneeName, OwnerRef } from "../identity/names.js";
 import { Acknowledgement } from "../inbox/acknowledgement.js";
 import { LIMITS } from "../limits.js";
 import { PAGE_FIELDS } from "../paging.js";
-import { Tags } from "../tags.js";
 import { registeredSchemaIds } from "../receipt/registry.js";
 import { isIsoDateOrDateTime, OUTCOME_STATUSES } from "../receipt/schemas.js";
-import { CALENDAR_YEARS_REASON, calendarError, isWithinCalendarYears, relativeInstant, TYPED_INSTANT_REASON } from "../dates.js";
+import { Tags } from "../tags.js";
 import { optionalText, queryText, requiredText, storableId, storableString, titleText } from "../text.js";
 
 export const SHARE_TYPES = ["markdown", "text", "json"] as const;

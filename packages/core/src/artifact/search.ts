@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import type { ServiceContext } from "../context.js";
 import { decodeCursor, encodeCursor } from "../cursor.js";
 import { visibleOwners } from "../identity/authorize.js";
@@ -5,7 +6,6 @@ import { LIMITS } from "../limits.js";
 import { ARTIFACT_COLUMNS, type ArtifactRow, toArtifacts } from "./internal.js";
 import type { Artifact, ArtifactSearchInput, ArtifactSummary } from "./schemas.js";
 import { addSearchFilters, Conditions } from "./search-filters.js";
-import type { z } from "zod";
 
 /** Every column but the body, for `fields=summary`: the body can be large and is not read. */
 const SUMMARY_COLUMNS = ARTIFACT_COLUMNS.split(", ")

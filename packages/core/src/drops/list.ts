@@ -1,11 +1,11 @@
-import { decodeCursor, encodeCursor } from "../cursor.js";
 import type { z } from "zod";
 import type { ServiceContext } from "../context.js";
-import type { Surface } from "../surfaces.js";
+import { decodeCursor, encodeCursor } from "../cursor.js";
 import { visibleOwners } from "../identity/authorize.js";
-import { LIMITS } from "../limits.js";
 import { resolveOwner } from "../identity/owner.js";
+import { LIMITS } from "../limits.js";
 import type { Sql } from "../store/port.js";
+import type { Surface } from "../surfaces.js";
 import { classifyDrop, type DropCategory, type FieldFault } from "./classification.js";
 import {
   DROP_WINDOW_DAYS,

@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { PAGE_FIELDS } from "../paging.js";
-import { SURFACES } from "../surfaces.js";
-import { OwnerRef } from "../identity/names.js";
-import { DROP_CATEGORIES } from "./classification.js";
-import { isIsoDateOrDateTime } from "../receipt/schemas.js";
 import { CALENDAR_YEARS_REASON, calendarError, isWithinCalendarYears } from "../dates.js";
+import { OwnerRef } from "../identity/names.js";
+import { PAGE_FIELDS } from "../paging.js";
+import { isIsoDateOrDateTime } from "../receipt/schemas.js";
+import { SURFACES } from "../surfaces.js";
 import { storableString } from "../text.js";
+import { DROP_CATEGORIES } from "./classification.js";
 
 /** Surfacing looks at a trailing window; findings age out on their own. */
 export const DROP_WINDOW_DAYS = 7;

@@ -2,10 +2,10 @@ export { artifactCreatedData, recordArtifactCreated } from "./artifact-event.js"
 export { defineJob, type Job, type JobContext, type JobRun, readJobRuns, runDueJobs } from "./jobs.js";
 export { eventPayload, recordEvent } from "./outbox.js";
 export { EVENT_RETENTION_DAYS } from "./prune.js";
-export * from "./schemas.js";
-export { onOutboxRing, ringOutbox } from "./wake.js";
-export * from "./subscription-schemas.js";
 export { DEFAULT_SCHEDULE, type RetrySchedule, retryDelay } from "./schedule.js";
-export { isPrivateAddress } from "./targets.js";
-export { scheduleFrom } from "./worker-settings.js";
+export * from "./schemas.js";
+export * from "./subscription-schemas.js";
 export { attemptOutcomeOf, eventDeliveryTextOf, type SubscriptionState, subscriptionStateOf } from "./subscription-view.js";
+export { isPrivateAddress } from "./targets.js";
+export { onOutboxRing, ringOutbox } from "./wake.js";
+export { scheduleFrom } from "./worker-settings.js";

@@ -6,7 +6,6 @@ import { LIMITS } from "../limits.js";
 import { testEventPayload } from "./outbox.js";
 import { EVENT_RETENTION_DAYS } from "./prune.js";
 import { TEST_EVENT_TYPE } from "./schemas.js";
-import { findSubscription, lockSubscription } from "./subscriptions.js";
 import type {
   DeliveriesInput,
   DeliveriesOutput,
@@ -18,6 +17,7 @@ import type {
   SubscriptionIdInput,
   TestQueued,
 } from "./subscription-schemas.js";
+import { findSubscription, lockSubscription } from "./subscriptions.js";
 import { ringOutbox } from "./wake.js";
 
 interface AttemptRow {

@@ -1,9 +1,9 @@
 import { z } from "zod";
+import { CALENDAR_YEARS_REASON, calendarError, isWithinCalendarYears } from "../dates.js";
 import { OwnerRef } from "../identity/names.js";
 import { LIMITS } from "../limits.js";
 import { PAGE_FIELDS } from "../paging.js";
 import { isIsoDateOrDateTime } from "../receipt/schemas.js";
-import { CALENDAR_YEARS_REASON, calendarError, isWithinCalendarYears } from "../dates.js";
 import { storableString } from "../text.js";
 import { EventTypeSchema } from "./schemas.js";
 

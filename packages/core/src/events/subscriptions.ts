@@ -3,13 +3,13 @@ import type { z } from "zod";
 import type { ServiceContext } from "../context.js";
 import { readableInstant } from "../dates.js";
 import { conflict, notFound, validationFailed } from "../errors.js";
-import { STILL_FAILING_SINCE } from "./deliver.js";
 import { actsFor, visibleOwners } from "../identity/authorize.js";
 import { resolveOwner } from "../identity/owner.js";
 import { newId } from "../ids.js";
 import { LIMITS } from "../limits.js";
-import { EVENT_TYPES, type EventType } from "./schemas.js";
 import type { Sql } from "../store/port.js";
+import { STILL_FAILING_SINCE } from "./deliver.js";
+import { EVENT_TYPES, type EventType } from "./schemas.js";
 import type {
   CreatedSubscription,
   RotatedSecret,

@@ -1,21 +1,21 @@
 import type { z } from "zod";
 import type { ServiceContext, Surface } from "../context.js";
+import { readableInstant } from "../dates.js";
 import { classifyDrop, DROP_CATEGORIES } from "../drops/classification.js";
-import { SURFACE_WORDS } from "../drops/surface-words.js";
 import { countDrops, type DropCount, windowStart } from "../drops/list.js";
 import { DROP_WINDOW_DAYS } from "../drops/schemas.js";
+import { SURFACE_WORDS } from "../drops/surface-words.js";
 import { webhooksCheck } from "../events/doctor.js";
-import { notificationsCheck } from "../notify/doctor.js";
 import { visibleOwners } from "../identity/authorize.js";
 import { inboxCheck, summarizeInbox } from "../inbox/summary.js";
-import type { Policy } from "../policy/schemas.js";
 import { lastSweep } from "../lifecycle/sweep.js";
+import { defaultLogger } from "../log.js";
+import { notificationsCheck } from "../notify/doctor.js";
+import type { Policy } from "../policy/schemas.js";
 import { loadPolicies } from "../policy/store.js";
+import { isUnavailable } from "../store/faults.js";
 import { rollupLine, totalsByCategory } from "./rollup.js";
 import type { Doctor, DoctorCheck } from "./schemas.js";
-import { defaultLogger } from "../log.js";
-import { readableInstant } from "../dates.js";
-import { isUnavailable } from "../store/faults.js";
 
 /**
  * The policy rules that can veto a receipt, and how to tell that each is still on. Keyed

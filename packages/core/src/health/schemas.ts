@@ -1,7 +1,7 @@
 import { z } from "zod";
+import { DoctorCheck } from "../doctor-check.js";
 import { DROP_CATEGORIES } from "../drops/classification.js";
 import { InboxSummary } from "../inbox/schemas.js";
-import { DoctorCheck } from "../doctor-check.js";
 
 export { CHECK_STATUSES, DoctorCheck } from "../doctor-check.js";
 

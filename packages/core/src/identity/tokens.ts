@@ -1,7 +1,7 @@
 import type { Principal, TokenKind } from "../context.js";
 import { hashToken, newApiToken, newId } from "../ids.js";
-import type { Sql } from "../store/port.js";
 import { ACCESS_TOKEN_PREFIX } from "../oauth/constants.js";
+import type { Sql } from "../store/port.js";
 import type { CreatedToken } from "./schemas.js";
 
 export interface PrincipalRow {

@@ -1,10 +1,9 @@
 import type { z } from "zod";
 import { ARTIFACT_COLUMNS, type ArtifactRow, toArtifacts } from "../artifact/internal.js";
-import type { ServiceContext } from "../context.js";
+import type { Principal, ServiceContext } from "../context.js";
 import { LIMITS } from "../limits.js";
 import { humanActionText } from "./format.js";
-import type { Principal } from "../context.js";
-import { ageOf, ARTIFACT_ID, decodeCursor, encodeCursor, ownersOf } from "./internal.js";
+import { ARTIFACT_ID, ageOf, decodeCursor, encodeCursor, ownersOf } from "./internal.js";
 import { ACTION_STATES, type ActionState, actionStateSql, needsActionSql, unexpiredSql } from "./rules.js";
 import type { InboxList, InboxListInput } from "./schemas.js";
 

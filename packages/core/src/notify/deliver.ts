@@ -1,6 +1,6 @@
-import { attemptOutcome, processMetrics } from "../metrics/registry.js";
-import { newId } from "../ids.js";
 import { type RetrySchedule, retryDelay } from "../events/schedule.js";
+import { newId } from "../ids.js";
+import { attemptOutcome, processMetrics } from "../metrics/registry.js";
 import type { Store } from "../store/port.js";
 import type { NotificationContent } from "./render.js";
 import type { ChannelKind } from "./schemas.js";

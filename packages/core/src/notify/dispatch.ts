@@ -1,11 +1,11 @@
 import type { CairnConfig } from "../context.js";
 import type { RetrySchedule } from "../events/schedule.js";
 import type { Store } from "../store/port.js";
+import { untilAvailable } from "../store/until-available.js";
 import { type ClaimedBatch, type ClaimedNotification, GROUP_AFTER, GROUP_WINDOW_MS, recordMessage, releaseBatch } from "./deliver.js";
 import { DRAIN_EVERY_MS, MESSAGE_FITS } from "./drivers.js";
 import { messageOf } from "./render.js";
 import { type SendSettings, sendTo } from "./transports.js";
-import { untilAvailable } from "../store/until-available.js";
 
 export interface DispatchOptions {
   store: Store;

@@ -1,7 +1,7 @@
 import type { ServiceContext } from "../context.js";
 import type { DoctorCheck } from "../doctor-check.js";
-import { maskTarget } from "./targets.js";
 import type { ChannelKind } from "./schemas.js";
+import { maskTarget } from "./targets.js";
 
 interface Row {
   id: string;

@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import type { ServiceContext } from "../context.js";
 import { hashToken } from "../ids.js";
 import type { Store } from "../store/port.js";
-import { artifactLink } from "./render.js";
 import { CARD_LABELS } from "../view/card.js";
+import { artifactLink } from "./render.js";
 import { waitingOn } from "./waiting.js";
 import { xmlText } from "./xml.js";
 

@@ -2,9 +2,9 @@ import type { IncomingMessage } from "node:http";
 import { request } from "node:https";
 import type { LookupFunction } from "node:net";
 import { resolveTarget, TargetRefused } from "../events/targets.js";
+import { checkRedirectUris, cleanClientName } from "./client-fields.js";
 import { OAUTH_LIMITS } from "./constants.js";
 import { OAuthError } from "./errors.js";
-import { checkRedirectUris, cleanClientName } from "./client-fields.js";
 
 export interface ClientDocument {
   name: string;

@@ -2,7 +2,7 @@ import type { CairnConfig, Principal } from "../context.js";
 import type { Logger } from "../log.js";
 import type { Store } from "../store/port.js";
 import { type ConnectedApp, listConnectedApps } from "./apps.js";
-import { approveAuthorization, type AuthorizationRequest, type AuthorizeCheck, checkAuthorizeRequest, denyAuthorization, type Params } from "./authorize.js";
+import { type AuthorizationRequest, type AuthorizeCheck, approveAuthorization, checkAuthorizeRequest, denyAuthorization, type Params } from "./authorize.js";
 import { registerClient } from "./clients.js";
 import { OAUTH_LIMITS } from "./constants.js";
 import { type Caller, createDocumentSource } from "./document-source.js";

@@ -1,9 +1,9 @@
 import type { z } from "zod";
 import type { ServiceContext } from "../context.js";
-import type { Store } from "../store/port.js";
 import { type CairnError, type CairnErrorCode, ERROR_CODES, validationFailed } from "../errors.js";
-import { checkedContext } from "../identity/principal-cache.js";
 import { type Permission, requirePermission, tokenGrants } from "../identity/permissions.js";
+import { checkedContext } from "../identity/principal-cache.js";
+import type { Store } from "../store/port.js";
 import { parseWith } from "../validation.js";
 import type { OperationHeader } from "./headers.js";
 

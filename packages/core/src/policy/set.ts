@@ -1,8 +1,8 @@
 import type { z } from "zod";
 import type { ServiceContext } from "../context.js";
 import { resolveOwner } from "../identity/owner.js";
-import type { Policy, PolicySetInput } from "./schemas.js";
 import { forgetPolicy } from "./cache.js";
+import type { Policy, PolicySetInput } from "./schemas.js";
 import { savePolicy } from "./store.js";
 
 /** policy_set: any subset of the fields; returns the whole policy. Team policies by team members. */

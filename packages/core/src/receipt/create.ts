@@ -1,21 +1,21 @@
-import type { CreatedArtifact } from "../artifact/schemas.js";
 import { unassignableIssue } from "../artifact/assign.js";
+import type { CreatedArtifact } from "../artifact/schemas.js";
 import type { ServiceContext } from "../context.js";
 import { recordDrop } from "../drops/record.js";
 import { CairnError, conflict, describeIssues, type ExistingArtifactRef } from "../errors.js";
 import { ringOutbox } from "../events/wake.js";
-import { checkedContext } from "../identity/principal-cache.js";
 import { requirePermission } from "../identity/permissions.js";
+import { checkedContext } from "../identity/principal-cache.js";
 import { UnreadableInput } from "../operations/define.js";
 import { forgetPolicy } from "../policy/cache.js";
 import { issuesFromZod, ROOT_FIELD } from "../validation.js";
 import { decideReceipt, followsRejection } from "./gates.js";
 import {
-  fingerprintOf,
   findOutcome,
+  fingerprintOf,
   type IdempotencyClaim,
-  idempotencyLock,
   IdempotencyKey,
+  idempotencyLock,
   invalidKey,
   keyMismatch,
   replayOutcome,

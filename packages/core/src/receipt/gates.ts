@@ -1,11 +1,11 @@
-import type { ServiceContext } from "../context.js";
-import { categoryOf } from "../drops/classification.js";
 import { expiresInIssue } from "../artifact/internal.js";
+import type { ServiceContext } from "../context.js";
 import { answerByIssue } from "../decision/ask.js";
+import { categoryOf } from "../drops/classification.js";
 import { CairnError } from "../errors.js";
 import { ownerIssue } from "../identity/owner.js";
-import type { Policy, RevisedPolicy } from "../policy/schemas.js";
 import { gatingPolicy } from "../policy/cache.js";
+import type { Policy, RevisedPolicy } from "../policy/schemas.js";
 import { ROOT_FIELD } from "../validation.js";
 import type { GateContext, GateReceipt } from "./custom-gate.js";
 import { type Redaction, redactReceipt } from "./redact.js";

@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import { z } from "zod";
 import type { CreatedArtifact } from "../artifact/schemas.js";
 import { CairnError, type CairnErrorBody, type Issue } from "../errors.js";
 import { stableJson } from "../json.js";

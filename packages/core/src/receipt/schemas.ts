@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { ARTIFACT_RESOURCE_PATTERN } from "../artifact/resource-uri.js";
-import { RUN_RESOURCE_PATTERN } from "../run/resource-uri.js";
+import { CALENDAR_YEARS_REASON, calendarError, isCalendarDateTime, isWithinCalendarYears } from "../dates.js";
 import { AskInput } from "../decision/schemas.js";
 import { AssigneeName, OwnerRef } from "../identity/names.js";
 import { LIMITS } from "../limits.js";
+import { RUN_RESOURCE_PATTERN } from "../run/resource-uri.js";
 import { Tags } from "../tags.js";
-import { CALENDAR_YEARS_REASON, calendarError, isCalendarDateTime, isWithinCalendarYears } from "../dates.js";
 import { optionalText, requiredText, storableId, storableString, titleText } from "../text.js";
 import { receiptExample } from "./example.js";
 

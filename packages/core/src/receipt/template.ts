@@ -1,5 +1,5 @@
-import { isPlainObject } from "../json.js";
 import type { Issue } from "../errors.js";
+import { isPlainObject } from "../json.js";
 import { receiptExample } from "./example.js";
 
 /**

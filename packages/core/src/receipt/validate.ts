@@ -1,16 +1,16 @@
-import type { AskInput } from "../decision/schemas.js";
-import { isPlainObject } from "../json.js";
-import type { CairnErrorCode, Issue } from "../errors.js";
-import type { DropCategory } from "../drops/classification.js";
 import { ARTIFACT_RESOURCE_PREFIX, artifactIdOfResourceUri } from "../artifact/resource-uri.js";
-import { RUN_RESOURCE_PREFIX, runIdOfResourceUri } from "../run/resource-uri.js";
+import type { AskInput } from "../decision/schemas.js";
+import type { DropCategory } from "../drops/classification.js";
+import type { CairnErrorCode, Issue } from "../errors.js";
+import { isPlainObject } from "../json.js";
 import { DERIVED_TITLE_LENGTH, LIMITS } from "../limits.js";
+import { RUN_RESOURCE_PREFIX, runIdOfResourceUri } from "../run/resource-uri.js";
 import { normalizeTags } from "../tags.js";
 import { isStorable, UNSTORABLE_REASON } from "../text.js";
 import { parseWith, ROOT_FIELD } from "../validation.js";
-import { placeholderIssues } from "./template.js";
 import { isRegisteredSchema, registeredSchemaIds } from "./registry.js";
 import { DEFAULT_HUMAN_ACTION, RECEIPT_SCHEMA_ID, ReceiptCreateInput, type ReceiptMetadata } from "./schemas.js";
+import { placeholderIssues } from "./template.js";
 
 /** A gate's typed refusal: the category decides the drop classification, the issues say what to fix. */
 export interface Rejection {

@@ -1,10 +1,10 @@
 import type { z } from "zod";
 import type { ServiceContext } from "../context.js";
 import { type Issue, validationFailed } from "../errors.js";
-import type { Sql } from "../store/port.js";
 import { loadPolicy } from "../policy/store.js";
+import type { Sql } from "../store/port.js";
+import { type RunRow, requireRun, SPAN_COLUMNS, type SpanRow, toSpan } from "./internal.js";
 import { redactSpans } from "./redact.js";
-import { requireRun, type RunRow, SPAN_COLUMNS, type SpanRow, toSpan } from "./internal.js";
 import { RUN_LIMITS, type RunAppendSpansInput, type RunAppendSpansOutput } from "./schemas.js";
 import { type NormalizedSpan, normalizeSpan, sameSpan, spanBatchIssues } from "./span-checks.js";
 import { storeSpanRows } from "./store-spans.js";

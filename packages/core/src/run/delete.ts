@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { ServiceContext } from "../context.js";
 import type { Sql } from "../store/port.js";
-import { requireRun, type RunRow } from "./internal.js";
+import { type RunRow, requireRun } from "./internal.js";
 import type { RunDeleted, RunRef } from "./schemas.js";
 
 /**

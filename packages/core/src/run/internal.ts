@@ -1,10 +1,9 @@
 import type { Provenance } from "../artifact/schemas.js";
 import type { Principal } from "../context.js";
-import { notFound } from "../errors.js";
+import { notFound, validationFailed } from "../errors.js";
 import { authorizeRead } from "../identity/authorize.js";
 import type { Sql } from "../store/port.js";
-import { validationFailed } from "../errors.js";
-import { type RUN_STATES, RUN_SPAN_PAGE, type Run, type RunProduced, type Span, type SpanStatus } from "./schemas.js";
+import { RUN_SPAN_PAGE, type RUN_STATES, type Run, type RunProduced, type Span, type SpanStatus } from "./schemas.js";
 
 type RunState = (typeof RUN_STATES)[number];
 

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { Provenance, SearchInstant } from "../artifact/schemas.js";
+import { calendarError, isCalendarDateTime, isInStoredRange } from "../dates.js";
 import { OwnerRef } from "../identity/names.js";
 import { LIMITS } from "../limits.js";
-import { calendarError, isCalendarDateTime, isInStoredRange } from "../dates.js";
 import { PAGE_FIELDS } from "../paging.js";
 import { queryText, storableId, storableString, titleText } from "../text.js";
 

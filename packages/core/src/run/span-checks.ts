@@ -1,5 +1,5 @@
-import { stableJson } from "../json.js";
 import type { Issue } from "../errors.js";
+import { stableJson } from "../json.js";
 import { RUN_LIMITS, type SpanInput, type SpanStatus } from "./schemas.js";
 
 /**

@@ -1,33 +1,21 @@
 import type { z } from "zod";
-import { ARTIFACT_TAG } from "../artifact/operations.js";
-import { DECISION_TAG } from "../decision/operations.js";
-import { DROP_TAG } from "../drops/operations.js";
-import { EVENT_TAG } from "../events/operations.js";
-import { IDENTITY_TAG } from "../identity/operations.js";
-import { INBOX_TAG } from "../inbox/operations.js";
-import { NOTIFY_TAG } from "../notify/operations.js";
-import { POLICY_TAG } from "../policy/operations.js";
-import { RECEIPT_TAG } from "../receipt/operations.js";
-import { SCHEMA_TAG } from "../receipt/registry.js";
-import { RUN_TAG } from "../run/operations.js";
-import { SIGNING_TAG } from "../signing/operations.js";
-import { TEAM_TAG } from "../team/operations.js";
-import { defineApiTag } from "../operations/api-tags.js";
-import { ARTIFACT_OPERATIONS } from "../artifact/operations.js";
-import { DECISION_OPERATIONS } from "../decision/operations.js";
-import { DROP_OPERATIONS } from "../drops/operations.js";
-import { EVENT_OPERATIONS } from "../events/operations.js";
+import { ARTIFACT_OPERATIONS, ARTIFACT_TAG } from "../artifact/operations.js";
+import { DECISION_OPERATIONS, DECISION_TAG } from "../decision/operations.js";
+import { DROP_OPERATIONS, DROP_TAG } from "../drops/operations.js";
+import { EVENT_OPERATIONS, EVENT_TAG } from "../events/operations.js";
 import { HEALTH_OPERATIONS } from "../health/operations.js";
-import { IDENTITY_OPERATIONS } from "../identity/operations.js";
-import { INBOX_OPERATIONS } from "../inbox/operations.js";
-import { NOTIFY_OPERATIONS } from "../notify/operations.js";
-import { POLICY_OPERATIONS } from "../policy/operations.js";
-import { RECEIPT_OPERATIONS } from "../receipt/operations.js";
-import { RUN_OPERATIONS } from "../run/operations.js";
-import { SESSION_OPERATIONS } from "../session/operations.js";
-import { SIGNING_OPERATIONS } from "../signing/operations.js";
-import { TEAM_OPERATIONS } from "../team/operations.js";
+import { IDENTITY_OPERATIONS, IDENTITY_TAG } from "../identity/operations.js";
+import { INBOX_OPERATIONS, INBOX_TAG } from "../inbox/operations.js";
+import { NOTIFY_OPERATIONS, NOTIFY_TAG } from "../notify/operations.js";
+import { defineApiTag } from "../operations/api-tags.js";
 import type { Operation } from "../operations/define.js";
+import { POLICY_OPERATIONS, POLICY_TAG } from "../policy/operations.js";
+import { RECEIPT_OPERATIONS, RECEIPT_TAG } from "../receipt/operations.js";
+import { SCHEMA_TAG } from "../receipt/registry.js";
+import { RUN_OPERATIONS, RUN_TAG } from "../run/operations.js";
+import { SESSION_OPERATIONS } from "../session/operations.js";
+import { SIGNING_OPERATIONS, SIGNING_TAG } from "../signing/operations.js";
+import { TEAM_OPERATIONS, TEAM_TAG } from "../team/operations.js";
 
 /** An operation without a title is titled by its name in words: `team_member_add` → "Team member add". */
 function titled<T extends Record<string, Operation>>(table: T): T {

@@ -1,16 +1,16 @@
 import type { CairnConfig } from "../context.js";
-import { defaultLogger, type Logger } from "../log.js";
-import type { Store } from "../store/port.js";
-import { claimDue, type Claimed, recordAttempt, releaseClaim } from "../events/deliver.js";
-import { type ClaimLoop, startClaimLoop } from "./claim-loop.js";
-import { JOBS } from "./job-list.js";
+import { type Claimed, claimDue, recordAttempt, releaseClaim } from "../events/deliver.js";
 import { type Job, runDueJobs } from "../events/jobs.js";
 import { DEFAULT_SCHEDULE, type RetrySchedule } from "../events/schedule.js";
 import { sendEvent } from "../events/send.js";
 import { onOutboxRing } from "../events/wake.js";
-import { startNotifier } from "./notifier.js";
+import { defaultLogger, type Logger } from "../log.js";
 import { logLoopFailure } from "../outage-log.js";
+import type { Store } from "../store/port.js";
 import { untilAvailable } from "../store/until-available.js";
+import { type ClaimLoop, startClaimLoop } from "./claim-loop.js";
+import { JOBS } from "./job-list.js";
+import { startNotifier } from "./notifier.js";
 
 export interface WorkerOptions {
   store: Store;

@@ -1,5 +1,5 @@
 import { validationFailed } from "../errors.js";
-import { DEFAULT_SCAN_SETTINGS, findSecrets, redactText, redactionMarker, type SecretFinding, type TextField } from "./scan.js";
+import { DEFAULT_SCAN_SETTINGS, findSecrets, redactionMarker, redactText, type SecretFinding, type TextField } from "./scan.js";
 
 /** The part of an owner's policy the scanner follows. */
 export interface SecretRules {

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import type { z } from "zod";
+import { readArtifact } from "../artifact/read.js";
 import type { ServiceContext } from "../context.js";
 import { forbidden } from "../errors.js";
-import { readArtifact } from "../artifact/read.js";
-import { hashToken, newId } from "../ids.js";
 import { livePrincipal } from "../identity/tokens.js";
+import { hashToken, newId } from "../ids.js";
 import type { Store } from "../store/port.js";
 import type { SigninLink, SigninLinkCreateInput } from "./schemas.js";
 import { insertSession, type OpenedSession } from "./sessions.js";

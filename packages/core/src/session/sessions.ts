@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import type { Principal } from "../context.js";
 import { forbidden, unauthenticated } from "../errors.js";
-import { hashToken, newId } from "../ids.js";
 import { authenticate, PRINCIPAL_COLUMNS, type PrincipalRow, toPrincipal } from "../identity/tokens.js";
+import { hashToken, newId } from "../ids.js";
 import type { Sql, Store } from "../store/port.js";
 
 /** A web session lasts at most this long; signing in again starts a new one. */

@@ -1,5 +1,5 @@
-import { sign, verify } from "node:crypto";
 import type { KeyObject } from "node:crypto";
+import { sign, verify } from "node:crypto";
 import { z } from "zod";
 
 export const IN_TOTO_PAYLOAD_TYPE = "application/vnd.in-toto+json";

@@ -1,6 +1,6 @@
 import type { ArtifactRow } from "../artifact/internal.js";
-import { SCHEMA_REGISTRY, isRegisteredSchema } from "../receipt/registry.js";
 import { checksumOf } from "../checksum.js";
+import { isRegisteredSchema, SCHEMA_REGISTRY } from "../receipt/registry.js";
 
 export const STATEMENT_TYPE = "https://in-toto.io/Statement/v1";
 export const RECEIPT_PREDICATE_TYPE = "https://cairn.dev/receipt/v1";

@@ -1,12 +1,12 @@
 import type { z } from "zod";
-import type { ServiceContext } from "../context.js";
-import type { Store } from "../store/port.js";
-import { forbidden, notFound } from "../errors.js";
-import { authorizeRead } from "../identity/authorize.js";
 import { findArtifact, isExpired } from "../artifact/internal.js";
 import { gone } from "../artifact/read.js";
+import type { ServiceContext } from "../context.js";
+import { forbidden, notFound } from "../errors.js";
+import { authorizeRead } from "../identity/authorize.js";
 import { defineApiTag } from "../operations/api-tags.js";
 import { defineOperation } from "../operations/define.js";
+import type { Store } from "../store/port.js";
 import { listPublicKeys, rotateSigningKey } from "./keys.js";
 import { Jwk, Jwks, KeysListInput, KeysRotateInput } from "./schemas.js";
 import { verifyLine, verifyStored } from "./verify.js";

@@ -1,5 +1,5 @@
-import { checksumOf } from "../checksum.js";
 import type { ArtifactRow } from "../artifact/internal.js";
+import { checksumOf } from "../checksum.js";
 import { DsseEnvelope, IN_TOTO_PAYLOAD_TYPE, signatureVerifies } from "./dsse.js";
 import { DECISION_PREDICATE_TYPE, detailsOf, RECEIPT_PREDICATE_TYPE, type ReceiptPredicate, rerender, STATEMENT_TYPE } from "./in-toto.js";
 import { verifyingKeyOf } from "./keys.js";

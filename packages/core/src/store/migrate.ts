@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { type Migration, MIGRATIONS } from "./migrations/index.js";
+import { MIGRATIONS, type Migration } from "./migrations/index.js";
 import type { Sql, Store } from "./port.js";
 import type { SqlFunction } from "./sql/function.js";
 import { SQL_FUNCTIONS } from "./sql/functions.generated.js";

@@ -1,11 +1,11 @@
 import pg from "pg";
+import { unavailable } from "../errors.js";
 import { defaultLogger, type Logger } from "../log.js";
 import { logUnavailable } from "../outage-log.js";
-import { unavailable } from "../errors.js";
-import { callSite, DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts, isLockConflict, isUnavailable, type StoreError, translateFault } from "./faults.js";
-import type { Sql, Store, TransactionOptions } from "./port.js";
-import { parseDatabaseUrl, needsHostSelection } from "./database-url.js";
+import { needsHostSelection, parseDatabaseUrl } from "./database-url.js";
+import { callSite, type DatabaseTimeouts, DEFAULT_DATABASE_TIMEOUTS, isLockConflict, isUnavailable, type StoreError, translateFault } from "./faults.js";
 import { HostPool } from "./host-pool.js";
+import type { Sql, Store, TransactionOptions } from "./port.js";
 import { verifiedClient } from "./verified-client.js";
 
 // int8 (count(*), bigint) as a number so both drivers return the same JS types.

@@ -1,7 +1,7 @@
 import { defineApiTag } from "../operations/api-tags.js";
 import { defineOperation } from "../operations/define.js";
-import { createTeam } from "./create.js";
 import { blockTeam, listInvitations, unblockTeam } from "./blocks.js";
+import { createTeam } from "./create.js";
 import { acceptInvitation, declineInvitation } from "./invitations.js";
 import { addTeamMember, leaveTeam, removeTeamMember } from "./members.js";
 import { readTeam } from "./read.js";

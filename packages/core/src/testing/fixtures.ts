@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { type CairnOptions, createCairn, type Cairn } from "../cairn.js";
+import { type Cairn, type CairnOptions, createCairn } from "../cairn.js";
 import type { Principal, RequestOptions, ServiceContext, Surface } from "../context.js";
 import { authenticate } from "../identity/tokens.js";
 import { bootstrapAdmin, createUser } from "../identity/users.js";

@@ -3,11 +3,12 @@ import type { Artifact } from "../artifact/schemas.js";
 import { type CairnErrorBody, toCairnError } from "../errors.js";
 import { authenticate } from "../identity/tokens.js";
 import type { TestWorld } from "./fixtures.js";
-import { REFUSED_EDGES, type ReceiptKey, type RunKey, RUNS } from "./link-tables.js";
+import { REFUSED_EDGES, type ReceiptKey, RUNS, type RunKey } from "./link-tables.js";
 
-export { type ReceiptKey, type RunKey, RUNS, type ViewerKey, VIEWERS } from "./link-tables.js";
-import { minimalReceipt } from "./receipts.js";
+export { type ReceiptKey, RUNS, type RunKey, VIEWERS, type ViewerKey } from "./link-tables.js";
+
 import type { TestUser } from "./fixtures.js";
+import { minimalReceipt } from "./receipts.js";
 
 /** What a surface answered: the value, or the shared error body. */
 export type Outcome<T = unknown> = { ok: true; value: T } | { ok: false; error: CairnErrorBody };

@@ -1,5 +1,5 @@
-import type { Artifact } from "../artifact/schemas.js";
 import type { ArtifactRow } from "../artifact/internal.js";
+import type { Artifact } from "../artifact/schemas.js";
 import { renderReceiptV1 } from "../receipt/render.js";
 import type { ReceiptMetadata } from "../receipt/schemas.js";
 

@@ -1,10 +1,10 @@
 import { provenanceLine } from "../artifact/provenance-line.js";
 import { artifactIdOfResourceUri } from "../artifact/resource-uri.js";
 import type { Artifact } from "../artifact/schemas.js";
-import { runIdOfResourceUri } from "../run/resource-uri.js";
 import type { OutcomeState } from "../inbox/rules.js";
 import { DETAILS_HEADING, renderReceiptV1 } from "../receipt/render.js";
 import { OUTCOME_LABELS, type OutcomeStatus } from "../receipt/schemas.js";
+import { runIdOfResourceUri } from "../run/resource-uri.js";
 import {
   acknowledgementText,
   lifetimeText,

@@ -1,11 +1,11 @@
 import type { Artifact } from "../artifact/schemas.js";
-import { parseOwner } from "../identity/names.js";
 import { readableInstant } from "../dates.js";
+import { parseOwner } from "../identity/names.js";
 import type { Acknowledgement } from "../inbox/acknowledgement.js";
 import { HUMAN_ACTION_LABEL } from "../inbox/format.js";
-import { decisionText } from "./decision.js";
 import { asksAPerson, type OutcomeState, outcomeStateOf } from "../inbox/rules.js";
 import { OUTCOME_LABELS, RECEIPT_SCHEMA_ID, type ReceiptMetadata } from "../receipt/schemas.js";
+import { decisionText } from "./decision.js";
 
 /**
  * The words of a receipt's current state (SPEC §20, §24), written once: the card, the bin,

@@ -1,6 +1,6 @@
 import type { Run, RunSummary, Span, SpanStatus } from "../run/schemas.js";
-import { ageOf } from "./summary.js";
 import { cutWithEllipsis } from "../text.js";
+import { ageOf } from "./summary.js";
 
 /** One attribute as a page shows it: the key, the value as text, and whether it is long enough to fold. */
 export interface AttributeView {

@@ -1,7 +1,7 @@
+import type { Store } from "@cairn/core";
+import { createTestWorld, DRIVERS, openTestStore, TEST_PUBLIC_URL } from "@cairn/core/testing";
 import { createRestApp } from "@cairn/rest";
 import { createWebApp } from "@cairn/web";
-import { createTestWorld, DRIVERS, openTestStore, TEST_PUBLIC_URL } from "@cairn/core/testing";
-import type { Store } from "@cairn/core";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hostileString, wrongType } from "../strings.js";

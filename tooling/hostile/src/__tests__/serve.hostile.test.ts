@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { LIMITS } from "@cairn/core";
 import { DRIVERS, fullReceipt, runNode } from "@cairn/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI_BIN, pollHealth, type ServeProcess, spawnServe } from "../serve.js";
 import { HEAVY, justUnder2MiB } from "../heavy.js";
+import { CLI_BIN, pollHealth, type ServeProcess, spawnServe } from "../serve.js";
 
 const post = (s: ServeProcess, token: string, path: string, body: unknown, serialized = false) =>
   fetch(`${s.url}${path}`, {

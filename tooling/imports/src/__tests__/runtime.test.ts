@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
 import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
 import { type ImportGraph, importGraph } from "../graph.js";
 
 const REPO = resolve(import.meta.dirname, "../../../..");

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
-import { Ajv2020 } from "ajv/dist/2020.js";
 import { OPERATIONS, operationNames } from "@cairn/core";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type GeneratedClient, generateClient, typescriptVersion } from "../generated-client.js";
 import { redoclyFindings, spectralFindings } from "../lint.js";

@@ -1,4 +1,4 @@
-import { defineOperation, type Operation, OPERATIONS, operationNames } from "@cairn/core";
+import { defineOperation, OPERATIONS, type Operation, operationNames } from "@cairn/core";
 import { toolDefinitions } from "@cairn/mcp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";

@@ -1,5 +1,6 @@
 import { ADAPTER_DRIVERS } from "@cairn/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { staleExpectedFailures } from "../completeness.js";
 import { cliDriver } from "../drivers/cli.js";
 import { coreDriver } from "../drivers/core.js";
 import { mcpHttpDriver, mcpStdioDriver } from "../drivers/mcp.js";
@@ -7,7 +8,6 @@ import { restDriver } from "../drivers/rest.js";
 import { webDriver } from "../drivers/web.js";
 import { type ParityServer, startParityServer } from "../env.js";
 import { EXPECTED_FAILURES, unexpectedProblems } from "../expected-failures.js";
-import { staleExpectedFailures } from "../completeness.js";
 import { runScenario } from "../run.js";
 import { SCENARIOS } from "../scenarios.js";
 import type { Driver } from "../types.js";

@@ -1,4 +1,4 @@
-import { cliCommandOf, type CliIo, main } from "@cairn/cli";
+import { type CliIo, cliCommandOf, main } from "@cairn/cli";
 import type { Actor, Driver } from "../types.js";
 import { outcomeOfCliRun } from "./cli.js";
 

@@ -1,5 +1,5 @@
+import { type CommandLine, cliCommandOf, exitCodeOf } from "@cairn/cli";
 import { isPlainObject } from "@cairn/core/json";
-import { cliCommandOf, type CommandLine, exitCodeOf } from "@cairn/cli";
 import { runNode } from "@cairn/core/testing";
 import type { Actor, Driver, Outcome } from "../types.js";
 import { cliEnv, requireBuiltCli } from "./cli-bin.js";

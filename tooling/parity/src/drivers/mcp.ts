@@ -1,4 +1,5 @@
 import { isPlainObject } from "@cairn/core/json";
+import { isToolName } from "@cairn/mcp";
 import { Client as Client2, StreamableHTTPClientTransport as Http2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as Stdio2 } from "@modelcontextprotocol/client/stdio";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -7,7 +8,6 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
-import { isToolName } from "@cairn/mcp";
 import type { Actor, Driver, Outcome } from "../types.js";
 import { cliEnv, requireBuiltCli } from "./cli-bin.js";
 

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { provenanceLine, type Artifact } from "@cairn/core";
+import { type Artifact, provenanceLine } from "@cairn/core";
 import type { BrowserContext } from "playwright-core";
 import type { Driver } from "../types.js";
 

@@ -6,8 +6,8 @@ import { PLANTED } from "../../secrets/__tests__/planted.js";
 import type { DsseEnvelope } from "../../signing/dsse.js";
 import { listPublicKeys } from "../../signing/keys.js";
 import { verifyLine } from "../../signing/verify.js";
-import { DRIVERS, minimalReceipt } from "../../testing/index.js";
 import { TEST_PUBLIC_URL } from "../../testing/fixtures.js";
+import { DRIVERS, minimalReceipt } from "../../testing/index.js";
 import { expireAsks } from "../expire-job.js";
 
 const ASK = {

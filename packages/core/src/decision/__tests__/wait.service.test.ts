@@ -5,16 +5,16 @@ import { authenticate } from "../../identity/tokens.js";
 import { migrate } from "../../store/migrate.js";
 import { openPgStore } from "../../store/pg.js";
 import type { Store } from "../../store/port.js";
+import { TEST_PUBLIC_URL } from "../../testing/fixtures.js";
 import {
   CONCURRENCY_DRIVERS,
   createTestDatabase,
   createTestWorld,
   minimalReceipt,
   type TestDatabase,
-  type TestWorld,
   type TestUser,
+  type TestWorld,
 } from "../../testing/index.js";
-import { TEST_PUBLIC_URL } from "../../testing/fixtures.js";
 import { decisionWaiters } from "../waiters.js";
 
 const ASK = {

@@ -2,10 +2,10 @@ import { createHmac } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rejectionOf, useTestWorld } from "../../__tests__/helpers.js";
+import { startWorker, type Worker } from "../../runtime/worker.js";
 import { aWeekLater, claimableAt, DRIVERS, eventually, fullReceipt, minimalReceipt, startReceiver, type TestReceiver } from "../../testing/index.js";
 import type { RetrySchedule } from "../schedule.js";
 import type { DeliveryAttempt } from "../subscription-schemas.js";
-import { startWorker, type Worker } from "../../runtime/worker.js";
 
 /** Short delays instead of hours: the schedule is injected, nothing sleeps for real time. */
 const FAST: RetrySchedule = { delays: [30, 30, 30, 30], jitter: 0, disableAfterMs: 5 * 86_400_000, maxRetryAfterMs: 5_000, leaseMs: 5_000 };

@@ -3,9 +3,9 @@ import { useTestWorld } from "../../__tests__/helpers.js";
 import { createCairn } from "../../cairn.js";
 import { CairnError } from "../../errors.js";
 import { createLogger } from "../../log.js";
+import { startWorker } from "../../runtime/worker.js";
 import { DRIVERS, startReceiver } from "../../testing/index.js";
 import type { RetrySchedule } from "../schedule.js";
-import { startWorker } from "../../runtime/worker.js";
 
 const HOUR = 3_600_000;
 const schedule: RetrySchedule = { delays: [150, 150, 150], jitter: 0, disableAfterMs: 5 * 24 * HOUR, maxRetryAfterMs: 1_000, leaseMs: 5_000 };

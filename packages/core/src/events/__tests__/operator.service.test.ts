@@ -1,10 +1,10 @@
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it } from "vitest";
 import { rejectionOf, useTestWorld } from "../../__tests__/helpers.js";
+import { startWorker, type Worker } from "../../runtime/worker.js";
 import { aWeekLater, claimableAt, DRIVERS, eventually, startReceiver, type TestReceiver } from "../../testing/index.js";
 import type { RetrySchedule } from "../schedule.js";
 import type { DeliveryAttempt, EventDelivery } from "../subscription-schemas.js";
-import { startWorker, type Worker } from "../../runtime/worker.js";
 
 const DAY = 86_400_000;
 /** One retry, far enough away that a test sees whether anything of the old schedule still follows. */

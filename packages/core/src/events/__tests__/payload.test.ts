@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { ArtifactRow } from "../../artifact/internal.js";
 import { artifactCreatedData } from "../artifact-event.js";
 import { eventPayload } from "../outbox.js";
-import { retryDelay, DEFAULT_SCHEDULE } from "../schedule.js";
+import { DEFAULT_SCHEDULE, retryDelay } from "../schedule.js";
 import { isPrivateAddress } from "../targets.js";
 
 const golden = (name: string) => join(import.meta.dirname, "__golden__", name);

@@ -2,9 +2,9 @@ import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it } from "vitest";
 import { rejectionOf, useTestWorld } from "../../__tests__/helpers.js";
 import { CairnError } from "../../errors.js";
+import { startWorker, type Worker } from "../../runtime/worker.js";
 import { DRIVERS, startReceiver, type TestReceiver } from "../../testing/index.js";
 import type { RetrySchedule } from "../schedule.js";
-import { startWorker, type Worker } from "../../runtime/worker.js";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { rejectionOf, useTestWorld } from "../../__tests__/helpers.js";
+import { startWorker, type Worker } from "../../runtime/worker.js";
 import { DRIVERS, eventually, startReceiver } from "../../testing/index.js";
 import { claimDue } from "../deliver.js";
 import type { RetrySchedule } from "../schedule.js";
-import { startWorker, type Worker } from "../../runtime/worker.js";
 
 const DAY = 86_400_000;
 const FAST: RetrySchedule = { delays: Array(20).fill(20), jitter: 0, disableAfterMs: 5 * DAY, maxRetryAfterMs: 1_000, leaseMs: 400 };

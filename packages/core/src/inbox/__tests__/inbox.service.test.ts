@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { rejectionOf, useTestWorld } from "../../__tests__/helpers.js";
 import { authenticate } from "../../identity/tokens.js";
 import { DRIVERS, minimalReceipt, type TestUser } from "../../testing/index.js";
-import { rejectionOf, useTestWorld } from "../../__tests__/helpers.js";
 
 const DAY_MS = 86_400_000;
 let clock = Date.parse("2026-12-01T12:00:00.000Z");

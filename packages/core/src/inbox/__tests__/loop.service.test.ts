@@ -1,12 +1,12 @@
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rejectionOf, useTestWorld } from "../../__tests__/helpers.js";
-import { startWorker, type Worker } from "../../runtime/worker.js";
 import { authenticate } from "../../identity/tokens.js";
 import { sweepExpired } from "../../lifecycle/sweep.js";
-import { aWeekLater, claimableAt, DRIVERS, eventually, minimalReceipt, startReceiver, TEST_PUBLIC_URL, type TestReceiver } from "../../testing/index.js";
+import { startWorker, type Worker } from "../../runtime/worker.js";
 import { splitStatements } from "../../store/migrate.js";
 import { assignee as assigneeMigration } from "../../store/migrations/0014-assignee.js";
+import { aWeekLater, claimableAt, DRIVERS, eventually, minimalReceipt, startReceiver, TEST_PUBLIC_URL, type TestReceiver } from "../../testing/index.js";
 import { emitMeasureDue } from "../measure-due.js";
 import { outcomeStateOf } from "../rules.js";
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { DRIVERS, minimalReceipt, TEST_PUBLIC_URL } from "../../testing/index.js";
 import { useTestWorld } from "../../__tests__/helpers.js";
-import { JOBS } from "../../runtime/job-list.js";
 import { runDueJobs } from "../../events/jobs.js";
+import { JOBS } from "../../runtime/job-list.js";
+import { DRIVERS, minimalReceipt, TEST_PUBLIC_URL } from "../../testing/index.js";
 import { emitMeasureDue } from "../measure-due.js";
 
 const DAY_MS = 86_400_000;

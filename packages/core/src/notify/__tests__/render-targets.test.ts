@@ -1,5 +1,5 @@
-import { startReceiver } from "../../testing/receiver.js";
 import { describe, expect, it } from "vitest";
+import { startReceiver } from "../../testing/receiver.js";
 import { MESSAGE_FITS, NTFY_BODY_BYTES } from "../drivers.js";
 import { escapeMrkdwn, htmlOf, messageOf, plainTextOf, SLACK_SECTION_CHARS, slackBodyOf } from "../render.js";
 import { channelTargetIssue, maskTarget } from "../targets.js";

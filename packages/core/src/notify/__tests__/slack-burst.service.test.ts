@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_SCHEDULE } from "../../events/schedule.js";
+import { startNotifier } from "../../runtime/notifier.js";
 import type { Store } from "../../store/port.js";
 import { createTestWorld, DRIVERS, eventually, minimalReceipt, openTestStore, startReceiver, type TestReceiver, type TestWorld } from "../../testing/index.js";
 import { claimBatches, GROUP_WINDOW_MS, recordMessage } from "../deliver.js";
 import { DRAIN_EVERY_MS } from "../drivers.js";
-import { startNotifier } from "../../runtime/notifier.js";
 import { queueNotification } from "../queue.js";
 
 const BURST = 500;

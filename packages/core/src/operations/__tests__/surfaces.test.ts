@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isOfferedOn, OPTIONAL_SURFACES } from "../define.js";
 import { OPERATIONS, operationNames } from "../../runtime/registry.js";
+import { isOfferedOn, OPTIONAL_SURFACES } from "../define.js";
 
 describe("which surfaces show an operation is the operation's own attribute", () => {
   it("every surface an operation leaves out is an optional one, with the reason", () => {
