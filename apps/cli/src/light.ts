@@ -9,6 +9,8 @@ export {
   acknowledgementText,
   artifactFacts,
   artifactListLine,
+  askLines,
+  askViewOf,
   assignedText,
   CONFIRMATIONS,
   eventDeliveryTextOf,
@@ -18,5 +20,6 @@ export {
   readableInstant,
   shareLinkOf,
   subscriptionStateOf,
+  visibleText,
 } from "@cairn/core";
 export { ERROR_META_KEY, RPC_INTERNAL, RPC_UNAUTHENTICATED } from "@cairn/mcp";

@@ -3,4 +3,4 @@
  * visible escape (core's `visibleText`, which notifications use too); newlines and tabs
  * stay. `--json` output is never passed through here.
  */
-export { visibleText as terminalSafe } from "@cairn/core";
+export { visibleText as terminalSafe } from "./light.js";

@@ -33,6 +33,7 @@ describe.each(ADAPTER_DRIVERS)("MCP over Streamable HTTP on a running server (%s
       "artifact_read",
       "artifact_search",
       "artifact_assign",
+      "artifact_transfer",
       "run_create",
       "run_append_spans",
       "run_close",
@@ -46,6 +47,7 @@ describe.each(ADAPTER_DRIVERS)("MCP over Streamable HTTP on a running server (%s
       "subscription_list",
       "inbox_list",
       "outcomes_list",
+      "decision_wait",
       "keys_list",
       "receipt_verify",
     ]);

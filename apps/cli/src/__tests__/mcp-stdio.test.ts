@@ -77,6 +77,7 @@ describe.each(ADAPTER_DRIVERS)("cairn mcp (stdio) against a spawned cairn serve 
       "artifact_read",
       "artifact_search",
       "artifact_assign",
+      "artifact_transfer",
       "run_create",
       "run_append_spans",
       "run_close",
@@ -90,6 +91,7 @@ describe.each(ADAPTER_DRIVERS)("cairn mcp (stdio) against a spawned cairn serve 
       "subscription_list",
       "inbox_list",
       "outcomes_list",
+      "decision_wait",
       "keys_list",
       "receipt_verify",
     ]);

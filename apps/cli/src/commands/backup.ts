@@ -3,7 +3,6 @@ import { open, rename, rm, stat } from "node:fs/promises";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
-import { backupKindOf, dumpPostgres, restoreEmbedded, restorePostgres } from "@cairn/core";
 import { readCredentials, resolveSettings, type Settings } from "@cairn/core/local";
 
 const USAGE_BACKUP = "usage: cairn backup --out FILE";
@@ -52,6 +51,8 @@ export async function runBackup(args: readonly string[]): Promise<number> {
   const settings = resolveSettings();
   const partial = `${out}.partial-${process.pid}`;
   try {
+    // Core (storage, pg) loads only when a backup runs: every other command starts without it.
+    const { dumpPostgres } = await import("@cairn/core");
     if (settings.databaseUrl) await dumpPostgres(settings.databaseUrl, partial);
     else await fetchEmbeddedDump(settings, partial);
     await rename(partial, out);
@@ -79,6 +80,7 @@ export async function runRestore(args: readonly string[]): Promise<number> {
     const handle = await open(file, "r");
     const head = Buffer.alloc(5);
     await handle.read(head, 0, 5, 0).finally(() => handle.close());
+    const { backupKindOf, restoreEmbedded, restorePostgres } = await import("@cairn/core");
     const kind = backupKindOf(head);
     if (!kind) throw new Error(`${file} is not a backup cairn backup wrote (neither the embedded store's nor pg_dump's format).`);
     if (kind === "embedded") {
