@@ -24,6 +24,8 @@ export function normalize(value: unknown, names: readonly string[]): unknown {
     }
     if (typeof v !== "string") return v;
     if (key === "surface") return "<surface>";
+    // A decision names the surface that carried the answer (SPEC §32); each surface carries its own.
+    if (key === "via" && ["web", "cli", "rest", "mcp-app"].includes(v)) return "<surface>";
     if ((key === "at" || key?.endsWith("_at") || key?.endsWith("_until")) && key !== "measure_at") return "<time>";
     if (key === "next_cursor") return "<cursor>";
     // Phrased for each surface's reader by core; run.ts checks it against core's table.

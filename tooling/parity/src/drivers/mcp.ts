@@ -11,9 +11,13 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv
 import type { Actor, Driver, Outcome } from "../types.js";
 import { cliEnv, requireBuiltCli } from "./cli-bin.js";
 
-/** A create's `resource_link` must name the artifact it answered with. */
+/**
+ * A create's `resource_link` must name the artifact it answered with; a receipt that asks
+ * may end with one more text block telling the agent how to wait for the answer.
+ */
 function linkProblem(links: CallToolResult["content"], value: Record<string, unknown>): string | null {
   for (const link of links) {
+    if (link.type === "text" && link.text.includes("decision_wait") && link === links.at(-1)) continue;
     if (link.type !== "resource_link") return `expected only resource_link blocks after the text, got ${link.type}`;
     if (link.uri !== `mcp://cairn/artifacts/${String(value.id)}`) return `a resource_link names ${link.uri}, not the artifact ${String(value.id)}`;
   }

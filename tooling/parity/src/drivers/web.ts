@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Artifact, provenanceLine } from "@cairn/core";
+import { type Artifact, artifactProvenanceLine } from "@cairn/core";
 import type { BrowserContext } from "playwright-core";
 import type { Driver } from "../types.js";
 
@@ -18,7 +18,7 @@ function expectedFields(a: Artifact): Map<string, string> {
   const m = a.metadata as Record<string, any>;
   const shown = new Map<string, string>([
     ["title", a.title],
-    ["assertion", provenanceLine(a.provenance)],
+    ["assertion", artifactProvenanceLine(a)],
     ["checksum", a.checksum],
     ["changed", m.changed],
     ["human_action", m.human_action],
