@@ -1,10 +1,10 @@
 import { isPlainObject } from "@cairn/core/json";
 import type { Command } from "commander";
 import { CliFailure } from "../failure.js";
+import { askLines, askViewOf } from "../light.js";
 import { fieldOf, operationMeta } from "../metadata.js";
 import { type CliCommand, examplesHelp, operationCommand } from "./define.js";
 import { fail, JSON_HELP, runWithClient } from "./run.js";
-import { askLines, askViewOf } from "../light.js";
 
 export const decideCommand = operationCommand("artifact_decide", {
   words: ["decide"],
