@@ -18,6 +18,8 @@ select create_reference_table('sessions');
 select create_reference_table('signin_links');
 select create_reference_table('teams');
 select create_reference_table('team_members');
+select create_reference_table('team_invitations');
+select create_reference_table('team_blocks');
 select create_reference_table('oauth_clients');
 select create_reference_table('oauth_codes');
 select create_reference_table('oauth_refresh_tokens');
@@ -30,6 +32,8 @@ select create_reference_table('schema_functions');
 select create_reference_table('notify_settings');
 select create_reference_table('feed_keys');
 select create_reference_table('channels');
+-- How many confirmation mails an address got this hour: keyed by the address, never by owner.
+select create_reference_table('confirm_mails');
 -- Per user across owners (ADR 0039: a user's key is one namespace whichever owner it writes for).
 select create_reference_table('idempotency_keys');
 

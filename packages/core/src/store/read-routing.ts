@@ -46,6 +46,13 @@ export const READ_ROUTING = {
   channel_test: "primary",
   notifications_set: "primary",
   feed_key_rotate: "primary",
+  artifact_transfer: "primary",
+  artifact_decide: "primary",
+  team_invitation_accept: "primary",
+  team_invitation_decline: "primary",
+  team_leave: "primary",
+  team_block: "primary",
+  team_unblock: "primary",
 
   // Reads that must see the caller's own last write.
   artifact_read: "primary", // by id, right after the create that returned the id
@@ -58,6 +65,8 @@ export const READ_ROUTING = {
   keys_list: "primary", // a verifier must trust the key that signed a moment ago
   receipt_verify: "primary",
   notifications_get: "primary", // the settings just changed
+  decision_wait: "primary", // the decision a waiter reads must be the one just given
+  team_invitation_list: "primary", // an invitation just sent or answered
   doctor: "primary", // checks the database that serves writes
   status: "primary",
 
