@@ -34,6 +34,10 @@ a{color:var(--link)}
 .links button{font:inherit;padding:6px 12px;border-radius:6px;border:1px solid var(--line);background:var(--btn);color:var(--fg);cursor:pointer}
 .links button:focus-visible,a:focus-visible{outline:2px solid var(--link);outline-offset:2px}
 .hint{margin:8px 0 0;color:var(--muted);font-size:13px}
+.ask{margin:8px 0 10px;padding:4px 10px 8px;border:1px solid var(--line);border-radius:8px}
+.ask .links{margin-top:6px;padding-top:0;border-top:0}
+.ask .label{margin-top:4px}
+.ask p{margin:8px 0 0}
 .error{padding:8px 10px;border-radius:6px;background:var(--warn);color:var(--warn-fg)}
 `;
 
@@ -77,6 +81,22 @@ function link(href, text, field) {
 function labelled(part) {
   return el("div", {}, [el("span", { class: "label" }, [part.label]), el("p", { class: "text", "data-field": part.field }, [part.text])]);
 }
+// The ask (SPEC §32): each option opens the receipt's page, where the signed-in person answers; the host's model cannot.
+function ask(a, page) {
+  if (a.decision !== null) {
+    var done = [el("p", { "data-part": "decision" }, [el("strong", {}, [a.decision])])];
+    if (a.comment) done.push(el("p", { class: "text", "data-part": "decision-comment" }, [a.comment.label + ": " + a.comment.text]));
+    return el("div", { class: "ask", "data-part": "ask", "data-state": a.state }, done);
+  }
+  var options = el("div", { class: "links", "data-part": "options" }, a.options.items.map(function (o) {
+    var b = el("button", { type: "button", "data-option": o.id }, [o.label]);
+    b.addEventListener("click", function () { openLink(page); });
+    return b;
+  }));
+  var open = [el("span", { class: "label" }, [a.options.label]), options];
+  if (a.answer_by) open.push(el("p", { class: "muted", "data-part": "answer_by" }, [a.answer_by.label + " " + a.answer_by.text]));
+  return el("div", { class: "ask", "data-part": "ask", "data-state": "open" }, open);
+}
 function card(view) {
   var c = view.card;
   var nodes = [];
@@ -87,6 +107,7 @@ function card(view) {
   nodes.push(chip);
   if (c.action.acknowledged) nodes.push(el("p", { class: "muted", "data-part": "acknowledged" }, [c.action.acknowledged]));
   if (c.assignee) nodes.push(el("p", { class: "muted", "data-field": "assignee" }, [c.assignee.label + " " + c.assignee.user]));
+  if (c.ask) nodes.push(ask(c.ask, view.page));
   nodes.push(labelled(c.affected));
   nodes.push(el("div", { class: "pair" }, [labelled(c.before), labelled(c.after)]));
   var evidence = [el("span", { class: "label" }, [c.evidence.label])];

@@ -1,6 +1,7 @@
 import { type Artifact, artifactProvenanceLine, lifetimeText, readableInstant, receiptCardOf, STATE_WORDS } from "@cairn/core";
 import { html, raw } from "hono/html";
 import { renderMarkdown } from "../markdown.js";
+import type { AskForm } from "./ask.js";
 import { type LinkTitles, receiptCard, titleOf } from "./card.js";
 import { type Chrome, layout, type Markup } from "./layout.js";
 
@@ -15,6 +16,8 @@ export interface ArtifactPageParts {
   rawHref: string;
   /** Under the chip, for a signed-in viewer who may act: the Acknowledge form. */
   underChip?: Markup | string;
+  /** For a signed-in viewer who may answer an open ask: its buttons post here. Without it (a share page) the ask is read-only. */
+  askForm?: AskForm | null;
   /** What the last form did, said at the top of the page (the confirmation after a POST). */
   notice?: string | null;
   /** The share link field and the Retain and Assign forms, for a signed-in viewer. */
@@ -39,7 +42,7 @@ export function artifactPage(artifact: Artifact, parts: ArtifactPageParts, chrom
     html`${parts.notice ? html`<p class="notice" role="status" data-part="notice">${parts.notice}</p>` : ""}<article>
 <p class="assertion" data-field="assertion">${card ? card.header : artifactProvenanceLine(artifact)}</p>
 ${titleOf(artifact.title, card)}
-${card ? receiptCard(card, parts.underChip ?? "", card.tldr.text === artifact.title, titles) : bodyOf(artifact)}
+${card ? receiptCard(card, parts.underChip ?? "", card.tldr.text === artifact.title, titles, parts.askForm ?? null) : bodyOf(artifact)}
 ${parts.actions ?? ""}
 <section aria-labelledby="facts-heading">
 <h2 id="facts-heading">About this ${card ? "receipt" : "artifact"}</h2>

@@ -2,12 +2,18 @@ import type { AskView } from "@cairn/core";
 import { html } from "hono/html";
 import type { Markup } from "./layout.js";
 
+/** Where a person who may answer posts their choice: the artifact and the session's form token. */
+export interface AskForm {
+  id: string;
+  formToken: string;
+}
+
 /**
  * A receipt's ask on the card (SPEC §32), in core's words: while open its options and
  * deadline — as one button per option for a person who may answer (a POST form with the
  * form token) — and once answered who chose what, when, with the comment.
  */
-export function askBlock(view: AskView, form: { id: string; formToken: string } | null): Markup {
+export function askBlock(view: AskView, form: AskForm | null): Markup {
   const deadline = view.answer_by
     ? html`<p class="meta" data-part="answer_by">${view.answer_by.label} <time class="when">${view.answer_by.text}</time></p>`
     : "";

@@ -1,6 +1,7 @@
 import type { ReceiptCardView, TextPart } from "@cairn/core";
 import { html, raw } from "hono/html";
 import { renderInline, renderMarkdown } from "../markdown.js";
+import { type AskForm, askBlock } from "./ask.js";
 import type { Markup } from "./layout.js";
 
 /** A field's text: inline markdown (escaped by markdown-it, then sanitised), line breaks kept. */
@@ -39,7 +40,13 @@ function measuredOf(measured: NonNullable<ReceiptCardView["outcome"]["measured"]
   return html`<strong class="measured" data-part="measured">${measured.label}</strong> ${measured.unnamed ?? links}`;
 }
 
-export function receiptCard(card: ReceiptCardView, underChip: Markup | string = "", tldrIsTitle = false, titles: LinkTitles = new Map()): Markup {
+export function receiptCard(
+  card: ReceiptCardView,
+  underChip: Markup | string = "",
+  tldrIsTitle = false,
+  titles: LinkTitles = new Map(),
+  askForm: AskForm | null = null,
+): Markup {
   const { action, evidence, outcome, remaining } = card;
   return html`<section class="card" aria-label="Receipt">
 ${tldrIsTitle ? "" : html`<p class="tldr text" data-field="${card.tldr.field}">${raw(renderInline(card.tldr.text))}</p>`}
@@ -55,7 +62,7 @@ ${
       )}</ul>`
     : ""
 }
-${underChip}
+${card.ask ? askBlock(card.ask, card.ask.state === "open" ? askForm : null) : ""}${underChip}
 ${labelled(card.affected)}
 <div class="pair">${labelled(card.before)}${labelled(card.after)}</div>
 <div><span class="label">${evidence.label}</span>${

@@ -10,10 +10,8 @@ import {
   type ServiceContext,
 } from "@cairn/core";
 import type { Context, Hono } from "hono";
-import { html } from "hono/html";
 import type { WebEnv } from "../adapter.js";
 import { type ArtifactPageParts, artifactActions, artifactPage } from "../pages/artifact.js";
-import { askBlock } from "../pages/ask.js";
 import { acknowledgeForm } from "../pages/inbox.js";
 import { formIsGenuine, type WebSession } from "../session.js";
 import { formLimit, refusedForm } from "./auth.js";
@@ -46,7 +44,8 @@ export async function artifactPageParts(cairn: Cairn, ctx: ServiceContext, c: Co
     mayAcknowledge(artifact, session.principal.user.name) && ask?.state !== "open" ? acknowledgeForm(artifact.id, session.formToken, `/a/${id}`) : "";
   return {
     rawHref: `/a/${id}/raw`,
-    underChip: ask ? html`${askBlock(ask, ask.state === "open" ? { id: artifact.id, formToken: session.formToken } : null)}${ackForm}` : ackForm,
+    underChip: ackForm,
+    askForm: ask?.state === "open" ? { id: artifact.id, formToken: session.formToken } : null,
     notice: done !== undefined && Object.hasOwn(CONFIRMATIONS, done) ? CONFIRMATIONS[done as ConfirmationName](artifact) : null,
     actions: artifactActions(artifact, await assigneeChoices(cairn, ctx, artifact.owner), session.formToken, moveTargets(ctx, artifact)),
     titles,

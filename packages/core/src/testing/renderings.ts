@@ -88,7 +88,46 @@ const minimal = fixture(
   { expires_at: null, retained: true },
 );
 
-export const RENDERING_FIXTURES: Record<string, Artifact> = { full, minimal };
+const askedMetadata = {
+  schema: "cairn.receipt/v1",
+  changed: "Prepared the orders table migration",
+  affected: "Everyone who writes orders during the window",
+  before: "orders.total was a float.",
+  after: "A migration to numeric(12,2) is ready and rehearsed on a copy.",
+  evidence: [{ label: "Rehearsal log", url: "https://ci.example.com/runs/77" }],
+  outcome: { status: "not_applicable" },
+  human_action: "Approve the migration window",
+  remaining: [],
+  learned: "The copy took 14 minutes to migrate.",
+} as ReceiptMetadata;
+const ask: Artifact["ask"] = {
+  options: [
+    { id: "approve", label: "Approve tonight" },
+    { id: "wait", label: "Wait for the weekend" },
+  ],
+  comment: "optional",
+  answer_by: "2026-12-12T17:00:00.000Z",
+};
+
+/** It asks a person to choose (SPEC §32), and nobody has answered yet. */
+const asked = fixture("art_01renderasked000000000000000", "Prepared the orders table migration", askedMetadata, { ask });
+
+/** The same ask, answered with a comment: the card says who chose what, and when. */
+const decided = fixture("art_01renderdecided0000000000000", "Prepared the orders table migration", askedMetadata, {
+  ask,
+  decision: {
+    state: "decided",
+    option: "wait",
+    label: "Wait for the weekend",
+    comment: "Friday's release <freeze> comes first.",
+    by: { user: "sam", token_name: "web" },
+    via: "web",
+    at: "2026-12-10T10:00:00.000Z",
+  },
+  acknowledgements: [{ by: { user: "sam", token_name: "web" }, at: "2026-12-10T10:00:00.000Z", note: null }],
+});
+
+export const RENDERING_FIXTURES: Record<string, Artifact> = { full, minimal, asked, decided };
 
 /** The stored row an artifact fixture was read from (for the event, which is made from the row). */
 export function renderingRowOf(artifact: Artifact): ArtifactRow {

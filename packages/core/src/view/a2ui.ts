@@ -1,3 +1,4 @@
+import type { AskView } from "./decision.js";
 import type { ReceiptRenderView } from "./receipt-app.js";
 
 /** The A2UI revision the messages declare, and the catalog they use (A2UI's basic catalog). */
@@ -46,6 +47,33 @@ export function receiptA2uiMessages(view: ReceiptRenderView): A2uiMessage[] {
     return add({ id, component: "Button", child, variant, action: { functionCall: { call: "openUrl", args: { url }, returnType: "void" } } });
   };
 
+  /**
+   * The ask (SPEC §32): while open, one Button per option, each opening the receipt's page,
+   * where the signed-in person answers (the host's model cannot); then the deadline. Once
+   * answered or expired, the decision in words and the comment. Option labels are the
+   * author's words, so they are bound like every other value.
+   */
+  const askSection = (ask: AskView) => {
+    const parts = [label("ask-label", ask.options.label)];
+    if (ask.decision !== null) {
+      parts.push(bound("decision", "decision", ask.decision, "h4"));
+      if (ask.comment !== null) parts.push(bound("decision-comment", "decision_comment", `${ask.comment.label}: ${ask.comment.text}`));
+    } else {
+      const buttons = ask.options.items.map((o, i) => {
+        const child = bound(`ask-option-${i}-text`, `ask_option_${i}`, o.label);
+        return add({
+          id: `ask-option-${i}`,
+          component: "Button",
+          child,
+          action: { functionCall: { call: "openUrl", args: { url: view.page }, returnType: "void" } },
+        });
+      });
+      parts.push(add({ id: "ask-options", component: "Row", children: buttons }));
+      if (ask.answer_by !== null) parts.push(bound("answer-by", "answer_by", `${ask.answer_by.label} ${ask.answer_by.text}`, "caption"));
+    }
+    return add({ id: "ask", component: "Card", child: section("ask-body", parts) });
+  };
+
   const body: string[] = [];
   body.push(bound("header", "header", card.header, "caption"));
   if (view.title !== card.tldr.text) body.push(bound("title", "title", view.title, "h3"));
@@ -55,6 +83,7 @@ export function receiptA2uiMessages(view: ReceiptRenderView): A2uiMessage[] {
   if (card.action.acknowledged !== null) chip.push(bound("acknowledged", "acknowledged", card.action.acknowledged, "caption"));
   if (card.assignee !== null) chip.push(bound("assignee", "assignee", `${card.assignee.label} ${card.assignee.user}`, "caption"));
   body.push(add({ id: "action-chip", component: "Card", child: section("action-body", chip) }));
+  if (card.ask !== null) body.push(askSection(card.ask));
 
   body.push(section("affected-section", [label("affected-label", card.affected.label), bound("affected", "affected", card.affected.text)]));
   const before = section("before-section", [label("before-label", card.before.label), bound("before", "before", card.before.text)]);

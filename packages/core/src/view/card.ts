@@ -5,6 +5,7 @@ import type { OutcomeState } from "../inbox/rules.js";
 import { DETAILS_HEADING, renderReceiptV1 } from "../receipt/render.js";
 import { OUTCOME_LABELS, type OutcomeStatus } from "../receipt/schemas.js";
 import { runIdOfResourceUri } from "../run/resource-uri.js";
+import { type AskView, askViewOf } from "./decision.js";
 import {
   acknowledgementText,
   lifetimeText,
@@ -44,6 +45,8 @@ export interface ReceiptCardView {
   action: TextPart & { needed: boolean; waiting: boolean; acknowledged: string | null };
   /** "Assigned to sam", or null when nobody is. */
   assignee: { label: string; user: string } | null;
+  /** Its ask (SPEC §32) as it stands now: the options and deadline while open, then who chose what; null when it asks no choice. */
+  ask: AskView | null;
   /** Shown under the chip (SPEC §15): who said they saw it, oldest first. */
   acknowledgements: Array<{ user: string; at: string; note: string | null; text: string }>;
   affected: TextPart;
@@ -157,6 +160,7 @@ export function receiptCardOf(artifact: Artifact, now: Date = new Date()): Recei
       acknowledged: needsHuman(m) && firstAck ? acknowledgementText(firstAck) : null,
     },
     assignee: artifact.assignee === null ? null : { label: L.assignee, user: artifact.assignee },
+    ask: askViewOf(artifact, now),
     acknowledgements: artifact.acknowledgements.map((a) => ({ user: a.by.user, at: a.at, note: a.note, text: acknowledgementText(a) })),
     affected: part("affected", L.affected, m.affected),
     before: part("before", L.before, m.before),

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Artifact } from "../artifact/schemas.js";
+import { decisionStateOf } from "./decision.js";
 import { receiptLiveStateOf } from "./state.js";
 
 /**
@@ -14,7 +15,7 @@ const PROCESS_SALT = randomBytes(12).toString("base64url");
  * The strong validator (an `ETag`) of what a reader of `artifact` is shown at `now`: the
  * artifact object as that reader may see it (body, acknowledgements, assignee, follow-ups,
  * expiry) and the card's live state, which can change with time alone (a pending outcome
- * turning overdue). Any change to either is a new validator, so a 304 never hides one.
+ * turning overdue, an ask passing its deadline). Any change to either is a new validator, so a 304 never hides one.
  * `variant` separates representations of one URL (the page and its JSON).
  *
  * The card is the artifact's, read at `now` only through `receiptLiveStateOf`, and this
@@ -23,7 +24,9 @@ const PROCESS_SALT = randomBytes(12).toString("base64url");
  * validator's cost.
  */
 export function readerValidator(artifact: Artifact, now: Date, variant: string): string {
-  const live = receiptLiveStateOf(artifact, now) ?? "-";
+  // An ask expires with time alone too, before the worker has marked it (view/decision.ts).
+  const ask = artifact.ask ? decisionStateOf(artifact, now).state : "-";
+  const live = `${receiptLiveStateOf(artifact, now) ?? "-"}\0${ask}`;
   const digest = createHash("sha256")
     .update(`${PROCESS_SALT}\0${variant}\0${live}\0${JSON.stringify(artifact)}`)
     .digest("base64url")

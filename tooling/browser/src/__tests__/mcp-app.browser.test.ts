@@ -109,6 +109,13 @@ describe("the receipt card as an MCP App, in a host page in Chromium (SPEC §25)
         human_action: "Approve the vault policy change",
         remaining: [{ item: "Rotate the production keys", owner: "sam" }],
         learned: "The old keys were also used by the nightly export.",
+        ask: {
+          options: [
+            { id: "approve", label: "Approve the policy" },
+            { id: "hold", label: "Hold until Monday" },
+          ],
+          answer_by: "2030-01-10T17:00:00Z",
+        },
       },
     });
     bare = await mcp(base, env.adminToken, "tools/call", {
@@ -148,9 +155,21 @@ describe("the receipt card as an MCP App, in a host page in Chromium (SPEC §25)
     const { page, frame } = await open("light", 600, created);
     try {
       const order = (await marks(frame)).filter((m) =>
-        ["part:header", "changed", "part:chip", "before", "after", "evidence", "outcome.status", "remaining", "learned", "part:links"].includes(m),
+        ["part:header", "changed", "part:chip", "part:ask", "before", "after", "evidence", "outcome.status", "remaining", "learned", "part:links"].includes(m),
       );
-      expect(order).toEqual(["part:header", "changed", "part:chip", "before", "after", "evidence", "outcome.status", "remaining", "learned", "part:links"]);
+      expect(order).toEqual([
+        "part:header",
+        "changed",
+        "part:chip",
+        "part:ask",
+        "before",
+        "after",
+        "evidence",
+        "outcome.status",
+        "remaining",
+        "learned",
+        "part:links",
+      ]);
       const text = await frame.evaluate(() => document.getElementById("card")?.textContent ?? "");
       expect(text).toContain("Receipt asserted by");
       expect(text).toContain("You need to do: Approve the vault policy change");
@@ -158,12 +177,19 @@ describe("the receipt card as an MCP App, in a host page in Chromium (SPEC §25)
       expect(await frame.evaluate(() => document.querySelectorAll("#card b, #card script").length)).toBe(0);
       expect(text.toLowerCase()).not.toContain("verified");
       expect(text).toContain("Rotate the production keys — sam");
+      // The ask's options and deadline (SPEC §32); each option opens the receipt's page, where the person answers.
+      expect(await frame.$$eval("[data-part=ask] [data-option]", (bs) => bs.map((b) => [b.getAttribute("data-option"), b.textContent]))).toEqual([
+        ["approve", "Approve the policy"],
+        ["hold", "Hold until Monday"],
+      ]);
+      expect(await frame.textContent("[data-part=answer_by]")).toBe("Answer by 2030-01-10 17:00 UTC");
+      await frame.click("[data-option=hold]");
       // Acknowledge, Retain, Assign: links to the receipt's page through the host, never writes from inside it.
       for (const action of ["acknowledge", "retain", "assign"]) await frame.click(`[data-action=${action}]`);
       await frame.click("[data-field='evidence.0']");
       const opened = await page.evaluate(() => (window as unknown as { opened: string[] }).opened);
       const receiptPage = `${env.server.url}/a/${created.structuredContent.id}`;
-      expect(opened).toEqual([receiptPage, receiptPage, receiptPage, "https://vault.example.com/audit/42"]);
+      expect(opened).toEqual([receiptPage, receiptPage, receiptPage, receiptPage, "https://vault.example.com/audit/42"]);
     } finally {
       await page.close();
     }

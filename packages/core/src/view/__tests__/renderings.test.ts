@@ -2,12 +2,13 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { basicCatalog } from "@a2ui/web_core/v0_9/basic_catalog";
 import { describe, expect, it } from "vitest";
+import { artifactFacts } from "../../artifact/facts.js";
 import { artifactCreatedData } from "../../events/artifact-event.js";
 import { processA2ui } from "../../testing/a2ui.js";
 import { RENDERING_FIXTURES, RENDERING_NOW, RENDERING_PUBLIC_URL, renderingRowOf } from "../../testing/renderings.js";
 import { A2UI_COMPONENTS, receiptA2uiMessages } from "../a2ui.js";
+import type { AskView } from "../decision.js";
 import { receiptRenderViewOf } from "../receipt-app.js";
-import { receiptNowLines } from "../state.js";
 
 const GOLDEN = join(import.meta.dirname, "__golden__");
 const matchesGolden = (name: string, value: unknown) => {
@@ -34,9 +35,16 @@ const viewOf = (name: string) => {
 const RENDERINGS: Record<string, (name: string) => unknown> = {
   "app.json": (name) => viewOf(name),
   "a2ui.json": (name) => receiptA2uiMessages(viewOf(name)),
-  "cli-read.json": (name) => receiptNowLines(RENDERING_FIXTURES[name] as never, RENDERING_NOW),
+  "cli-read.json": (name) => artifactFacts(RENDERING_FIXTURES[name] as never, RENDERING_NOW),
   "event.json": (name) => artifactCreatedData({ publicUrl: RENDERING_PUBLIC_URL }, renderingRowOf(RENDERING_FIXTURES[name] as never)),
 };
+
+/** What a card shows of an ask, in order: the options and the deadline while open, then the decision and its comment. */
+function askWords(ask: AskView | null): string[] {
+  if (ask === null) return [];
+  if (ask.decision !== null) return [ask.decision, ...(ask.comment ? [`${ask.comment.label}: ${ask.comment.text}`] : [])];
+  return [ask.options.label, ...ask.options.items.map((o) => o.label), ...(ask.answer_by ? [`${ask.answer_by.label} ${ask.answer_by.text}`] : [])];
+}
 
 describe.each(Object.keys(RENDERING_FIXTURES))("the %s receipt, rendered every way", (name) => {
   it.each(Object.keys(RENDERINGS))(`matches its golden %s`, (kind) => {
@@ -60,6 +68,7 @@ describe.each(Object.keys(RENDERING_FIXTURES))("the %s receipt, rendered every w
       card.header,
       card.tldr.text,
       `${card.action.label}: ${card.action.text}`,
+      ...askWords(card.ask),
       card.affected.text,
       card.before.text,
       card.after.text,
