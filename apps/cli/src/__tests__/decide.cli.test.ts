@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { minimalReceipt } from "@cairn/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WAIT_EXIT } from "../commands/decide.js";
@@ -75,5 +78,83 @@ describe("cairn decide and cairn wait against cairn serve", () => {
     const expired = await runCli(["wait", id, "--timeout", "30s"], { env: agentEnv });
     expect(expired.code, expired.stderr).toBe(WAIT_EXIT.expired);
     expect(expired.stderr).toContain("expired");
+  });
+
+  /**
+   * `/cairn:ask` (integrations/claude-code/commands/ask.md) played as Claude Code would run
+   * it: the shell commands are the ones the command file prescribes, word for word, with
+   * its placeholders filled in, so the test fails when the file changes them. Claude holds
+   * an agent token; the person answers from another session with `cairn decide`.
+   */
+  describe("/cairn:ask in a scripted Claude Code session", () => {
+    const command = readFileSync(join(import.meta.dirname, "../../../../integrations/claude-code/commands/ask.md"), "utf8");
+    const steps = [...command.matchAll(/```bash\n([^\n]+)\n\s*```/g)].map((m) => (m[1] as string).trim());
+    const run = (line: string, fill: Record<string, string>, env: Record<string, string>) => {
+      const words = line.split(/\s+/).map((w) => fill[w] ?? w);
+      expect(words[0], line).toBe("cairn");
+      expect(
+        words.filter((w) => /^<.*>$/.test(w)),
+        `unfilled placeholder in ${line}`,
+      ).toEqual([]);
+      return runCli(words.slice(1), { env });
+    };
+    const session = async () => {
+      const sam = await cliUser(server, "sam");
+      const agent = await runCli(["token", "create", `claude-${Math.random().toString(36).slice(2, 8)}`, "--kind", "agent"], { env: sam.env });
+      return { sam, claude: { ...sam.env, CAIRN_TOKEN: agent.stdout.trim() } };
+    };
+    /** Claude's Write tool call: the drafted receipt with its ask, in a new temporary file. */
+    const draft = (answerBy: string) => {
+      const file = join(mkdtempSync(join(tmpdir(), "cairn-ask-")), "cairn-ask-migration.json");
+      const receipt = {
+        ...minimalReceipt({ changed: "Prepared the orders table migration", learned: `the copy took 14 minutes ${Math.random()}` }),
+        human_action: "Approve the orders table migration tonight",
+        ask: {
+          options: [
+            { id: "approve", label: "Approve tonight" },
+            { id: "hold", label: "Hold until the weekend" },
+          ],
+          comment: "optional",
+          answer_by: answerBy,
+        },
+      };
+      writeFileSync(file, JSON.stringify(receipt, null, 2));
+      return file;
+    };
+
+    it("prescribes leaving the receipt, then waiting, and says what each of wait's exit codes means", () => {
+      expect(steps).toEqual(["cairn receipt --from <file> --json", "cairn wait <id> --timeout <timeout>"]);
+      expect(command).toMatch(/^---\ndescription: .+\nargument-hint: .+\n---\n/);
+      expect(command).toContain("$ARGUMENTS");
+      for (const code of Object.values(WAIT_EXIT)) expect(command).toContain(`**${code}**`);
+      expect(command).toMatch(/Never answer the ask yourself/);
+    });
+
+    it("leaves the ask, waits, and goes on with the option the person chose", async () => {
+      const { sam, claude } = await session();
+      const left = await run(steps[0] as string, { "<file>": draft("48h") }, claude);
+      expect(left.code, left.stderr).toBe(0);
+      const { id, url, ask } = left.json as { id: string; url: string; ask: { options: Array<{ id: string }> } };
+      expect(url).toContain("/s/");
+      expect(ask.options.map((o) => o.id)).toEqual(["approve", "hold"]);
+
+      const waiting = run(steps[1] as string, { "<id>": id, "<timeout>": "30m" }, claude);
+      await new Promise((r) => setTimeout(r, 300));
+      const answered = await runCli(["decide", id, "hold", "--comment", "Not during the freeze"], { env: sam.env });
+      expect(answered.code, answered.stderr).toBe(0);
+      const woke = await waiting;
+      expect(woke.code, woke.stderr).toBe(WAIT_EXIT.decided);
+      expect(woke.stdout.trim()).toBe("hold");
+    });
+
+    it("stops cleanly when nobody answers within the timeout (exit 4), and the command says so", async () => {
+      const { claude } = await session();
+      const left = await run(steps[0] as string, { "<file>": draft("7d") }, claude);
+      expect(left.code, left.stderr).toBe(0);
+      const waited = await run(steps[1] as string, { "<id>": left.json.id, "<timeout>": "1s" }, claude);
+      expect(waited.code).toBe(WAIT_EXIT.timedOut);
+      expect(waited.stdout).toBe("");
+      expect(command).toContain(`**${WAIT_EXIT.timedOut}**: the timeout passed and nobody has answered yet.`);
+    });
   });
 });
