@@ -8,8 +8,8 @@ export const commentCommand = operationCommand("comment_create", {
     { field: "id", name: "ID" },
     { field: "body", name: "TEXT", variadic: true },
   ],
-  summary: "Comment on a receipt you may read (markdown, at most 4,000 characters; @name tells someone who may read it)",
-  examples: ['cairn comment art_06h2k3m4n5p6q7r8s9t0v1w2x3 "Checked the numbers; @kim please confirm"'],
+  summary: "Comment on a receipt you may read (markdown, at most 4,000 characters)",
+  examples: ['cairn comment art_06h2k3m4n5p6q7r8s9t0v1w2x3 "Checked the numbers; the limit holds"'],
   human: (c, printer) => printer.out(`Commented ${c.id} on ${c.artifact_id}`),
 });
 

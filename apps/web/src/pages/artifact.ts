@@ -116,7 +116,7 @@ ${
 
 /** Who wrote a comment: a person by name, an agent as the agent's, with its token name. */
 const authorOf = (c: Comment) =>
-  c.agent ? html`<span class="chip" data-part="agent">agent</span> ${c.token_name} <span class="muted">for ${c.author}</span>` : c.author;
+  c.agent ? html`<span class="agent-label" data-part="agent">agent</span> ${c.token_name} <span class="muted">for ${c.author}</span>` : c.author;
 
 /**
  * The comments on an artifact, oldest first, rendered with the page's markdown renderer
@@ -150,7 +150,7 @@ ${
 </ol>
 ${more ? html`<p class="muted">Older comments first; the rest: <code>cairn comments ${artifactId}</code>.</p>` : ""}
 <form class="comment-form" method="post" action="/a/${id}/comments">${csrf}
-<label for="comment-body">Add a comment <span class="muted">(markdown; @name tells someone who may read this)</span></label>
+<label for="comment-body">Add a comment <span class="muted">(markdown, at most 4,000 characters)</span></label>
 <textarea id="comment-body" name="body" rows="3" maxlength="4000" required></textarea>
 <div><button type="submit">Comment</button></div>
 </form>
