@@ -1,5 +1,6 @@
 export { API_INFO, apiContact } from "./api-info.js";
 export { A2uiMessages } from "./artifact/a2ui.js";
+export type { Comment } from "./artifact/comments.js";
 export { ArtifactExportPage, EXPORT_PAGE_SIZE } from "./artifact/export.js";
 export { artifactFacts, artifactListLine } from "./artifact/facts.js";
 export {

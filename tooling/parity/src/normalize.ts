@@ -32,7 +32,7 @@ export function normalize(value: unknown, names: readonly string[]): unknown {
     if (key === "next_action") return "<next_action>";
     let s = v.replace(/https?:\/\/[^\s"<>]+\/s\/[A-Za-z0-9_-]{20,}/g, "<share-url>");
     s = s.replace(/https?:\/\/[^\s"<>]+\/signin\/link\/[A-Za-z0-9_-]{43}/g, "<signin-url>");
-    s = s.replace(/\b(art|run|drp|tok|usr|team|sub|evt|chn|ntf)_[0-9a-z]{26}\b/g, placeholder);
+    s = s.replace(/\b(art|run|drp|tok|usr|team|sub|evt|chn|ntf|cmt)_[0-9a-z]{26}\b/g, placeholder);
     s = s.replace(/\bwhsec_[A-Za-z0-9+/=]{16,}/g, "<secret>");
     s = s.replace(/\bcairn_[A-Za-z0-9_-]{16,}/g, "<token>");
     s = s.replace(/\bcfk_[A-Za-z0-9_-]{16,}/g, "<feed-key>");

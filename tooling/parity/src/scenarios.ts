@@ -88,6 +88,33 @@ const OPERATION_SCENARIOS: Scenario[] = [
     step: { operation: "artifact_transfer", input: { id: "$1.id", owner: "team:t-$other" } },
   },
   {
+    name: "comment on a receipt",
+    expect: "ok",
+    check: (o) => (value(o).body === "Checked; it holds." && value(o).deleted === null ? null : "is not the comment written"),
+    setup: [receipt(minimalReceipt({ learned: "to discuss" }))],
+    step: { operation: "comment_create", input: { id: "$0.id", body: "Checked; it holds." } },
+  },
+  {
+    name: "comment with a secret in it",
+    expect: "validation_failed",
+    setup: [receipt(minimalReceipt({ learned: "to discuss" }))],
+    step: { operation: "comment_create", input: { id: "$0.id", body: "key ghp_abcdefghijklmnopqrstuvwxyz0123456789" } },
+  },
+  {
+    name: "list a receipt's comments",
+    expect: "ok",
+    check: items(1),
+    setup: [receipt(minimalReceipt({ learned: "to discuss" })), { operation: "comment_create", input: { id: "$0.id", body: "first" } }],
+    step: { operation: "comment_list", input: { id: "$0.id" } },
+  },
+  {
+    name: "delete a comment, leaving a tombstone",
+    expect: "ok",
+    check: (o) => (value(o).body === null && value(o).deleted ? null : "is not a tombstone"),
+    setup: [receipt(minimalReceipt({ learned: "to discuss" })), { operation: "comment_create", input: { id: "$0.id", body: "a slip" } }],
+    step: { operation: "comment_delete", input: { id: "$0.id", cid: "$1.id" } },
+  },
+  {
     name: "search by a date people type",
     expect: "ok",
     check: items(1),

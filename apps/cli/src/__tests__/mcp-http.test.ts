@@ -34,6 +34,8 @@ describe.each(ADAPTER_DRIVERS)("MCP over Streamable HTTP on a running server (%s
       "artifact_search",
       "artifact_assign",
       "artifact_transfer",
+      "comment_create",
+      "comment_list",
       "run_create",
       "run_append_spans",
       "run_close",

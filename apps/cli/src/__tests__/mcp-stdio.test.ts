@@ -78,6 +78,8 @@ describe.each(ADAPTER_DRIVERS)("cairn mcp (stdio) against a spawned cairn serve 
       "artifact_search",
       "artifact_assign",
       "artifact_transfer",
+      "comment_create",
+      "comment_list",
       "run_create",
       "run_append_spans",
       "run_close",

@@ -1,5 +1,6 @@
 import type { OperationName } from "@cairn/core";
 import { assignCommand } from "./assign.js";
+import { commentCommand, commentDeleteCommand, commentsCommand } from "./comment.js";
 import { decideCommand, waitCommand } from "./decide.js";
 import type { CliCommand } from "./define.js";
 import { exportCommand } from "./export.js";
@@ -66,6 +67,9 @@ export const CLI_COMMANDS: { readonly [N in OperationName]?: CliCommand<N> } = {
   artifact_retain: retainCommand,
   artifact_assign: assignCommand,
   artifact_transfer: transferCommand,
+  comment_create: commentCommand,
+  comment_list: commentsCommand,
+  comment_delete: commentDeleteCommand,
   doctor: doctorCommand,
   status: statusCommand,
   drops_list: dropsCommand,

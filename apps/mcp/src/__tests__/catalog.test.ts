@@ -33,6 +33,8 @@ describe("MCP tool catalog", () => {
       "artifact_search",
       "artifact_assign",
       "artifact_transfer",
+      "comment_create",
+      "comment_list",
       "run_create",
       "run_append_spans",
       "run_close",

@@ -1,4 +1,4 @@
-import { type Artifact, artifactProvenanceLine, lifetimeText, readableInstant, receiptCardOf, STATE_WORDS } from "@cairn/core";
+import { type Artifact, artifactProvenanceLine, type Comment, lifetimeText, readableInstant, receiptCardOf, STATE_WORDS } from "@cairn/core";
 import { html, raw } from "hono/html";
 import { renderMarkdown } from "../markdown.js";
 import type { AskForm } from "./ask.js";
@@ -24,6 +24,8 @@ export interface ArtifactPageParts {
   actions?: Markup | string;
   /** Titles of the receipts it follows and that follow it. */
   titles?: LinkTitles;
+  /** The comments, oldest first, and the form to add one (SPEC §34). */
+  comments?: Markup | string;
 }
 
 const when = (iso: string) => html`<time class="when" datetime="${iso}">${readableInstant(iso)}</time>`;
@@ -42,7 +44,12 @@ export function artifactPage(artifact: Artifact, parts: ArtifactPageParts, chrom
     html`${parts.notice ? html`<p class="notice" role="status" data-part="notice">${parts.notice}</p>` : ""}<article>
 <p class="assertion" data-field="assertion">${card ? card.header : artifactProvenanceLine(artifact)}</p>
 ${titleOf(artifact.title, card)}
+<<<<<<< HEAD
 ${card ? receiptCard(card, parts.underChip ?? "", card.tldr.text === artifact.title, titles, parts.askForm ?? null) : bodyOf(artifact)}
+=======
+${card ? receiptCard(card, parts.underChip ?? "", card.tldr.text === artifact.title, titles) : bodyOf(artifact)}
+${parts.comments ?? ""}
+>>>>>>> h-comments
 ${parts.actions ?? ""}
 <section aria-labelledby="facts-heading">
 <h2 id="facts-heading">About this ${card ? "receipt" : "artifact"}</h2>
@@ -112,4 +119,47 @@ ${
 </div>
 </section>
 <script src="/assets/copy.js" defer></script>`;
+}
+
+/** Who wrote a comment: a person by name, an agent as the agent's, with its token name. */
+const authorOf = (c: Comment) =>
+  c.agent ? html`<span class="agent-label" data-part="agent">agent</span> ${c.token_name} <span class="muted">for ${c.author}</span>` : c.author;
+
+/**
+ * The comments on an artifact, oldest first, rendered with the page's markdown renderer
+ * (sanitized), then the form to add one. A deleted comment is a tombstone without its words.
+ * Its author, or the owner user, may delete it.
+ */
+export function commentsSection(
+  artifactId: string,
+  comments: readonly Comment[],
+  more: boolean,
+  viewer: { name: string; owner: boolean },
+  formToken: string,
+): Markup {
+  const id = encodeURIComponent(artifactId);
+  const csrf = html`<input type="hidden" name="csrf" value="${formToken}">`;
+  return html`<section class="comments" aria-labelledby="comments-heading" data-part="comments">
+<h2 id="comments-heading">Comments${comments.length > 0 ? html` <span class="muted">(${comments.length}${more ? "+" : ""})</span>` : ""}</h2>
+${comments.length === 0 ? html`<p class="muted">No comments yet.</p>` : ""}
+<ol class="comment-list">
+${comments.map((c) =>
+  c.deleted
+    ? html`<li class="comment deleted" id="${c.id}" data-comment="${c.id}"><p class="muted">Deleted by ${c.deleted.by} ${when(c.deleted.at)}.</p></li>`
+    : html`<li class="comment" id="${c.id}" data-comment="${c.id}"><p class="comment-head"><strong data-field="author">${authorOf(c)}</strong> · ${when(c.created_at)}</p>
+<div class="body">${raw(renderMarkdown(c.body ?? ""))}</div>
+${
+  c.author === viewer.name || viewer.owner
+    ? html`<form method="post" action="/a/${id}/comments/${encodeURIComponent(c.id)}/delete">${csrf}<button type="submit" class="quiet">Delete</button></form>`
+    : ""
+}</li>`,
+)}
+</ol>
+${more ? html`<p class="muted">Older comments first; the rest: <code>cairn comments ${artifactId}</code>.</p>` : ""}
+<form class="comment-form" method="post" action="/a/${id}/comments">${csrf}
+<label for="comment-body">Add a comment <span class="muted">(markdown, at most 4,000 characters)</span></label>
+<textarea id="comment-body" name="body" rows="3" maxlength="4000" required></textarea>
+<div><button type="submit">Comment</button></div>
+</form>
+</section>`;
 }

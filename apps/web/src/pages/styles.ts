@@ -144,7 +144,20 @@ const TIMELINE =
   Array.from({ length: 101 }, (_, i) => `.o${i}{margin-left:${i}%}.w${i}{width:${i}%}`).join("") +
   Array.from({ length: 9 }, (_, i) => `.d${i}{padding-left:${i * 1.2}rem}`).join("");
 
-export const STYLESHEET = `${TOKENS}${BASE}${COMPONENTS}${TIMELINE}\n`;
+/** Comments on the artifact page (SPEC §34): one bordered item each, the agent's marked, the form full width. */
+const COMMENTS = `
+.comment-list{list-style:none;padding:0;margin:0 0 1rem}
+.comment{border:1px solid var(--line);border-radius:var(--radius);padding:.6rem .9rem;margin:0 0 .6rem}
+.comment.deleted{border-style:dashed}
+.comment-head{margin:0 0 .3rem}
+.comment .body>:first-child{margin-top:0}
+.comment form{margin-top:.4rem}
+.agent-label{display:inline-block;font-size:.75rem;font-weight:600;text-transform:uppercase;letter-spacing:.05em;border:1px solid var(--line);border-radius:4px;padding:0 .35em;margin-right:.3em;color:var(--muted)}
+.comment-form label{display:block;margin-bottom:.3rem}
+.comment-form textarea{display:block;width:100%;box-sizing:border-box;background:var(--bg);color:var(--fg);border:1px solid var(--muted);border-radius:6px;padding:.5rem .6rem;margin-bottom:.5rem;font:inherit}
+`;
+
+export const STYLESHEET = `${TOKENS}${BASE}${COMPONENTS}${TIMELINE}${COMMENTS}\n`;
 
 /** Three stacked stones: the site icon, served from our own origin (the CSP allows no data: URLs). */
 export const ICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><g fill="#5b6b7a"><ellipse cx="16" cy="26" rx="12" ry="4.5"/><ellipse cx="16" cy="17.5" rx="8.5" ry="3.8"/><ellipse cx="16" cy="10" rx="5.5" ry="3.2"/></g></svg>`;

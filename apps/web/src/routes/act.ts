@@ -11,7 +11,7 @@ import {
 } from "@cairn/core";
 import type { Context, Hono } from "hono";
 import type { WebEnv } from "../adapter.js";
-import { type ArtifactPageParts, artifactActions, artifactPage } from "../pages/artifact.js";
+import { type ArtifactPageParts, artifactActions, artifactPage, commentsSection } from "../pages/artifact.js";
 import { acknowledgeForm } from "../pages/inbox.js";
 import { formIsGenuine, type WebSession } from "../session.js";
 import { formLimit, refusedForm } from "./auth.js";
@@ -38,6 +38,7 @@ export async function artifactPageParts(cairn: Cairn, ctx: ServiceContext, c: Co
     if (title !== null) titles.set(other, title);
   }
   const done = c.req.query("done");
+  const comments = await cairn.invoke("comment_list", ctx, { id: artifact.id, limit: COMMENTS_SHOWN });
   // An open ask is answered with its buttons (which also acknowledge), not with Acknowledge.
   const ask = askViewOf(artifact, ctx.now());
   const ackForm =
@@ -49,8 +50,18 @@ export async function artifactPageParts(cairn: Cairn, ctx: ServiceContext, c: Co
     notice: done !== undefined && Object.hasOwn(CONFIRMATIONS, done) ? CONFIRMATIONS[done as ConfirmationName](artifact) : null,
     actions: artifactActions(artifact, await assigneeChoices(cairn, ctx, artifact.owner), session.formToken, moveTargets(ctx, artifact)),
     titles,
+    comments: commentsSection(
+      artifact.id,
+      comments.items,
+      comments.next_cursor !== null,
+      { name: session.principal.user.name, owner: artifact.owner === `user:${session.principal.user.name}` || session.principal.user.is_admin },
+      session.formToken,
+    ),
   };
 }
+
+/** Comments shown on the artifact page, oldest first. */
+const COMMENTS_SHOWN = 100;
 
 /**
  * The artifact page, and Retain, Assign and Move from it: each a form with the form token, each
@@ -107,6 +118,27 @@ export function mountArtifactActions(app: Hono<WebEnv>, cairn: Cairn): void {
       const owner = typeof form.owner === "string" ? form.owner : "";
       const moved = await cairn.invoke("artifact_transfer", ctx, { id: c.req.param("id") ?? "", owner });
       return c.redirect(`/a/${encodeURIComponent(moved.id)}?done=transferred`, 303);
+    }),
+  );
+  app.post(
+    "/a/:id/comments",
+    formLimit,
+    signedIn(cairn, async (c, ctx, _chrome, session) => {
+      const form = await c.req.parseBody();
+      if (!formIsGenuine(c, session, typeof form.csrf === "string" ? form.csrf : undefined)) return c.html(refusedForm(), 403);
+      const body = typeof form.body === "string" ? form.body : "";
+      const made = await cairn.invoke("comment_create", ctx, { id: c.req.param("id") ?? "", body });
+      return c.redirect(`/a/${encodeURIComponent(made.artifact_id)}?done=commented#${made.id}`, 303);
+    }),
+  );
+  app.post(
+    "/a/:id/comments/:cid/delete",
+    formLimit,
+    signedIn(cairn, async (c, ctx, _chrome, session) => {
+      const form = await c.req.parseBody();
+      if (!formIsGenuine(c, session, typeof form.csrf === "string" ? form.csrf : undefined)) return c.html(refusedForm(), 403);
+      const gone = await cairn.invoke("comment_delete", ctx, { id: c.req.param("id") ?? "", cid: c.req.param("cid") ?? "" });
+      return c.redirect(`/a/${encodeURIComponent(gone.artifact_id)}?done=uncommented`, 303);
     }),
   );
 }

@@ -2,6 +2,7 @@ import { defineApiTag } from "../operations/api-tags.js";
 import { defineOperation } from "../operations/define.js";
 import { A2uiMessages, readArtifactA2ui } from "./a2ui.js";
 import { ArtifactAssignInput, assignArtifact } from "./assign.js";
+import { Comment, CommentCreateInput, CommentDeleteInput, CommentList, CommentListInput, createComment, deleteComment, listComments } from "./comments.js";
 import { createArtifact } from "./create.js";
 import { ArtifactExportPage, exportArtifacts } from "./export.js";
 import { readArtifact } from "./read.js";
@@ -105,5 +106,36 @@ export const ARTIFACT_OPERATIONS = {
     permission: "artifacts:transfer",
     errors: ["forbidden", "not_found", "gone"],
     run: transferArtifact,
+  }),
+  comment_create: defineOperation({
+    title: "Comment on an artifact",
+    description:
+      "Comment on an artifact you may read (markdown, at most 4,000 characters; a secret refuses it with a drop receipt). An agent's comment is labelled as the agent's. Announced as artifact.commented. Returns the comment.",
+    input: CommentCreateInput,
+    output: Comment,
+    mutates: true,
+    permission: "artifacts:write",
+    errors: ["not_found", "gone"],
+    run: createComment,
+  }),
+  comment_list: defineOperation({
+    title: "List an artifact's comments",
+    description: "The comments on an artifact you may read, oldest first, paged; a deleted one is a tombstone naming who deleted it and when.",
+    input: CommentListInput,
+    output: CommentList,
+    mutates: false,
+    errors: ["not_found", "gone"],
+    run: listComments,
+  }),
+  comment_delete: defineOperation({
+    notOn: { mcp: "deleting a comment is a person's call, made on the web, REST or the CLI" },
+    title: "Delete a comment",
+    description: "Delete a comment: its author, the artifact's owner user, or an administrator. Leaves a tombstone (who deleted it, when) without the words.",
+    input: CommentDeleteInput,
+    output: Comment,
+    mutates: true,
+    permission: "artifacts:write",
+    errors: ["forbidden", "not_found", "gone"],
+    run: deleteComment,
   }),
 } as const;

@@ -14,6 +14,7 @@ export const EVENT_TYPES = [
   "receipt.acknowledged",
   "artifact.assigned",
   "artifact.transferred",
+  "artifact.commented",
   "team.invited",
   "team.joined",
   "receipt.decided",
@@ -89,6 +90,19 @@ export const TransferredData = z.object({
   by: By.describe("Who moved it, from the bearer token."),
 });
 
+/** SPEC §34: someone who may read the artifact commented on it. Sent to the owner's subscriptions. */
+export const CommentedData = z.object({
+  id: z.string().describe("Artifact id."),
+  title: z.string().describe("Title."),
+  url: z.string().describe("Share link."),
+  comment: z.object({
+    id: z.string().describe("Comment id."),
+    body: z.string().describe("The comment as stored (markdown, secret-scanned)."),
+    by: By.describe("Who wrote it, from the bearer token."),
+    agent: z.boolean().describe("True when an agent token wrote it."),
+  }),
+});
+
 /**
  * SPEC §37: a member invited a name to the team. `user` is the name as typed, whether or
  * not it names a user: the team's receivers learn nothing the inviter could not.
@@ -139,6 +153,7 @@ export const EVENT_DATA = {
   "receipt.acknowledged": AcknowledgedData,
   "artifact.assigned": AssignedData,
   "artifact.transferred": TransferredData,
+  "artifact.commented": CommentedData,
   "team.invited": InvitedData,
   "team.joined": JoinedData,
   "receipt.decided": DecidedData,

@@ -53,6 +53,7 @@ select create_distributed_table('deliveries', 'owner', colocate_with => 'artifac
 select create_distributed_table('delivery_attempts', 'owner', colocate_with => 'artifacts'); -- needs owner
 select create_distributed_table('measure_due_notices', 'owner', colocate_with => 'artifacts');
 select create_distributed_table('acknowledgements', 'owner', colocate_with => 'artifacts'); -- needs owner
+select create_distributed_table('comments', 'owner', colocate_with => 'artifacts');         -- needs owner
 select create_distributed_table('notify_assignments', 'owner', colocate_with => 'artifacts'); -- needs owner
 select create_distributed_table('notifications', 'owner', colocate_with => 'artifacts');    -- needs owner
 select create_distributed_table('notification_attempts', 'owner', colocate_with => 'artifacts'); -- needs owner

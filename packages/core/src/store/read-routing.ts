@@ -47,6 +47,8 @@ export const READ_ROUTING = {
   notifications_set: "primary",
   feed_key_rotate: "primary",
   artifact_transfer: "primary",
+  comment_create: "primary",
+  comment_delete: "primary",
   artifact_decide: "primary",
   team_invitation_accept: "primary",
   team_invitation_decline: "primary",
@@ -65,6 +67,7 @@ export const READ_ROUTING = {
   keys_list: "primary", // a verifier must trust the key that signed a moment ago
   receipt_verify: "primary",
   notifications_get: "primary", // the settings just changed
+  comment_list: "primary", // the comment just written
   decision_wait: "primary", // the decision a waiter reads must be the one just given
   team_invitation_list: "primary", // an invitation just sent or answered
   doctor: "primary", // checks the database that serves writes

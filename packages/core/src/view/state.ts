@@ -34,6 +34,8 @@ export const CONFIRMATIONS = {
   assigned: (a: Pick<Artifact, "assignee">) => (a.assignee === null ? "Nobody is assigned now." : `${STATE_WORDS.assignee} ${a.assignee}.`),
   acknowledged: () => "Acknowledged: you said you saw what it asks.",
   transferred: (a: Pick<Artifact, "owner">) => `Moved to ${a.owner}: its members read it and may be assigned it.`,
+  commented: () => "Commented.",
+  uncommented: () => "Comment deleted; a note says who deleted it and when.",
   decided: (a: Pick<Artifact, "decision">) => (a.decision ? `${decisionText(a.decision)}.` : "Answered."),
 } as const;
 export type ConfirmationName = keyof typeof CONFIRMATIONS;

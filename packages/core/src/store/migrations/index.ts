@@ -29,6 +29,7 @@ import { oauthBounds } from "./0029-oauth-bounds.js";
 import { notifyRetention } from "./0030-notify-retention.js";
 import { teamInvitations } from "./0032-team-invitations.js";
 import { decisions } from "./0033-decisions.js";
+import { comments } from "./0035-comments.js";
 import type { Migration } from "./types.js";
 
 export type { Migration } from "./types.js";
@@ -69,4 +70,5 @@ export const MIGRATIONS: readonly Migration[] = [
   notifyRetention,
   teamInvitations,
   decisions,
+  comments,
 ];
