@@ -107,6 +107,11 @@ export async function benchDecide() {
     // seconds. Measure once they all wait — when a second passes at the servers' idle rate.
     const arriving = performance.now();
     while ((await rate(admin, name, 1)) > idle + 10 && performance.now() - arriving < 35_000);
+    // A backend that goes idle reports its counts up to 10 s later (PostgreSQL's
+    // PGSTAT_IDLE_INTERVAL), so the arrivals' transactions keep landing for a while after the
+    // rate first dips: measured at once, they read as 20–66 xact/s; second by second they stop
+    // within about 10 s, after which the servers run at their idle rate. Let them land first.
+    await new Promise((r) => setTimeout(r, 11_000));
     const waiting = await rate(admin, name, IDLE_S);
 
     abort.abort();
