@@ -10,7 +10,14 @@ export const FANOUT_BATCH = 200;
 export const contentSql = (trigger: string, a: string) => `jsonb_build_object(
   'kind', ${trigger}, 'artifact_id', ${a}.id, 'title', ${a}.title, 'human_action', ${a}.metadata->>'human_action',
   'owner', ${a}.owner, 'provenance', ${a}.provenance::jsonb, 'assignee', ${a}.assignee,
-  'measure_at', ${a}.metadata->'outcome'->>'measure_at')`;
+  'measure_at', ${a}.metadata->'outcome'->>'measure_at', 'ask', ${a}.ask)`;
+
+/**
+ * Whether the receipt `a` asks a choice that is no longer open: answered, or past its
+ * deadline (SPEC §32: reminders of an ask continue until it is answered or expired).
+ */
+const askSettledSql = (a: string, now: string) =>
+  `(${a}.ask is not null and (${a}.decision is not null or (${a}.answer_by is not null and ${a}.answer_by <= ${now}::timestamptz)))`;
 
 /** Whether nobody has acknowledged the receipt `a` yet. */
 const unacknowledged = (a: string) => `not exists (select 1 from acknowledgements k where k.artifact_id = ${a}.id)`;
@@ -107,6 +114,7 @@ export async function queueReminders(store: Store, now: Date): Promise<number> {
          left join notify_settings s on s.user_id = u.id
         where a.assignee is not null and ${needsActionSql("a")} and ${unacknowledged("a")}
           and not ${followedSql("a")} and ${unexpiredSql("a", "$1")}
+          and not ${askSettledSql("a", "$1")}
           and ${switchedOn("s", "'reminder'")}
           and exists (select 1 from channels c where c.user_id = u.id and c.state = 'active')
      ), due as (

@@ -1,6 +1,8 @@
 import { provenanceHeader } from "../artifact/provenance-line.js";
 import type { Provenance } from "../artifact/schemas.js";
+import type { Ask } from "../decision/schemas.js";
 import { CARD_LABELS, readableMeasureAt } from "../view/card.js";
+import { askQuestionLines } from "../view/decision.js";
 import { visibleText } from "../visible-text.js";
 
 /** What a queued notification holds (migration 0025's `content`), as the fan-out wrote it. */
@@ -19,6 +21,8 @@ export interface NotificationContent {
   user?: string;
   items?: Array<{ artifact_id: string; title: string; human_action: string; owner: string }>;
   count?: number;
+  /** The receipt's ask (SPEC §32) when it was queued: a person chooses one of its options, by its deadline. */
+  ask?: Pick<Ask, "options" | "answer_by"> | null;
 }
 
 /** One message to send: the same words for every channel, escaped by each renderer. */
@@ -130,6 +134,7 @@ function singleMessage(contents: readonly NotificationContent[], publicUrl: stri
   const lines = [`${CARD_LABELS.action}: ${first.human_action ?? ""}`];
   if (first.kind === "overdue" && first.measure_at)
     lines.push(`${CARD_LABELS.measureAt}: ${readableMeasureAt(first.measure_at)} (${CARD_LABELS.overdue.toLowerCase()})`);
+  if (first.ask) lines.push(...askQuestionLines(first.ask));
   if (first.kind === "reminder" && first.reminder) lines.push(`Reminder ${first.reminder} of 3: nobody has acknowledged it yet.`);
   const context = [`Owner: ${first.owner ?? ""}`];
   if (first.provenance) context.push(provenanceHeader(first.provenance).text);

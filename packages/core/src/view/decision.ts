@@ -1,6 +1,6 @@
 import type { Artifact } from "../artifact/schemas.js";
 import { readableInstant } from "../dates.js";
-import type { Decision, DecisionState } from "../decision/schemas.js";
+import type { Ask, Decision, DecisionState } from "../decision/schemas.js";
 
 /** Where an ask stands for this reader: answered, expired (also before the worker has marked it), or open. */
 export function decisionStateOf(artifact: Pick<Artifact, "ask" | "decision">, now: Date): DecisionState {
@@ -59,6 +59,14 @@ export function askLines(view: AskView): string[] {
   return [
     `${view.options.label}: ${view.options.items.map((o) => `${o.label} (${o.id})`).join(" · ")}`,
     ...(view.answer_by ? [`${view.answer_by.label}: ${view.answer_by.text}`] : []),
+  ];
+}
+
+/** An open ask's question in words, for a message that names it (a notification): its options and deadline. */
+export function askQuestionLines(ask: Pick<Ask, "options" | "answer_by">): string[] {
+  return [
+    `${DECISION_WORDS.options}: ${ask.options.map((o) => o.label).join(" · ")}`,
+    ...(ask.answer_by ? [`${DECISION_WORDS.answerBy}: ${readableInstant(ask.answer_by)}`] : []),
   ];
 }
 

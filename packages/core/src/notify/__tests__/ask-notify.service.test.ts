@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Store } from "../../store/port.js";
+import { createTestWorld, DRIVERS, minimalReceipt, openTestStore, type TestUser, type TestWorld } from "../../testing/index.js";
+import { fanOut, queueReminders } from "../fanout.js";
+import { messageOf, type NotificationContent, plainTextOf, slackBodyOf } from "../render.js";
+
+const DAY = 86_400_000;
+const later = (from: Date, ms: number) => new Date(from.getTime() + ms);
+const OPTIONS = [
+  { id: "approve", label: "Approve tonight" },
+  { id: "wait", label: "Wait for the weekend" },
+];
+
+/**
+ * SPEC §32 with §27: a notification of an ask names its options and its deadline, and
+ * reminders of it continue until it is answered or expired.
+ */
+describe.each(DRIVERS)("notifications of an ask on %s", (driver) => {
+  let store: Store;
+  let world: TestWorld;
+  beforeAll(async () => {
+    store = await openTestStore(driver);
+    world = await createTestWorld(store);
+  });
+  afterAll(async () => store?.close());
+
+  const slackChannel = async (user: TestUser) =>
+    (await world.cairn.invoke("channel_create", user.ctx(), { kind: "slack", target: `https://hooks.example.com/services/T/B/${user.name}` })).id;
+  const queued = async (channel: string, trigger: string) =>
+    store.query<{ artifact_id: string; content: NotificationContent }>(
+      "select artifact_id, content from notifications where channel_id = $1 and trigger = $2 order by created_at",
+      [channel, trigger],
+    );
+  const asking = async (user: TestUser, answerBy: string, action: string) =>
+    (
+      (await world.cairn.invoke("receipt_create", user.ctx(), {
+        ...minimalReceipt({ human_action: action, learned: `${action} ${Math.random()}` }),
+        assignee: user.name,
+        ask: { options: OPTIONS, answer_by: answerBy },
+      })) as { id: string }
+    ).id;
+
+  it("names the options and the deadline on every channel's words", async () => {
+    const sam = await world.user("sam");
+    const channel = await slackChannel(sam);
+    const id = await asking(sam, later(new Date(), 2 * DAY).toISOString(), "Approve the orders migration");
+    await fanOut(store, new Date());
+    const [assigned] = (await queued(channel, "assigned")).filter((n) => n.artifact_id === id);
+    expect(assigned?.content.ask?.options).toEqual(OPTIONS);
+    const message = messageOf([assigned?.content as NotificationContent], "https://cairn.example.com");
+    const deadline = /^Answer by: \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/;
+    expect(message.lines).toContain("Choose one: Approve tonight · Wait for the weekend");
+    expect(message.lines.some((l) => deadline.test(l))).toBe(true);
+    expect(plainTextOf(message)).toContain("Choose one: Approve tonight · Wait for the weekend");
+    expect(JSON.stringify(slackBodyOf(message))).toContain("Choose one: Approve tonight · Wait for the weekend");
+  });
+
+  it("reminds while the ask is open, and not once it is answered or past its deadline", async () => {
+    const kim = await world.user("kim");
+    const channel = await slackChannel(kim);
+    const now = new Date();
+    const open = await asking(kim, later(now, 7 * DAY).toISOString(), "Approve the open one");
+    const answered = await asking(kim, later(now, 7 * DAY).toISOString(), "Approve the answered one");
+    const expired = await asking(kim, later(now, DAY / 2).toISOString(), "Approve the expired one");
+    await fanOut(store, now);
+    await world.cairn.invoke("artifact_decide", kim.ctx(), { id: answered, option: "wait" });
+    await queueReminders(store, later(now, DAY + 60_000));
+    const reminded = (await queued(channel, "reminder")).map((n) => n.artifact_id);
+    expect(reminded).toContain(open);
+    expect(reminded).not.toContain(answered);
+    expect(reminded).not.toContain(expired);
+    const [reminder] = (await queued(channel, "reminder")).filter((n) => n.artifact_id === open);
+    expect(messageOf([reminder?.content as NotificationContent], "https://cairn.example.com").lines).toContain(
+      "Choose one: Approve tonight · Wait for the weekend",
+    );
+  });
+});
