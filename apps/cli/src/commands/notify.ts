@@ -80,7 +80,7 @@ function printSettings(s: NotificationSettingsView, printer: Printer): void {
   printer.out(`${"digest_hour".padEnd(12)} ${String(s.digest_hour).padStart(2, "0")}:00 UTC`);
 }
 
-const TRIGGER_KEYS = ["assigned", "open_action", "overdue", "reminder", "digest"];
+const TRIGGER_KEYS = ["assigned", "open_action", "overdue", "reminder", "digest", "decided"];
 const NUMBER_KEYS = ["remind_after", "digest_hour"];
 
 /** `KEY VALUE` pairs as the PUT body: triggers take on|off, the others whole numbers; the server checks the limits. */

@@ -51,6 +51,7 @@ const TRIGGER_LABELS: Record<string, string> = {
   overdue: "An outcome I own or am assigned turns overdue",
   reminder: "Remind me while an action assigned to me waits unacknowledged",
   digest: "A daily digest of what waits on me",
+  decided: "Someone answers the ask of a receipt in an owner I act for",
 };
 
 const KIND_LABELS: Record<string, string> = { email: "Email", slack: "Slack", ntfy: "ntfy" };

@@ -25,7 +25,11 @@ const unacknowledged = (a: string) => `not exists (select 1 from acknowledgement
 /** A user's switch for a trigger: the stored one, or the default (everything but the digest on). */
 const switchedOn = (s: string, trigger: string) => `coalesce(case ${trigger}
   when 'assigned' then ${s}.assigned when 'open_action' then ${s}.open_action when 'overdue' then ${s}.overdue
-  when 'reminder' then ${s}.reminder when 'digest' then ${s}.digest end, ${trigger} <> 'digest')`;
+  when 'reminder' then ${s}.reminder when 'digest' then ${s}.digest when 'decided' then ${s}.decided end,
+  ${trigger} not in ${OFF_BY_DEFAULT})`;
+
+/** The triggers a person hears only once they turn them on. */
+const OFF_BY_DEFAULT = "('digest', 'decided')";
 
 /**
  * Fans out events not yet fanned out (ADR 0055), in one statement: it locks a batch of
@@ -51,7 +55,7 @@ export async function fanOut(store: Store, now: Date): Promise<number> {
      ), art as (
        select ev.id as event_id, ev.type, ev.created_at as event_at, ev.data, a.*
          from ev join artifacts a on a.id = ev.data->>'id'
-        where ev.type in ('artifact.created', 'artifact.assigned', 'receipt.measure_due')
+        where ev.type in ('artifact.created', 'artifact.assigned', 'receipt.measure_due', 'receipt.decided')
      ), assigned_at as (
        insert into notify_assignments (artifact_id, assignee, assigned_at, event_id, reminded)
        select distinct on (art.id) art.id, art.data->>'assignee', art.event_at, art.event_id, 0 from art where art.type = 'artifact.assigned'
@@ -78,10 +82,14 @@ export async function fanOut(store: Store, now: Date): Promise<number> {
         where art.type = 'receipt.measure_due'
        union
        select 'overdue', art.id, u.id, '' from art join users u on u.name = art.assignee where art.type = 'receipt.measure_due'
+       union
+       select 'decided', art.id, mb.user_id, '' from art join members mb on mb.event_id = art.event_id
+         join users u on u.id = mb.user_id
+        where art.type = 'receipt.decided' and u.name <> art.data->'by'->>'user'
      ), queued as (
        insert into notifications (id, channel_id, dedupe_key, trigger, artifact_id, content, state, next_at, created_at)
        select 'ntf_' || replace(gen_random_uuid()::text, '-', ''), c.id, cand.trigger || ':' || a.id || cand.assignment, cand.trigger, a.id,
-              ${contentSql("cand.trigger", "a")}, 'pending', $1, $1
+              ${contentSql("cand.trigger", "a")} || jsonb_build_object('decision', a.decision), 'pending', $1, $1
          from cand join artifacts a on a.id = cand.artifact_id
          join channels c on c.user_id = cand.user_id and c.state = 'active'
          left join notify_settings s on s.user_id = cand.user_id

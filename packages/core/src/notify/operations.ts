@@ -91,7 +91,7 @@ export const NOTIFY_OPERATIONS = {
   notifications_get: defineOperation({
     notOn: { ...NOT_ON_MCP, cli: "`cairn notify settings` without KEY VALUE pairs shows them (notifications_set with nothing to change)" },
     title: "Read your notification settings",
-    description: "Which triggers are on (assigned, open_action, overdue, reminder, digest), remind_after and digest_hour. Human tokens only.",
+    description: "Which triggers are on (assigned, open_action, overdue, reminder, digest, decided), remind_after and digest_hour. Human tokens only.",
     input: NoInput,
     output: NotificationSettings,
     mutates: false,

@@ -1,8 +1,8 @@
 import { provenanceHeader } from "../artifact/provenance-line.js";
 import type { Provenance } from "../artifact/schemas.js";
-import type { Ask } from "../decision/schemas.js";
+import type { Ask, Decision } from "../decision/schemas.js";
 import { CARD_LABELS, readableMeasureAt } from "../view/card.js";
-import { askQuestionLines } from "../view/decision.js";
+import { askQuestionLines, DECISION_WORDS, decisionText } from "../view/decision.js";
 import { visibleText } from "../visible-text.js";
 
 /** What a queued notification holds (migration 0025's `content`), as the fan-out wrote it. */
@@ -23,6 +23,8 @@ export interface NotificationContent {
   count?: number;
   /** The receipt's ask (SPEC §32) when it was queued: a person chooses one of its options, by its deadline. */
   ask?: Pick<Ask, "options" | "answer_by"> | null;
+  /** decided: the answer, as it stood when the notification was queued. */
+  decision?: Decision | null;
 }
 
 /** One message to send: the same words for every channel, escaped by each renderer. */
@@ -63,6 +65,7 @@ const TRIGGER_WORDS: Record<string, string> = {
   overdue: "Outcome overdue",
   reminder: "Reminder",
   digest: "What waits on you",
+  decided: "Answered",
 };
 
 /**
@@ -134,7 +137,10 @@ function singleMessage(contents: readonly NotificationContent[], publicUrl: stri
   const lines = [`${CARD_LABELS.action}: ${first.human_action ?? ""}`];
   if (first.kind === "overdue" && first.measure_at)
     lines.push(`${CARD_LABELS.measureAt}: ${readableMeasureAt(first.measure_at)} (${CARD_LABELS.overdue.toLowerCase()})`);
-  if (first.ask) lines.push(...askQuestionLines(first.ask));
+  if (first.kind === "decided" && first.decision) {
+    lines.push(decisionText(first.decision));
+    if (first.decision.state === "decided" && first.decision.comment) lines.push(`${DECISION_WORDS.comment}: ${first.decision.comment}`);
+  } else if (first.ask) lines.push(...askQuestionLines(first.ask));
   if (first.kind === "reminder" && first.reminder) lines.push(`Reminder ${first.reminder} of 3: nobody has acknowledged it yet.`);
   const context = [`Owner: ${first.owner ?? ""}`];
   if (first.provenance) context.push(provenanceHeader(first.provenance).text);

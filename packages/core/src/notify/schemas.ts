@@ -9,7 +9,7 @@ export const CHANNEL_STATES = ["pending", "active", "disabled"] as const;
 export type ChannelState = (typeof CHANNEL_STATES)[number];
 
 /** What a person is told about, each switchable (SPEC §27). */
-export const TRIGGERS = ["assigned", "open_action", "overdue", "reminder", "digest"] as const;
+export const TRIGGERS = ["assigned", "open_action", "overdue", "reminder", "digest", "decided"] as const;
 export type Trigger = (typeof TRIGGERS)[number];
 
 /** A target is at most this long (an address, or a webhook or topic URL). */
@@ -65,7 +65,7 @@ export const ChannelAttempt = z
   .object({
     id: z.string().describe("Attempt id."),
     at: z.string().describe("ISO 8601 time of the attempt."),
-    triggers: z.array(z.string()).describe("What the message was about: assigned, open_action, overdue, reminder, digest, test or confirm."),
+    triggers: z.array(z.string()).describe("What the message was about: assigned, open_action, overdue, reminder, digest, decided, test or confirm."),
     notifications: z.number().int().describe("How many notifications the message carried (more than one when grouped)."),
     ok: z.boolean().describe("Whether the channel accepted it."),
     status_code: z.number().int().nullable().describe("The HTTP status (Slack, ntfy) or SMTP reply code (email), or null when nothing answered."),
@@ -85,6 +85,9 @@ export const TriggerSwitches = z
     overdue: z.boolean().describe("An outcome you own or are assigned turned overdue."),
     reminder: z.boolean().describe("An open action assigned to you is still unacknowledged after remind_after (then again every remind_after, up to 3 times)."),
     digest: z.boolean().describe("A daily summary, at digest_hour UTC, of what waits on you; none when nothing waits. Off by default."),
+    decided: z
+      .boolean()
+      .describe("Someone answered the ask of a receipt in an owner you act for (you, or a team you are in); not when you answered it. Off by default."),
   })
   .describe("Each trigger on or off.");
 

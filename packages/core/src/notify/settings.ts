@@ -9,26 +9,27 @@ interface SettingsRow {
   overdue: boolean;
   reminder: boolean;
   digest: boolean;
+  decided: boolean;
   remind_after: number;
   digest_hour: number;
 }
 
 /** A person's settings before they change any: every trigger on but the digest; a day between reminders; the digest at 09:00 UTC. */
 export const DEFAULT_SETTINGS: NotificationSettings = {
-  triggers: { assigned: true, open_action: true, overdue: true, reminder: true, digest: false },
+  triggers: { assigned: true, open_action: true, overdue: true, reminder: true, digest: false, decided: false },
   remind_after: 86_400,
   digest_hour: 9,
 };
 
 const fromRow = (r: SettingsRow): NotificationSettings => ({
-  triggers: { assigned: r.assigned, open_action: r.open_action, overdue: r.overdue, reminder: r.reminder, digest: r.digest },
+  triggers: { assigned: r.assigned, open_action: r.open_action, overdue: r.overdue, reminder: r.reminder, digest: r.digest, decided: r.decided },
   remind_after: r.remind_after,
   digest_hour: r.digest_hour,
 });
 
 export async function readSettings(sql: Pick<Sql, "query">, userId: string): Promise<NotificationSettings> {
   const [row] = await sql.query<SettingsRow>(
-    "select assigned, open_action, overdue, reminder, digest, remind_after, digest_hour from notify_settings where user_id = $1",
+    "select assigned, open_action, overdue, reminder, digest, decided, remind_after, digest_hour from notify_settings where user_id = $1",
     [userId],
   );
   return row ? fromRow(row) : DEFAULT_SETTINGS;
@@ -49,11 +50,11 @@ export async function putSettings(ctx: ServiceContext, input: z.output<typeof No
     };
     const t = next.triggers;
     await tx.query(
-      `insert into notify_settings (user_id, assigned, open_action, overdue, reminder, digest, remind_after, digest_hour, updated_at)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+      `insert into notify_settings (user_id, assigned, open_action, overdue, reminder, digest, remind_after, digest_hour, updated_at, decided)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
        on conflict (user_id) do update set assigned = $2, open_action = $3, overdue = $4, reminder = $5, digest = $6,
-         remind_after = $7, digest_hour = $8, updated_at = $9`,
-      [userId, t.assigned, t.open_action, t.overdue, t.reminder, t.digest, next.remind_after, next.digest_hour, ctx.now().toISOString()],
+         remind_after = $7, digest_hour = $8, updated_at = $9, decided = $10`,
+      [userId, t.assigned, t.open_action, t.overdue, t.reminder, t.digest, next.remind_after, next.digest_hour, ctx.now().toISOString(), t.decided],
     );
     return next;
   });

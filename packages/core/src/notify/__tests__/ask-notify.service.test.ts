@@ -74,4 +74,39 @@ describe.each(DRIVERS)("notifications of an ask on %s", (driver) => {
       "Choose one: Approve tonight · Wait for the weekend",
     );
   });
+
+  it("tells the owner's people that the ask was answered once they turn `decided` on (off by default), never the one who answered", async () => {
+    const [ana, bo] = [await world.user("ana"), await world.user("bo")];
+    const team = await world.team([ana, bo]);
+    const [anaChannel, boChannel] = [await slackChannel(ana), await slackChannel(bo)];
+    const ask = (action: string) =>
+      world.cairn.invoke("receipt_create", ana.ctx(), {
+        ...minimalReceipt({ human_action: action, learned: `${action} ${Math.random()}` }),
+        owner: team,
+        ask: { options: OPTIONS },
+      }) as Promise<{ id: string }>;
+    const before = await ask("Approve while nobody listens");
+    await fanOut(store, new Date());
+    await world.cairn.invoke("artifact_decide", bo.ctx(), { id: before.id, option: "approve" });
+    await fanOut(store, new Date());
+    expect(await queued(anaChannel, "decided")).toEqual([]);
+
+    expect((await world.cairn.invoke("notifications_get", ana.ctx(), {})).triggers.decided).toBe(false);
+    for (const user of [ana, bo]) await world.cairn.invoke("notifications_set", user.ctx(), { triggers: { decided: true } });
+    const made = await ask("Approve the rollout");
+    await fanOut(store, new Date());
+    await world.cairn.invoke("artifact_decide", bo.ctx(), { id: made.id, option: "wait", comment: "After the freeze" });
+    await fanOut(store, new Date());
+    const [told] = await queued(anaChannel, "decided");
+    expect(told?.artifact_id).toBe(made.id);
+    const message = messageOf([told?.content as NotificationContent], "https://cairn.example.com");
+    expect(message.title).toMatch(/^Answered: /);
+    const decided = new RegExp(`^Decided: Wait for the weekend — ${bo.name}, \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} UTC$`);
+    expect(
+      message.lines.some((l) => decided.test(l)),
+      message.lines.join("\n"),
+    ).toBe(true);
+    expect(message.lines).toContain("Comment: After the freeze");
+    expect(await queued(boChannel, "decided")).toEqual([]);
+  });
 });

@@ -30,6 +30,7 @@ import { notifyRetention } from "./0030-notify-retention.js";
 import { teamInvitations } from "./0032-team-invitations.js";
 import { decisions } from "./0033-decisions.js";
 import { comments } from "./0035-comments.js";
+import { decidedTrigger } from "./0036-decided-trigger.js";
 import type { Migration } from "./types.js";
 
 export type { Migration } from "./types.js";
@@ -71,4 +72,5 @@ export const MIGRATIONS: readonly Migration[] = [
   teamInvitations,
   decisions,
   comments,
+  decidedTrigger,
 ];
