@@ -44,6 +44,25 @@ describe("cairn inbox, ack and outcomes against cairn serve", () => {
     expect(all.json.items.map((i: { id: string; state: string }) => [i.id, i.state])).toEqual([[id, "acknowledged"]]);
     const status = await runCli(["status"], { env: sam.env });
     expect(status.stdout).toContain("Inbox: nothing open");
+
+    // An open ask comes first and is marked with the options to answer and its deadline (SPEC §32).
+    const ask = {
+      options: [
+        { id: "approve", label: "Approve" },
+        { id: "reject", label: "Reject" },
+      ],
+      answer_by: "2099-12-09T10:00:00Z",
+    };
+    const asking = await server.rest("POST", "/v1/receipts", sam.token, minimalReceipt({ human_action: "Approve the migration", ask, learned: "asks" }));
+    const later = await server.rest("POST", "/v1/receipts", sam.token, minimalReceipt({ human_action: ASKS, learned: "asks later" }));
+    const marked = await runCli(["inbox"], { env: sam.env });
+    expect(marked.code, marked.stderr).toBe(0);
+    const lines = marked.stdout.split("\n");
+    expect(lines[0]).toMatch(new RegExp(`^${asking.json.id}  open `));
+    expect(lines.slice(1, 3)).toEqual(["  You need to do: Approve the migration", "  ? approve | reject — answer by 2099-12-09 10:00 UTC"]);
+    expect(lines[3]).toMatch(new RegExp(`^${later.json.id}  open `));
+    expect(lines[4]).toBe(`  You need to do: ${ASKS}`);
+    expect(lines[5]).toBe("");
   });
 
   it("cairn ack on a receipt asking nothing names human_action; cairn outcomes lists what is overdue", async () => {

@@ -19,6 +19,7 @@ function printInbox(page: OperationOutput<"inbox_list">, label: string, printer:
     const assigned = item.assignee === null ? "" : `  ${assignedText(item.assignee)}`;
     printer.out(`${item.id}  ${item.state}  ${item.age.text}  ${item.receipt.owner}${assigned}  ${item.receipt.title}`);
     printer.out(`  ${label}: ${item.human_action}`);
+    if (item.ask) printer.out(`  ${item.ask.text}`);
     for (const k of item.acknowledgements) printer.out(ackLine(k));
   }
   if (page.next_cursor) printer.err(`More: --cursor ${page.next_cursor}`);

@@ -21,7 +21,7 @@ export function acknowledgeForm(id: string, formToken: string, next: string): Ma
 </form>`;
 }
 
-/** What waits on people (SPEC §15): newest first, each with its chip, age, acknowledgements and the Acknowledge button. */
+/** What waits on people (SPEC §15): open asks first (SPEC §32, marked with their options), then newest first, each with its chip, age, acknowledgements and the Acknowledge button. */
 export function inboxPage(items: InboxItem[], state: string, nextCursor: string | null, chrome: Chrome, notice: string | null = null): Markup {
   return layout(
     "Inbox",
@@ -38,12 +38,13 @@ ${
             ? "Nothing open is assigned to you. Receipts name who must act with assignee."
             : "Nothing here."
       }</p>`
-    : html`<ol class="rows" aria-label="Receipts that ask a person, newest first">${items.map((item) => {
+    : html`<ol class="rows" aria-label="Receipts that ask a person, open asks first, then newest first">${items.map((item) => {
         const card = receiptCardOf(item.receipt);
         const acknowledged = item.state === "acknowledged";
         return html`<li${acknowledged ? html` data-state="acknowledged"` : ""}>
 <a class="title" href="/a/${encodeURIComponent(item.id)}">${item.receipt.title}</a>
 ${card ? html`<span><span class="pill${acknowledged ? " calm" : ""}">${card.action.label}: ${raw(renderInline(card.action.text))}</span></span>` : ""}
+${item.ask ? html`<span class="ask" data-part="ask" data-state="${item.ask.state}">${item.ask.text}</span>` : ""}
 <span class="tags"><span>${item.receipt.owner}</span>${item.assignee ? html`<span>${STATE_WORDS.assignee} <strong>${item.assignee}</strong></span>` : ""}${
           acknowledged
             ? card?.acknowledgements.map((a) => html`<span class="acked" data-part="acknowledged">✓ ${a.text}</span>`)

@@ -121,6 +121,7 @@ form.invite{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end;margin:1rem 0 
 .mark{font-weight:600}.mark.overdue{color:var(--chip-due)}.mark.measured,.measured{color:var(--ok-fg)}
 .when,.tags time{white-space:nowrap}
 .acked{color:var(--ok-fg)}
+.rows .ask{font-weight:600;color:var(--act-fg);overflow-wrap:anywhere}.rows .ask[data-state="decided"]{color:var(--ok-fg);font-weight:500}.rows .ask[data-state="expired"]{color:var(--muted);font-weight:500}
 .actions .share{display:grid;gap:.3rem;margin:0 0 .9rem}
 .actions .copy{display:flex;gap:.5rem}.actions .copy button{flex:none;white-space:nowrap}
 .actions .forms{display:flex;flex-wrap:wrap;gap:.8rem 2rem;align-items:end}

@@ -27,7 +27,7 @@ export const INBOX_OPERATIONS = {
   inbox_list: defineOperation({
     title: "List what waits on people",
     description:
-      "List receipts that ask a person for something (human_action is not Nothing), newest first: `open` until someone acknowledges them (the default), `acknowledged`, or `all`. Each item has the chip's text, its age, its acknowledgements and the receipt.",
+      "List receipts that ask a person for something (human_action is not Nothing), open asks with fixed answers first, each group newest first: `open` until someone acknowledges them (the default), `acknowledged`, or `all`. Each item has the chip's text, its age, its acknowledgements, its ask (options, answer_by, decision) and the receipt.",
     input: InboxListInput,
     output: InboxList,
     mutates: false,

@@ -102,5 +102,14 @@ export function unexpiredSql(a: string, now: string): string {
   return `(${a}.retained or ${a}.expires_at is null or ${a}.expires_at > ${now}::timestamptz)`;
 }
 
+/**
+ * An ask nobody has answered and whose `answer_by` has not passed (SPEC §32), in SQL; the
+ * same rule as `decisionStateOf` (view/decision.ts), which also reads an ask as expired
+ * before the expiry job has marked it.
+ */
+export function openAskSql(a: string, now: string): string {
+  return `(${a}.ask is not null and ${a}.decision is null and (${a}.answer_by is null or ${a}.answer_by > ${now}::timestamptz))`;
+}
+
 /** Open actions older than this make doctor warn. */
 export const STALE_ACTION_DAYS = 3;

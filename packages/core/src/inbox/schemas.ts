@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Artifact, ArtifactReadInput } from "../artifact/schemas.js";
+import { Ask, DECISION_STATES, Decision } from "../decision/schemas.js";
 import { OwnerRef, UserName } from "../identity/names.js";
 import { PAGE_FIELDS } from "../paging.js";
 import { optionalText } from "../text.js";
@@ -40,6 +41,20 @@ export const Age = z
   })
   .describe("How long the action has been waiting.");
 
+export const InboxAsk = z
+  .object({
+    state: z
+      .enum(DECISION_STATES)
+      .describe("`open` while nobody answered and `answer_by` has not passed, `decided` once someone did, `expired` after `answer_by`."),
+    options: Ask.shape.options,
+    answer_by: Ask.shape.answer_by,
+    decision: Decision.nullable().describe("The answer or the expiry, or null while open."),
+    text: z
+      .string()
+      .describe("The same for people, e.g. `? approve | reject — answer by 2026-12-09 10:00 UTC`, or `Decided: Approve — sam, 2026-12-07 10:00 UTC`."),
+  })
+  .describe("The receipt's ask with fixed answers (SPEC §32) as it stands now.");
+
 export const InboxItem = z
   .object({
     id: z.string().describe("Artifact id of the receipt."),
@@ -48,6 +63,7 @@ export const InboxItem = z
     assignee: z.string().nullable().describe("The user who must act (a bare user name), or null when nobody is assigned."),
     age: Age,
     acknowledgements: z.array(Acknowledgement).describe("Who said they saw it, oldest first."),
+    ask: InboxAsk.nullable().describe("Its ask with fixed answers, or null when it asks none. Open asks come first in the inbox."),
     receipt: Artifact,
   })
   .meta({ id: "InboxItem", description: "A receipt that asks a person for something." });
@@ -58,7 +74,7 @@ export const InboxList = z
     items: z.array(InboxItem),
     next_cursor: z.string().nullable().describe("Pass as `cursor` for the next page; null on the last page."),
   })
-  .meta({ id: "InboxList", description: "One page of the inbox, newest first." });
+  .meta({ id: "InboxList", description: "One page of the inbox: open asks first, then the rest, each newest first." });
 
 export const OutcomesListInput = z.strictObject({
   state: z

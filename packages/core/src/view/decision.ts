@@ -25,6 +25,20 @@ export function decisionText(decision: Decision): string {
   return `${DECISION_WORDS.decided}: ${decision.label} — ${decision.by.user}, ${readableInstant(decision.at)}`;
 }
 
+/**
+ * The one line an inbox row marks its ask with (SPEC §32): open, the option ids to answer
+ * with and the deadline, e.g. "? approve | reject — answer by 2026-12-09 10:00 UTC"; once
+ * answered or expired, the answer in words. Null when it asks nothing with options.
+ */
+export function askMarkOf(artifact: Pick<Artifact, "ask" | "decision">, now: Date): string | null {
+  const { ask } = artifact;
+  if (!ask) return null;
+  const { decision } = decisionStateOf(artifact, now);
+  if (decision) return decisionText(decision);
+  const deadline = ask.answer_by === null ? "" : ` — ${DECISION_WORDS.answerBy.toLowerCase()} ${readableInstant(ask.answer_by)}`;
+  return `? ${ask.options.map((o) => o.id).join(" | ")}${deadline}`;
+}
+
 /** The ask as a card shows it: open (its options and deadline), decided (who chose what, with the comment) or expired. */
 export interface AskView {
   state: "open" | "decided" | "expired";

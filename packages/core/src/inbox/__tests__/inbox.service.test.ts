@@ -173,4 +173,50 @@ describe.each(DRIVERS)("inbox and acknowledgements on %s", (driver) => {
     clock += 8 * DAY_MS;
     expect((await fx.world.cairn.invoke("inbox_list", ada.ctx(), {})).items).toEqual([]);
   });
+  it("lists open asks first with their options, then the rest newest first, across pages", async () => {
+    const lee = await fx.world.user("lee");
+    const options = [
+      { id: "approve", label: "Approve" },
+      { id: "reject", label: "Reject" },
+    ];
+    const make = async (ask?: Record<string, unknown>) => {
+      const r = await fx.world.cairn.invoke("receipt_create", lee.ctx(), asking(ask ? { ask } : {}));
+      clock += 1000;
+      return r.id;
+    };
+    const deadline = new Date(clock + 30 * DAY_MS).toISOString();
+    const openAsk = await make({ options, answer_by: deadline });
+    const plainOld = await make();
+    const decided = await make({ options });
+    const lapsing = await make({ options, answer_by: "1h" });
+    const openAsk2 = await make({ options });
+    const plainNew = await make();
+    await fx.world.cairn.invoke("artifact_decide", lee.ctx("cli"), { id: decided, option: "reject" });
+    clock += 2 * 3_600_000; // `lapsing` passes its answer_by; the expiry job has not run
+    const all = await fx.world.cairn.invoke("inbox_list", lee.ctx(), { state: "all" });
+    expect(all.items.map((i) => i.id)).toEqual([openAsk2, openAsk, plainNew, lapsing, decided, plainOld]);
+    expect(all.items[1]?.ask).toEqual({
+      state: "open",
+      options,
+      answer_by: deadline,
+      decision: null,
+      text: `? approve | reject — answer by ${deadline.slice(0, 16).replace("T", " ")} UTC`,
+    });
+    expect(all.items[0]?.ask?.text).toBe("? approve | reject");
+    expect(all.items[2]?.ask).toBeNull();
+    expect(all.items[3]?.ask).toMatchObject({ state: "expired", decision: { state: "expired" }, text: expect.stringMatching(/^Expired unanswered: /) });
+    expect(all.items[4]?.ask).toMatchObject({ state: "decided", decision: { option: "reject" }, text: expect.stringMatching(/^Decided: Reject — lee/) });
+    // Paged two at a time, the order holds across the groups' seam.
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await fx.world.cairn.invoke("inbox_list", lee.ctx(), { state: "all", limit: 2, ...(cursor && { cursor }) });
+      seen.push(...page.items.map((i) => i.id));
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+    expect(seen).toEqual(all.items.map((i) => i.id));
+    const odd = await fx.world.cairn.invoke("inbox_list", lee.ctx(), { state: "all", limit: 1 });
+    const next = await fx.world.cairn.invoke("inbox_list", lee.ctx(), { state: "all", limit: 5, cursor: odd.next_cursor ?? "" });
+    expect(next.items.map((i) => i.id)).toEqual([openAsk, plainNew, lapsing, decided, plainOld]);
+  });
 });
