@@ -7,7 +7,7 @@ import { DROP_WINDOW_DAYS } from "../drops/schemas.js";
 import { SURFACE_WORDS } from "../drops/surface-words.js";
 import { webhooksCheck } from "../events/doctor.js";
 import { visibleOwners } from "../identity/authorize.js";
-import { inboxCheck, summarizeInbox } from "../inbox/summary.js";
+import { inboxCheck, staleAsksOf, summarizeInbox } from "../inbox/summary.js";
 import { lastSweep } from "../lifecycle/sweep.js";
 import { defaultLogger } from "../log.js";
 import { notificationsCheck } from "../notify/doctor.js";
@@ -140,7 +140,10 @@ export async function runDoctor(ctx: ServiceContext): Promise<z.output<typeof Do
       ? ({ name: "Policy", status: "fail", summary: "Could not be checked: the drop receipts could not be read." } satisfies DoctorCheck)
       : standAlone(ctx, "Policy", "Could not read the owners' policies.", () => policyCheck(ctx, counts)),
     standAlone(ctx, "Webhooks", "Could not read the subscriptions.", () => webhooksCheck(ctx)),
-    standAlone(ctx, "Inbox", "Could not read the inbox.", async () => inboxCheck(await summarizeInbox(ctx.store, owners, ctx.now()))),
+    standAlone(ctx, "Inbox", "Could not read the inbox.", async () => {
+      const [summary, asks] = await Promise.all([summarizeInbox(ctx.store, owners, ctx.now()), staleAsksOf(ctx.store, owners, ctx.now())]);
+      return inboxCheck(summary, asks);
+    }),
     standAlone(ctx, "Notifications", "Could not read your notification channels.", () => notificationsCheck(ctx)),
   ]);
   return { checks: [database.check, drops, ...(policy ? [policy] : []), webhooks, inbox, notifications] };

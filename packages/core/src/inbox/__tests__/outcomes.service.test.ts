@@ -141,4 +141,32 @@ describe.each(DRIVERS)("outcomes due and measure_due on %s", (driver) => {
     expect((await fx.world.cairn.invoke("doctor", kim.ctx(), {})).checks.find((c) => c.name === "Inbox")?.status).toBe("ok");
     clock += DAY_MS;
   });
+
+  it("doctor warns on an ask open for more than 3 days, names it and how to answer, and stops once it is answered", async () => {
+    at("2027-01-10T00:00:00.000Z");
+    const ria = await fx.world.user("ria");
+    const asked = await fx.world.cairn.invoke("receipt_create", ria.ctx("mcp"), {
+      ...minimalReceipt({ human_action: "Approve the schema change", learned: "c" }),
+      ask: {
+        options: [
+          { id: "approve", label: "Approve" },
+          { id: "reject", label: "Reject" },
+        ],
+      },
+    });
+    at("2027-01-12T00:00:00.000Z");
+    const young = (await fx.world.cairn.invoke("doctor", ria.ctx(), {})).checks.find((c) => c.name === "Inbox");
+    expect(young?.summary).not.toContain("ask");
+
+    at("2027-01-14T12:00:00.000Z");
+    const doctor = (await fx.world.cairn.invoke("doctor", ria.ctx(), {})).checks.find((c) => c.name === "Inbox");
+    expect(doctor?.status).toBe("warn");
+    expect(doctor?.summary).toContain(`1 ask open more than 3 days, the oldest "${asked.title}" (4 days)`);
+    expect(doctor?.next_action).toContain(`cairn decide ${asked.id} OPTION`);
+
+    await fx.world.cairn.invoke("artifact_decide", ria.ctx(), { id: asked.id, option: "reject" });
+    const after = (await fx.world.cairn.invoke("doctor", ria.ctx(), {})).checks.find((c) => c.name === "Inbox");
+    expect(after?.status).toBe("ok");
+    expect(after?.summary).not.toContain("ask");
+  });
 });
