@@ -25,6 +25,9 @@ describe("answering an ask from the artifact page (SPEC §32)", () => {
       ["reject", "Reject"],
     ]);
     expect(page).toContain('Answer by <time class="when">2026-12-09 17:00 UTC</time>');
+    // One card, one ask: the page holds each once.
+    expect(page.split('data-part="chip"').length - 1).toBe(1);
+    expect(page.split('data-part="ask"').length - 1).toBe(1);
     // The buttons answer (and acknowledge): no separate Acknowledge form while the ask is open.
     expect(page).not.toContain("/acknowledge");
 

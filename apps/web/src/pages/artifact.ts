@@ -44,12 +44,8 @@ export function artifactPage(artifact: Artifact, parts: ArtifactPageParts, chrom
     html`${parts.notice ? html`<p class="notice" role="status" data-part="notice">${parts.notice}</p>` : ""}<article>
 <p class="assertion" data-field="assertion">${card ? card.header : artifactProvenanceLine(artifact)}</p>
 ${titleOf(artifact.title, card)}
-<<<<<<< HEAD
 ${card ? receiptCard(card, parts.underChip ?? "", card.tldr.text === artifact.title, titles, parts.askForm ?? null) : bodyOf(artifact)}
-=======
-${card ? receiptCard(card, parts.underChip ?? "", card.tldr.text === artifact.title, titles) : bodyOf(artifact)}
 ${parts.comments ?? ""}
->>>>>>> h-comments
 ${parts.actions ?? ""}
 <section aria-labelledby="facts-heading">
 <h2 id="facts-heading">About this ${card ? "receipt" : "artifact"}</h2>
