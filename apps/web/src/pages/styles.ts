@@ -55,6 +55,7 @@ label{font-weight:600;font-size:.9rem}
 const COMPONENTS = `
 .assertion{color:var(--muted);font-size:.92rem;margin:0 0 .3rem}
 .card{border:1px solid var(--line);border-radius:var(--radius);padding:1.2rem 1.3rem;margin:0 0 1.5rem;display:grid;gap:1.1rem}
+.card .ask{display:grid;gap:.5rem;justify-items:start;border:1px solid var(--line);border-radius:var(--radius);padding:.8rem 1rem}.card .ask>*{margin:0}.card .ask .options{padding-left:1.2rem}.card .ask label{display:block;font-weight:600}.card .ask textarea{display:block;width:min(100%,36rem);min-height:3.5rem}.card .ask>div:not(.buttons){width:100%}.card .ask .buttons{display:flex;flex-wrap:wrap;gap:.5rem}.card .ask .decision{font-size:1.05rem}
 .card>*,.card p,.card ul{margin:0}
 .card .meta{margin-top:.4rem}
 .tldr{font-size:1.2rem;font-weight:600;line-height:1.4}
