@@ -10,7 +10,7 @@ import { LIMITS } from "../limits.js";
 import { PAGE_FIELDS } from "../paging.js";
 import { rejectionError } from "../receipt/create.js";
 import { findSecrets } from "../secrets/scan.js";
-import { storableString } from "../text.js";
+import { storableId, storableString } from "../text.js";
 import { findArtifact, isExpired, shareUrl } from "./internal.js";
 import { gone } from "./read.js";
 import { ArtifactReadInput } from "./schemas.js";
@@ -27,10 +27,8 @@ export const CommentListInput = z.strictObject({ id: ArtifactReadInput.shape.id,
 
 export const CommentDeleteInput = z.strictObject({
   id: ArtifactReadInput.shape.id,
-  cid: z
-    .string()
-    .regex(/^cmt_[0-9a-z]{26}$/, "is not a comment id")
-    .describe("The comment's id (`cmt_…`)."),
+  // Checked like every id (storable, bounded); an id no comment has is a 404 naming cid.
+  cid: storableId(64, "The comment's id (`cmt_…`)."),
 });
 
 export const Comment = z.object({
